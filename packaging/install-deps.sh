@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package isoview needs to build, test and run.
+# Idempotent and non-interactive; run as root (or through sudo).
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # engine: GL loader, headless EGL + Mesa llvmpipe, math, logging
+  libepoxy-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglm-dev libspdlog-dev libfmt-dev
+  # loaders
+  libdcmtk-dev libopenjp2-7-dev zlib1g-dev
+  # viewer
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth python3 python3-vtk9
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,100 @@
+// A scalar volume in memory: voxels in their native type, the grid's dimensions, and the
+// geometry that maps voxel indices to physical (patient/world) millimetres.
+//
+// Conventions (used everywhere in isoview):
+// - Voxel (i, j, k) is stored at linear index i + W * (j + H * k): X varies fastest.
+// - Marching cubes treats voxel centres as grid points, so a W x H x D volume has
+//   (W-1) x (H-1) x (D-1) cells. Index space puts voxel (i, j, k) at the point (i, j, k).
+// - physical = origin + direction * diag(spacing) * index   (direction: columns are the
+//   physical directions of the i, j, k axes; for DICOM, LPS millimetres).
+// - Stored values map to real units (HU for CT) as real = stored * slope + intercept.
+//
+// Example:
+//   Volume v({64, 64, 64}, ScalarType::UInt8, std::move(bytes));
+//   float value = v.valueAt(3, 4, 5);
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace isoview {
+
+enum class ScalarType { UInt8, Int8, UInt16, Int16, UInt32, Int32, Float32, Float64 };
+
+// Bytes per voxel of a type.
+std::size_t scalarSize(ScalarType type);
+// The file-name spelling of a type: "uint8", "int16", "float32", ...
+std::string_view scalarTypeName(ScalarType type);
+// Parses the spelling above (also accepts "float" and "double"); throws InvalidInputError.
+ScalarType parseScalarType(std::string_view name);
+
+struct VolumeGeometry {
+    glm::dvec3 spacing{1.0, 1.0, 1.0};
+    glm::dvec3 origin{0.0, 0.0, 0.0};
+    glm::dmat3 direction{1.0};
+
+    // The affine map index -> physical as a 4x4 matrix.
+    glm::dmat4 indexToPhysical() const;
+    // True when indexToPhysical mirrors space; triangle winding must then be reversed so that
+    // normals stay outward.
+    bool isMirrored() const;
+    // Maps an index-space gradient to a physical-space gradient (the inverse transpose of the
+    // linear part of indexToPhysical). Normals are computed with it so that anisotropic
+    // spacing is honoured.
+    glm::dmat3 gradientToPhysical() const;
+};
+
+struct ValueRescale {
+    double slope = 1.0;
+    double intercept = 0.0;
+
+    double toReal(double stored) const { return stored * slope + intercept; }
+    double toStored(double real) const { return (real - intercept) / slope; }
+};
+
+struct ValueRange {
+    double min = 0.0;
+    double max = 0.0;
+};
+
+class Volume {
+public:
+    // Takes ownership of the voxel bytes. Throws InvalidInputError when the byte count does not
+    // match dims and type, when a dimension is zero, or when the rescale slope is not a
+    // positive finite number.
+    Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
+           VolumeGeometry geometry = {}, ValueRescale rescale = {});
+
+    glm::uvec3 dims() const { return m_dims; }
+    ScalarType type() const { return m_type; }
+    std::size_t voxelCount() const;
+    const std::byte* bytes() const { return m_voxels.data(); }
+    std::size_t byteCount() const { return m_voxels.size(); }
+
+    const VolumeGeometry& geometry() const { return m_geometry; }
+    void setGeometry(const VolumeGeometry& geometry) { m_geometry = geometry; }
+    const ValueRescale& rescale() const { return m_rescale; }
+
+    // Stored value of voxel (i, j, k) converted to float: the same conversion the GPU sampler
+    // performs, so CPU and GPU classify every corner identically. No bounds check.
+    float valueAt(std::uint32_t i, std::uint32_t j, std::uint32_t k) const;
+    float valueAt(std::size_t linearIndex) const;
+
+    // Minimum and maximum finite stored values (computed once, at construction).
+    ValueRange storedRange() const { return m_range; }
+
+private:
+    glm::uvec3 m_dims;
+    ScalarType m_type;
+    std::vector<std::byte> m_voxels;
+    VolumeGeometry m_geometry;
+    ValueRescale m_rescale;
+    ValueRange m_range;
+};
+
+} // namespace isoview
