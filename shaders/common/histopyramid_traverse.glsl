@@ -1,0 +1,65 @@
+// HistoPyramid traversal (Dyken et al., section 3.2): walk from the 1 x 1 top level down to the
+// base, at each level choosing the child whose key range holds the key and subtracting the
+// range's start.
+//
+// Levels live in four textures by the size of their counts (compact integer levels):
+//   u_hpBase  level 0, RGBA16UI: per cell (vertex count | case << 4)
+//   u_hp8     levels 1 .. HP_FIRST_16BIT_LEVEL-1 as mip levels, RGBA8UI (counts <= 240)
+//   u_hp16    levels HP_FIRST_16BIT_LEVEL .. HP_FIRST_32BIT_LEVEL-1, RGBA16UI (<= 61440)
+//   u_hp32    levels HP_FIRST_32BIT_LEVEL and up, RGBA32UI
+// Channel c of a texel at level l holds the total of child texel 2p + (c & 1, c >> 1) at l-1.
+
+#include "common/histopyramid_channels.glsl"
+
+uniform usampler2D u_hpBase;
+uniform usampler2D u_hp8;
+uniform usampler2D u_hp16;
+uniform usampler2D u_hp32;
+uniform int u_hpLevelCount;
+
+uvec4 hpCounts(int level, ivec2 p)
+{
+    if (level >= HP_FIRST_32BIT_LEVEL) return texelFetch(u_hp32, p, level - HP_FIRST_32BIT_LEVEL);
+    if (level >= HP_FIRST_16BIT_LEVEL) return texelFetch(u_hp16, p, level - HP_FIRST_16BIT_LEVEL);
+    return texelFetch(u_hp8, p, level - 1);
+}
+
+uint hpTotal(uvec4 counts)
+{
+    return counts.x + counts.y + counts.z + counts.w;
+}
+
+// The child whose range [start, start + count) holds key; key becomes local to it.
+int hpPickChild(uvec4 counts, inout uint key)
+{
+    uint a = counts.x;
+    uint b = a + counts.y;
+    uint c = b + counts.z;
+    if (key < a) return 0;
+    if (key < b) { key -= a; return 1; }
+    if (key < c) { key -= b; return 2; }
+    key -= c;
+    return 3;
+}
+
+struct HpLocation {
+    ivec2 flatCell;  // the cell's position in the flat cell grid
+    uint caseIndex;  // its cached marching-cubes case
+    uint localKey;   // which vertex of the case's triangle list
+};
+
+HpLocation hpTraverse(uint key)
+{
+    ivec2 p = ivec2(0);
+    for (int level = u_hpLevelCount - 1; level >= 1; --level) {
+        int child = hpPickChild(hpCounts(level, p), key);
+        p = 2 * p + channelOffset(child);
+    }
+    uvec4 baseTexel = texelFetch(u_hpBase, p, 0);
+    int channel = hpPickChild(baseTexel & uvec4(15u), key);
+    HpLocation loc;
+    loc.flatCell = 2 * p + channelOffset(channel);
+    loc.caseIndex = baseTexel[channel] >> 4;
+    loc.localKey = key;
+    return loc;
+}

@@ -1,0 +1,43 @@
+// Extraction in the vertex shader (Dyken et al., section 4): drawn with exactly as many
+// vertices as the pyramid counts and no vertex data, each invocation takes gl_VertexID as its
+// key, traverses the pyramid to its cell and the vertex's place in the cell's triangle list,
+// reads the edge from the case table and places itself on the edge by linear interpolation.
+// Normals are central-difference gradients at both edge ends, interpolated, taken to physical
+// space (anisotropic spacing, direction) and flipped to point outward.
+#include "common/flat3d_sampling.glsl"
+#include "common/marching_cubes_cell.glsl"
+#include "common/histopyramid_traverse.glsl"
+
+uniform float u_isovalue;
+uniform mat4 u_indexToClip;
+uniform mat3 u_gradientToPhysical;
+
+out vec3 v_position;      // index space (captured for export)
+out vec3 v_normal;        // physical space, unit
+flat out uvec2 v_edgeKey; // (linear index of the edge's lower voxel, axis): exact welding
+
+void main()
+{
+    HpLocation loc = hpTraverse(uint(gl_VertexID));
+    ivec3 cell;
+    cellAtFlatPosition(loc.flatCell, cell);
+    int edge = int(texelFetch(u_caseTable, ivec2(int(loc.localKey), int(loc.caseIndex)), 0).r);
+    int axis = edge / 4;
+    ivec3 p0 = cell + cornerOffset(kEdgeLowerCorner[edge]);
+    ivec3 p1 = p0;
+    p1[axis] += 1;
+
+    float v0 = fetchVoxel(p0);
+    float v1 = fetchVoxel(p1);
+    float t = (isFiniteValue(v0) && isFiniteValue(v1)) ? (u_isovalue - v0) / (v1 - v0) : 0.5;
+    vec3 position = vec3(p0);
+    position[axis] += t;
+
+    vec3 g = mix(voxelGradient(p0), voxelGradient(p1), t);
+    vec3 n = u_gradientToPhysical * g;
+    v_normal = length(n) > 0.0 ? -normalize(n) : vec3(0.0);
+    v_position = position;
+    uint linear = uint(p0.x) + uint(u_volumeDims.x) * (uint(p0.y) + uint(u_volumeDims.y) * uint(p0.z));
+    v_edgeKey = uvec2(linear, uint(axis));
+    gl_Position = u_indexToClip * vec4(position, 1.0);
+}

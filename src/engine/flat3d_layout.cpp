@@ -1,0 +1,67 @@
+#include "engine/flat3d_layout.h"
+
+#include "engine/error.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <string>
+
+namespace isoview {
+namespace {
+
+std::string dimsText(glm::uvec3 d)
+{
+    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+
+} // namespace
+
+Flat3DLayout Flat3DLayout::forVolume(glm::uvec3 dims, std::uint32_t maxTextureSize)
+{
+    if (dims.x > maxTextureSize || dims.y > maxTextureSize) {
+        throw GlError("a " + dimsText(dims) + " volume has slices larger than this GPU's "
+                      "GL_MAX_TEXTURE_SIZE of " + std::to_string(maxTextureSize) + " texels");
+    }
+    Flat3DLayout layout;
+    layout.tileSize = {dims.x, dims.y};
+    layout.tileCount = dims.z;
+    // Aim for a square texture: tilesPerRow * W ~ tileRows * H.
+    const double ideal = std::ceil(std::sqrt(double(dims.z) * dims.y / dims.x));
+    const std::uint32_t maxPerRow = maxTextureSize / dims.x;
+    layout.tilesPerRow = std::uint32_t(std::clamp(ideal, 1.0, double(std::min(maxPerRow, dims.z))));
+    layout.tileRows = (dims.z + layout.tilesPerRow - 1) / layout.tilesPerRow;
+    if (std::uint64_t(layout.tileRows) * dims.y > maxTextureSize) {
+        const double side = std::ceil(std::sqrt(double(dims.x) * dims.y * dims.z));
+        throw GlError("a " + dimsText(dims) + " volume does not fit one flat-3D texture: it needs "
+                      "about " + std::to_string(std::uint64_t(side)) + " x " +
+                      std::to_string(std::uint64_t(side)) + " texels, and this GPU's "
+                      "GL_MAX_TEXTURE_SIZE is " + std::to_string(maxTextureSize));
+    }
+    return layout;
+}
+
+PyramidLayout PyramidLayout::forVolume(glm::uvec3 dims, std::uint32_t maxTextureSize)
+{
+    PyramidLayout layout;
+    if (dims.x < 2 || dims.y < 2 || dims.z < 2) return layout; // no cells, nothing to extract
+    layout.cellCount = dims - glm::uvec3(1);
+    const glm::uvec3 c = layout.cellCount;
+    // The flat cell grid is 2N x 2N cells; find the smallest power-of-two N that holds every
+    // cell tile (whole tiles only, so a cell's flat position maps back by division).
+    for (std::uint64_t n = 2; n <= maxTextureSize; n *= 2) {
+        const std::uint64_t perRow = 2 * n / c.x;
+        const std::uint64_t rows = 2 * n / c.y;
+        if (perRow * rows >= c.z) {
+            layout.baseSize = std::uint32_t(n);
+            layout.cellTilesPerRow = std::uint32_t(std::min<std::uint64_t>(perRow, c.z));
+            layout.levelCount = std::uint32_t(std::countr_zero(n)) + 1;
+            return layout;
+        }
+    }
+    throw GlError("the HistoPyramid of a " + dimsText(dims) + " volume would need a base level "
+                  "larger than this GPU's GL_MAX_TEXTURE_SIZE of " +
+                  std::to_string(maxTextureSize) + " texels");
+}
+
+} // namespace isoview

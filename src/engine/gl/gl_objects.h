@@ -1,0 +1,117 @@
+// RAII owners for every kind of GL object the engine creates: one move-only handle each, the
+// only place where glGen*/glDelete* are called. Destruction needs the creating context (or one
+// sharing with it) to be current, as for any GL call.
+//
+// Example:
+//   Texture t = Texture::create();
+//   glBindTexture(GL_TEXTURE_2D, t.id());
+//   t.label("pyramid base");
+#pragma once
+
+#include <epoxy/gl.h>
+
+#include <string_view>
+#include <utility>
+
+namespace isoview::gl {
+
+// glObjectLabel in debug builds where KHR_debug is present; nothing otherwise.
+void labelObject(GLenum labelNamespace, GLuint id, std::string_view label);
+
+// A move-only GL name with a deleter chosen by Kind.
+template <class Kind>
+class GlHandle {
+public:
+    GlHandle() = default;
+    ~GlHandle() { reset(); }
+    GlHandle(const GlHandle&) = delete;
+    GlHandle& operator=(const GlHandle&) = delete;
+    GlHandle(GlHandle&& other) noexcept : m_id(std::exchange(other.m_id, 0)) {}
+    GlHandle& operator=(GlHandle&& other) noexcept
+    {
+        if (this != &other) {
+            reset();
+            m_id = std::exchange(other.m_id, 0);
+        }
+        return *this;
+    }
+
+    static GlHandle create()
+    {
+        GlHandle h;
+        h.m_id = Kind::create();
+        return h;
+    }
+
+    // Names the object for debuggers and driver messages (glObjectLabel, debug builds with
+    // KHR_debug only). GL requires the object to have been bound once before it is labelled.
+    void label(std::string_view name) const { labelObject(Kind::kLabelNamespace, m_id, name); }
+
+    GLuint id() const { return m_id; }
+    explicit operator bool() const { return m_id != 0; }
+
+    void reset()
+    {
+        if (m_id != 0) Kind::destroy(m_id);
+        m_id = 0;
+    }
+
+private:
+    GLuint m_id = 0;
+};
+
+struct TextureKind {
+    static constexpr GLenum kLabelNamespace = GL_TEXTURE;
+    static GLuint create();
+    static void destroy(GLuint id);
+};
+struct BufferKind {
+    static constexpr GLenum kLabelNamespace = GL_BUFFER;
+    static GLuint create();
+    static void destroy(GLuint id);
+};
+struct FramebufferKind {
+    static constexpr GLenum kLabelNamespace = GL_FRAMEBUFFER;
+    static GLuint create();
+    static void destroy(GLuint id);
+};
+struct VertexArrayKind {
+    static constexpr GLenum kLabelNamespace = GL_VERTEX_ARRAY;
+    static GLuint create();
+    static void destroy(GLuint id);
+};
+struct QueryKind {
+    static constexpr GLenum kLabelNamespace = GL_QUERY;
+    static GLuint create();
+    static void destroy(GLuint id);
+};
+struct ProgramKind {
+    static constexpr GLenum kLabelNamespace = GL_PROGRAM;
+    static GLuint create();
+    static void destroy(GLuint id);
+};
+
+using Texture = GlHandle<TextureKind>;
+using Buffer = GlHandle<BufferKind>;
+using Framebuffer = GlHandle<FramebufferKind>;
+using VertexArray = GlHandle<VertexArrayKind>;
+using Query = GlHandle<QueryKind>;
+using Program = GlHandle<ProgramKind>;
+
+// Shaders need their stage at creation, so they get their own small owner.
+class Shader {
+public:
+    Shader(GLenum stage, std::string_view label);
+    ~Shader();
+    Shader(const Shader&) = delete;
+    Shader& operator=(const Shader&) = delete;
+    Shader(Shader&& other) noexcept : m_id(std::exchange(other.m_id, 0)) {}
+    Shader& operator=(Shader&& other) noexcept;
+
+    GLuint id() const { return m_id; }
+
+private:
+    GLuint m_id = 0;
+};
+
+} // namespace isoview::gl

@@ -1,0 +1,206 @@
+#include "engine/gl/histopyramid.h"
+
+#include "engine/error.h"
+#include "engine/gl/gl_loader.h"
+#include "engine/gl/gl_state.h"
+#include "engine/gl/texture_units.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace isoview::gl {
+namespace {
+
+// Allocates `mips` levels of a square RGBA integer texture starting at `size` texels a side;
+// returns the bytes allocated.
+std::size_t allocateLevels(const Texture& texture, GLint internalFormat, GLenum type,
+                           std::uint32_t size, GLint mips, std::size_t texelBytes,
+                           const char* label)
+{
+    std::size_t bytes = 0;
+    glBindTexture(GL_TEXTURE_2D, texture.id());
+    texture.label(label);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, mips - 1);
+    for (GLint mip = 0; mip < mips; ++mip) {
+        const GLsizei side = GLsizei(size >> mip);
+        glTexImage2D(GL_TEXTURE_2D, mip, internalFormat, side, side, 0, GL_RGBA_INTEGER, type,
+                     nullptr);
+        bytes += std::size_t(side) * std::size_t(side) * texelBytes;
+    }
+    return bytes;
+}
+
+} // namespace
+
+HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
+{
+    if (layout.empty()) throw GlError("a HistoPyramid needs at least one cell");
+    const std::uint32_t top = layout.levelCount - 1;
+    m_mips8 = GLint(std::min<std::uint32_t>(top, kFirst16BitLevel - 1));
+    m_mips16 = top >= kFirst16BitLevel
+                   ? GLint(std::min<std::uint32_t>(top, kFirst32BitLevel - 1)) - kFirst16BitLevel + 1
+                   : 0;
+    m_mips32 = top >= kFirst32BitLevel ? GLint(top) - kFirst32BitLevel + 1 : 0;
+
+    GLint previousTexture = 0;
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &previousTexture);
+    m_base = Texture::create();
+    m_bytes += allocateLevels(m_base, GL_RGBA16UI, GL_UNSIGNED_SHORT, layout.baseSize, 1, 8,
+                              "histopyramid level 0");
+    m_levels8 = Texture::create();
+    m_bytes += allocateLevels(m_levels8, GL_RGBA8UI, GL_UNSIGNED_BYTE, layout.levelSize(1),
+                              m_mips8, 4, "histopyramid 8-bit levels");
+    if (m_mips16 > 0) {
+        m_levels16 = Texture::create();
+        m_bytes += allocateLevels(m_levels16, GL_RGBA16UI, GL_UNSIGNED_SHORT,
+                                  layout.levelSize(kFirst16BitLevel), m_mips16, 8,
+                                  "histopyramid 16-bit levels");
+    }
+    if (m_mips32 > 0) {
+        m_levels32 = Texture::create();
+        m_bytes += allocateLevels(m_levels32, GL_RGBA32UI, GL_UNSIGNED_INT,
+                                  layout.levelSize(kFirst32BitLevel), m_mips32, 16,
+                                  "histopyramid 32-bit levels");
+    }
+    glBindTexture(GL_TEXTURE_2D, GLuint(previousTexture));
+
+    {
+        ScopedFramebuffer restore(0);
+        for (std::uint32_t level = 0; level < layout.levelCount; ++level) {
+            Framebuffer fb = Framebuffer::create();
+            const LevelStorage s = storageOf(level);
+            glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
+            glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                                   s.texture->id(), s.mip);
+            const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+            if (status != GL_FRAMEBUFFER_COMPLETE) {
+                throw GlError("HistoPyramid level " + std::to_string(level) +
+                              " cannot be rendered to (framebuffer status " +
+                              std::to_string(status) + ")");
+            }
+            m_framebuffers.push_back(std::move(fb));
+        }
+    }
+
+    m_countBuffer = Buffer::create();
+    GLint previousBuffer = 0;
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &previousBuffer);
+    glBindBuffer(GL_ARRAY_BUFFER, m_countBuffer.id());
+    m_countBuffer.label("histopyramid indirect draw command");
+    const std::array<std::uint32_t, 4> zero{0, 1, 0, 0};
+    glBufferData(GL_ARRAY_BUFFER, sizeof(zero), zero.data(), GL_DYNAMIC_COPY);
+    glBindBuffer(GL_ARRAY_BUFFER, GLuint(previousBuffer));
+    throwOnGlError("allocating the HistoPyramid");
+}
+
+HistoPyramid::LevelStorage HistoPyramid::storageOf(std::uint32_t level) const
+{
+    if (level == 0) return {&m_base, 0};
+    if (level < std::uint32_t(kFirst16BitLevel)) return {&m_levels8, GLint(level) - 1};
+    if (level < std::uint32_t(kFirst32BitLevel)) {
+        return {&m_levels16, GLint(level) - kFirst16BitLevel};
+    }
+    return {&m_levels32, GLint(level) - kFirst32BitLevel};
+}
+
+void HistoPyramid::setSampledMipRange(const Texture& texture, GLint first, GLint last) const
+{
+    glBindTexture(GL_TEXTURE_2D, texture.id());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, first);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, last);
+}
+
+void HistoPyramid::bindLevelTextures() const
+{
+    glActiveTexture(GL_TEXTURE0 + units::kHpBase);
+    glBindTexture(GL_TEXTURE_2D, m_base.id());
+    glActiveTexture(GL_TEXTURE0 + units::kHp8);
+    glBindTexture(GL_TEXTURE_2D, m_levels8.id());
+    glActiveTexture(GL_TEXTURE0 + units::kHp16);
+    glBindTexture(GL_TEXTURE_2D, m_levels16.id());
+    glActiveTexture(GL_TEXTURE0 + units::kHp32);
+    glBindTexture(GL_TEXTURE_2D, m_levels32.id());
+}
+
+void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVertexArray)
+{
+    ScopedVertexArray vao(emptyVertexArray);
+    ScopedFramebuffer framebuffer(m_framebuffers[0].id());
+    ScopedViewport viewport(0, 0, GLsizei(m_layout.baseSize), GLsizei(m_layout.baseSize));
+    ScopedCapability noDepth(GL_DEPTH_TEST, false);
+    ScopedCapability noBlend(GL_BLEND, false);
+    ScopedCapability noCull(GL_CULL_FACE, false);
+    ScopedCapability noScissor(GL_SCISSOR_TEST, false);
+
+    // Pass 1: classify every cell into the base level.
+    {
+        ScopedProgram program(programs.classify.id());
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+
+    // Pass 2..n: reduce level l into level l+1. The source level is made the only sampled mip
+    // of its texture while the next level (possibly a mip of the same texture) is rendered.
+    {
+        ScopedProgram program(programs.reduce.id());
+        const GLint isBaseLocation = programs.reduce.uniform("u_sourceIsBase");
+        glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
+        for (std::uint32_t level = 1; level < m_layout.levelCount; ++level) {
+            const LevelStorage source = storageOf(level - 1);
+            setSampledMipRange(*source.texture, source.mip, source.mip);
+            glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffers[level].id());
+            const GLsizei side = GLsizei(m_layout.levelSize(level));
+            glViewport(0, 0, side, side);
+            glUniform1i(isBaseLocation, level == 1 ? 1 : 0);
+            glDrawArrays(GL_TRIANGLES, 0, 3);
+        }
+        glBindTexture(GL_TEXTURE_2D, 0);
+        setSampledMipRange(m_levels8, 0, m_mips8 - 1);
+        if (m_mips16 > 0) setSampledMipRange(m_levels16, 0, m_mips16 - 1);
+        if (m_mips32 > 0) setSampledMipRange(m_levels32, 0, m_mips32 - 1);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+
+    // Last pass: sum the top level into the indirect draw command, on the GPU.
+    {
+        bindLevelTextures();
+        ScopedProgram program(programs.count.id());
+        ScopedCapability discard(GL_RASTERIZER_DISCARD, true);
+        GLint previousBuffer = 0;
+        glGetIntegeri_v(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, 0, &previousBuffer);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, m_countBuffer.id());
+        glBeginTransformFeedback(GL_POINTS);
+        glDrawArrays(GL_POINTS, 0, 1);
+        glEndTransformFeedback();
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLuint(previousBuffer));
+    }
+}
+
+std::vector<glm::uvec4> HistoPyramid::readLevel(std::uint32_t level) const
+{
+    const GLsizei side = GLsizei(m_layout.levelSize(level));
+    std::vector<glm::uvec4> texels(std::size_t(side) * std::size_t(side));
+    ScopedFramebuffer framebuffer(m_framebuffers.at(level).id());
+    GLint previousAlignment = 0;
+    glGetIntegerv(GL_PACK_ALIGNMENT, &previousAlignment);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glReadPixels(0, 0, side, side, GL_RGBA_INTEGER, GL_UNSIGNED_INT, texels.data());
+    glPixelStorei(GL_PACK_ALIGNMENT, previousAlignment);
+    return texels;
+}
+
+std::uint32_t HistoPyramid::readVertexCount() const
+{
+    std::array<std::uint32_t, 4> command{};
+    GLint previousBuffer = 0;
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &previousBuffer);
+    glBindBuffer(GL_COPY_READ_BUFFER, m_countBuffer.id());
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof(command), command.data());
+    glBindBuffer(GL_COPY_READ_BUFFER, GLuint(previousBuffer));
+    return command[0];
+}
+
+} // namespace isoview::gl

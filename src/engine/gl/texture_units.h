@@ -1,0 +1,16 @@
+// Fixed texture units of the engine's programs: every sampler has its own unit, so samplers of
+// different types never share one (which GL rejects at draw time).
+#pragma once
+
+namespace isoview::gl::units {
+
+inline constexpr int kVolume = 0;
+inline constexpr int kCaseTable = 1;
+inline constexpr int kHpBase = 2;
+inline constexpr int kHp8 = 3;
+inline constexpr int kHp16 = 4;
+inline constexpr int kHp32 = 5;
+inline constexpr int kReduceSource = 6;
+inline constexpr int kCount = 7;
+
+} // namespace isoview::gl::units
