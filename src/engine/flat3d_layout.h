@@ -3,8 +3,7 @@
 // The volume texture holds D tiles of W x H voxels, tilesPerRow tiles to a row (slice z sits in
 // tile (z % tilesPerRow, z / tilesPerRow)). The HistoPyramid base level uses the same idea for
 // the (W-1) x (H-1) x (D-1) marching-cubes cells: each base texel covers 2 x 2 cells of this
-// flat cell grid (one RGBA channel each), and the base is square and a power of two so that
-// every reduction level halves it exactly.
+// flat cell grid (one RGBA channel each), and every level above halves the one below.
 //
 // Both layouts are pure arithmetic (no GL) so the CPU reference, the tests and the shaders
 // agree on them; the shaders receive the numbers as uniforms.
@@ -35,18 +34,25 @@ struct Flat3DLayout {
 };
 
 struct PyramidLayout {
-    glm::uvec3 cellCount{0, 0, 0};   // (W-1) x (H-1) x (D-1); zero when a dimension is 1
+    glm::uvec3 cellCount{0, 0, 0};     // (W-1) x (H-1) x (D-1); zero when a dimension is 1
     std::uint32_t cellTilesPerRow = 0; // cell tiles (W-1) x (H-1) per row of the flat cell grid
-    std::uint32_t baseSize = 0;      // base level is baseSize x baseSize texels (2x2 cells each)
-    std::uint32_t levelCount = 0;    // log2(baseSize) + 1; level levelCount-1 is 1 x 1
+    glm::uvec2 baseExtent{0, 0};       // texels of level 0 that hold cells (2 x 2 cells each)
+    std::uint32_t levelCount = 0;      // level levelCount-1 is 1 x 1; at least 2 levels
 
     bool empty() const { return levelCount == 0; }
     std::uint64_t cells() const { return std::uint64_t(cellCount.x) * cellCount.y * cellCount.z; }
-    std::uint32_t levelSize(std::uint32_t level) const { return baseSize >> level; }
+    // Texels in use at a level: the base extent halved (rounding up) once per level. Only these
+    // are ever written or traversed; the plain scheme's square power-of-two base is not needed,
+    // because traversal only descends into children with a non-zero count.
+    glm::uvec2 levelExtent(std::uint32_t level) const
+    {
+        const std::uint32_t round = (1u << level) - 1u;
+        return {(baseExtent.x + round) >> level, (baseExtent.y + round) >> level};
+    }
 
-    // The smallest square power-of-two base (at least 2 x 2) whose flat cell grid holds every
-    // cell of a volume of these dimensions. Throws GlError naming GL_MAX_TEXTURE_SIZE when the
-    // base would exceed it. A volume with a dimension of 1 has no cells: an empty layout.
+    // A near-square flat cell grid holding every cell of a volume of these dimensions. Throws
+    // GlError naming GL_MAX_TEXTURE_SIZE when its base level would exceed it. A volume with a
+    // dimension of 1 has no cells: an empty layout.
     static PyramidLayout forVolume(glm::uvec3 dims, std::uint32_t maxTextureSize);
 };
 

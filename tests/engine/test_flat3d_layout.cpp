@@ -54,22 +54,34 @@ TEST(Flat3DLayout, TooLargeNamesTheLimit)
     }
 }
 
-TEST(PyramidLayout, SmallestPowerOfTwoBaseHoldingEveryCell)
+TEST(PyramidLayout, NearSquareCellGridHoldingEveryCell)
 {
-    const PyramidLayout l = PyramidLayout::forVolume({64, 64, 64}, 16384);
-    EXPECT_EQ(l.cellCount, glm::uvec3(63));
-    EXPECT_EQ(l.baseSize, 256u); // 512 cells wide: 8 x 8 tiles of 63 >= 63 slices
-    EXPECT_EQ(l.levelCount, 9u);
-    // Half the base would hold only 4 x 4 = 16 tiles.
-    EXPECT_LT((l.baseSize / l.cellCount.x) * (l.baseSize / l.cellCount.y), l.cellCount.z);
-    EXPECT_GE(std::uint64_t(l.cellTilesPerRow) * (2 * l.baseSize / l.cellCount.y), l.cellCount.z);
+    const PyramidLayout l = PyramidLayout::forVolume({256, 256, 113}, 16384);
+    EXPECT_EQ(l.cellCount, glm::uvec3(255, 255, 112));
+    EXPECT_EQ(l.cellTilesPerRow, 11u); // ceil(sqrt(112)): 11 x 11 tiles for 112 slices
+    EXPECT_EQ(l.baseExtent, glm::uvec2(1403, 1403)); // 11 * 255 = 2805 cells, 2 per texel
+    EXPECT_EQ(l.levelCount, 12u);                      // 1403 -> 702 -> ... -> 1 in 11 halvings
+    EXPECT_EQ(l.levelExtent(1), glm::uvec2(702, 702));
+    EXPECT_EQ(l.levelExtent(11), glm::uvec2(1, 1));
+    EXPECT_EQ(l.levelExtent(10), glm::uvec2(2, 2));
+}
+
+TEST(PyramidLayout, ElongatedAndTinyVolumes)
+{
+    const PyramidLayout flat = PyramidLayout::forVolume({512, 8, 4}, 16384);
+    EXPECT_EQ(flat.cellTilesPerRow, 1u);
+    EXPECT_EQ(flat.baseExtent, glm::uvec2(256, 11)); // 511 x (3 * 7) cells
+    EXPECT_EQ(flat.levelExtent(flat.levelCount - 1), glm::uvec2(1, 1));
+    EXPECT_NE(flat.levelExtent(flat.levelCount - 2), glm::uvec2(1, 1));
+    const PyramidLayout one = PyramidLayout::forVolume({2, 2, 2}, 16384);
+    EXPECT_EQ(one.baseExtent, glm::uvec2(1, 1));
+    EXPECT_EQ(one.levelCount, 2u); // always one reduction: the top is never the base
 }
 
 TEST(PyramidLayout, NoCellsMeansEmpty)
 {
     EXPECT_TRUE(PyramidLayout::forVolume({16, 16, 1}, 16384).empty());
     EXPECT_TRUE(PyramidLayout::forVolume({1, 16, 16}, 16384).empty());
-    EXPECT_EQ(PyramidLayout::forVolume({2, 2, 2}, 16384).baseSize, 2u);
 }
 
 TEST(PyramidLayout, BaseBeyondLimitNamesIt)

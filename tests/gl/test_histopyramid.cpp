@@ -17,8 +17,8 @@ using Level = std::vector<glm::uvec4>;
 Level cpuBaseLevel(const Volume& volume, const PyramidLayout& layout, float iso)
 {
     const mc::CaseTables& tables = mc::caseTables();
-    const std::uint32_t n = layout.baseSize;
-    Level base(std::size_t(n) * n, glm::uvec4(0));
+    const glm::uvec2 extent = layout.levelExtent(0);
+    Level base(std::size_t(extent.x) * extent.y, glm::uvec4(0));
     const glm::uvec3 cells = layout.cellCount;
     for (std::uint32_t z = 0; z < cells.z; ++z) {
         for (std::uint32_t y = 0; y < cells.y; ++y) {
@@ -33,7 +33,7 @@ Level cpuBaseLevel(const Volume& volume, const PyramidLayout& layout, float iso)
                 const std::uint32_t fx = (z % layout.cellTilesPerRow) * cells.x + x;
                 const std::uint32_t fy = (z / layout.cellTilesPerRow) * cells.y + y;
                 const int channel = int(fx & 1) + 2 * int(fy & 1);
-                base[(fy / 2) * n + fx / 2][channel] =
+                base[(fy / 2) * extent.x + fx / 2][channel] =
                     tables.vertexCount[caseIndex] | (caseIndex << 4);
             }
         }
@@ -41,16 +41,18 @@ Level cpuBaseLevel(const Volume& volume, const PyramidLayout& layout, float iso)
     return base;
 }
 
-Level cpuReduce(const Level& below, std::uint32_t belowSide, bool belowIsBase)
+// Children outside the level below's extent count zero.
+Level cpuReduce(const Level& below, glm::uvec2 belowExtent, glm::uvec2 extent, bool belowIsBase)
 {
-    const std::uint32_t side = belowSide / 2;
-    Level level(std::size_t(side) * side);
-    for (std::uint32_t y = 0; y < side; ++y) {
-        for (std::uint32_t x = 0; x < side; ++x) {
+    Level level(std::size_t(extent.x) * extent.y, glm::uvec4(0));
+    for (std::uint32_t y = 0; y < extent.y; ++y) {
+        for (std::uint32_t x = 0; x < extent.x; ++x) {
             for (int c = 0; c < 4; ++c) {
-                glm::uvec4 child = below[(2 * y + (c >> 1)) * belowSide + 2 * x + (c & 1)];
+                const glm::uvec2 p(2 * x + (c & 1), 2 * y + (c >> 1));
+                if (p.x >= belowExtent.x || p.y >= belowExtent.y) continue;
+                glm::uvec4 child = below[p.y * belowExtent.x + p.x];
                 if (belowIsBase) child &= glm::uvec4(15u);
-                level[y * side + x][c] = child.x + child.y + child.z + child.w;
+                level[y * extent.x + x][c] = child.x + child.y + child.z + child.w;
             }
         }
     }
@@ -66,12 +68,11 @@ void expectPyramidMatchesCpu(const Volume& volume, float iso, bool limitToGl33)
     ASSERT_FALSE(layout.empty());
 
     Level expected = cpuBaseLevel(volume, layout, iso);
-    std::uint32_t side = layout.baseSize;
     for (std::uint32_t level = 0; level < layout.levelCount; ++level) {
         SCOPED_TRACE("level " + std::to_string(level));
         if (level > 0) {
-            expected = cpuReduce(expected, side, level == 1);
-            side /= 2;
+            expected = cpuReduce(expected, layout.levelExtent(level - 1), layout.levelExtent(level),
+                                 level == 1);
         }
         const Level actual = extractor.readPyramidLevel(level);
         ASSERT_EQ(actual.size(), expected.size());
@@ -80,6 +81,7 @@ void expectPyramidMatchesCpu(const Volume& volume, float iso, bool limitToGl33)
         EXPECT_EQ(mismatches, 0u);
     }
     const glm::uvec4 top = expected.front();
+    EXPECT_EQ(layout.levelExtent(layout.levelCount - 1), glm::uvec2(1, 1));
     EXPECT_EQ(extractor.vertexCount(), top.x + top.y + top.z + top.w);
     EXPECT_GT(extractor.vertexCount(), 0u);
 }
@@ -92,11 +94,14 @@ TEST_P(HistoPyramidTest, EveryLevelMatchesCpuForRandomVolume)
                             limitToGl33());
 }
 
-TEST_P(HistoPyramidTest, EveryLevelMatchesCpuForSphereWithSixteenBitLevels)
+TEST_P(HistoPyramidTest, EveryLevelMatchesCpuForSphereWithAllLevelFormats)
 {
-    // 48^3 has a 128 x 128 base: 8 levels, so the 16-bit class of levels is used too.
-    expectPyramidMatchesCpu(makeSphere({48, 48, 48}, glm::vec3(23.5f), 18.0f), 0.0f,
-                            limitToGl33());
+    // 100 x 90 x 80 cells: a base of about 470 x 400 texels, 10 levels, so all three classes
+    // (8-, 16- and 32-bit) of levels are used, with odd extents along the way.
+    const Volume v = makeSphere({101, 91, 81}, glm::vec3(50.0f, 45.0f, 40.0f), 35.0f);
+    ASSERT_GT(PyramidLayout::forVolume(v.dims(), 16384).levelCount,
+              std::uint32_t(gl::kFirst32BitLevel + 1));
+    expectPyramidMatchesCpu(v, 0.0f, limitToGl33());
 }
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, HistoPyramidTest, ::testing::Values(false, true), glPathName);
@@ -104,7 +109,6 @@ INSTANTIATE_TEST_SUITE_P(GlPaths, HistoPyramidTest, ::testing::Values(false, tru
 TEST(PyramidLayout, ThirtyTwoBitLevelsAppearForLargeBases)
 {
     const PyramidLayout layout = PyramidLayout::forVolume({512, 512, 512}, 16384);
-    EXPECT_EQ(layout.baseSize, 8192u);
     EXPECT_GT(layout.levelCount - 1, std::uint32_t(gl::kFirst32BitLevel));
     // The largest per-channel count of each class must fit its format.
     EXPECT_LE(15u * (1u << (2 * (gl::kFirst16BitLevel - 1))), 255u);

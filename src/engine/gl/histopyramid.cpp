@@ -12,11 +12,10 @@
 namespace isoview::gl {
 namespace {
 
-// Allocates `mips` levels of a square RGBA integer texture starting at `size` texels a side;
-// returns the bytes allocated.
+// Allocates `mips` levels of an RGBA integer texture whose mip 0 is `size` texels; returns the
+// bytes allocated.
 std::size_t allocateLevels(const Texture& texture, GLint internalFormat, GLenum type,
-                           std::uint32_t size, GLint mips, std::size_t texelBytes,
-                           const char* label)
+                           glm::uvec2 size, GLint mips, std::size_t texelBytes, const char* label)
 {
     std::size_t bytes = 0;
     glBindTexture(GL_TEXTURE_2D, texture.id());
@@ -26,12 +25,21 @@ std::size_t allocateLevels(const Texture& texture, GLint internalFormat, GLenum 
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, mips - 1);
     for (GLint mip = 0; mip < mips; ++mip) {
-        const GLsizei side = GLsizei(size >> mip);
-        glTexImage2D(GL_TEXTURE_2D, mip, internalFormat, side, side, 0, GL_RGBA_INTEGER, type,
-                     nullptr);
-        bytes += std::size_t(side) * std::size_t(side) * texelBytes;
+        const GLsizei w = GLsizei(std::max(1u, size.x >> mip));
+        const GLsizei h = GLsizei(std::max(1u, size.y >> mip));
+        glTexImage2D(GL_TEXTURE_2D, mip, internalFormat, w, h, 0, GL_RGBA_INTEGER, type, nullptr);
+        bytes += std::size_t(w) * std::size_t(h) * texelBytes;
     }
     return bytes;
+}
+
+// Mip 0 size of a texture holding `mips` consecutive levels starting at one of extent `first`:
+// rounded up to a multiple of 2^mips, so every mip is exactly half the one below and each level
+// is at least its extent rounded up to even, which the reduction above it reads in full.
+glm::uvec2 chainSize(glm::uvec2 first, GLint mips)
+{
+    const std::uint32_t step = 1u << mips;
+    return {(first.x + step - 1) / step * step, (first.y + step - 1) / step * step};
 }
 
 } // namespace
@@ -49,22 +57,23 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     GLint previousTexture = 0;
     glGetIntegerv(GL_TEXTURE_BINDING_2D, &previousTexture);
     m_base = Texture::create();
-    m_bytes += allocateLevels(m_base, GL_RGBA16UI, GL_UNSIGNED_SHORT, layout.baseSize, 1, 8,
-                              "histopyramid level 0");
+    m_bytes += allocateLevels(m_base, GL_RGBA16UI, GL_UNSIGNED_SHORT,
+                              chainSize(layout.levelExtent(0), 1), 1, 8, "histopyramid level 0");
     m_levels8 = Texture::create();
-    m_bytes += allocateLevels(m_levels8, GL_RGBA8UI, GL_UNSIGNED_BYTE, layout.levelSize(1),
-                              m_mips8, 4, "histopyramid 8-bit levels");
+    m_bytes += allocateLevels(m_levels8, GL_RGBA8UI, GL_UNSIGNED_BYTE,
+                              chainSize(layout.levelExtent(1), m_mips8), m_mips8, 4,
+                              "histopyramid 8-bit levels");
     if (m_mips16 > 0) {
         m_levels16 = Texture::create();
         m_bytes += allocateLevels(m_levels16, GL_RGBA16UI, GL_UNSIGNED_SHORT,
-                                  layout.levelSize(kFirst16BitLevel), m_mips16, 8,
-                                  "histopyramid 16-bit levels");
+                                  chainSize(layout.levelExtent(kFirst16BitLevel), m_mips16),
+                                  m_mips16, 8, "histopyramid 16-bit levels");
     }
     if (m_mips32 > 0) {
         m_levels32 = Texture::create();
         m_bytes += allocateLevels(m_levels32, GL_RGBA32UI, GL_UNSIGNED_INT,
-                                  layout.levelSize(kFirst32BitLevel), m_mips32, 16,
-                                  "histopyramid 32-bit levels");
+                                  chainSize(layout.levelExtent(kFirst32BitLevel), m_mips32),
+                                  m_mips32, 16, "histopyramid 32-bit levels");
     }
     glBindTexture(GL_TEXTURE_2D, GLuint(previousTexture));
 
@@ -82,6 +91,10 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
                               " cannot be rendered to (framebuffer status " +
                               std::to_string(status) + ")");
             }
+            // Texels beyond a level's extent are read by the reduction above but never
+            // written: they must hold zero counts.
+            const GLuint zero[4] = {0, 0, 0, 0};
+            glClearBufferuiv(GL_COLOR, 0, zero);
             m_framebuffers.push_back(std::move(fb));
         }
     }
@@ -130,7 +143,9 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
 {
     ScopedVertexArray vao(emptyVertexArray);
     ScopedFramebuffer framebuffer(m_framebuffers[0].id());
-    ScopedViewport viewport(0, 0, GLsizei(m_layout.baseSize), GLsizei(m_layout.baseSize));
+    // Each pass covers only its level's extent: the rest stays zero from allocation.
+    const glm::uvec2 base = m_layout.levelExtent(0);
+    ScopedViewport viewport(0, 0, GLsizei(base.x), GLsizei(base.y));
     ScopedCapability noDepth(GL_DEPTH_TEST, false);
     ScopedCapability noBlend(GL_BLEND, false);
     ScopedCapability noCull(GL_CULL_FACE, false);
@@ -152,8 +167,8 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
             const LevelStorage source = storageOf(level - 1);
             setSampledMipRange(*source.texture, source.mip, source.mip);
             glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffers[level].id());
-            const GLsizei side = GLsizei(m_layout.levelSize(level));
-            glViewport(0, 0, side, side);
+            const glm::uvec2 extent = m_layout.levelExtent(level);
+            glViewport(0, 0, GLsizei(extent.x), GLsizei(extent.y));
             glUniform1i(isBaseLocation, level == 1 ? 1 : 0);
             glDrawArrays(GL_TRIANGLES, 0, 3);
         }
@@ -181,13 +196,14 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
 
 std::vector<glm::uvec4> HistoPyramid::readLevel(std::uint32_t level) const
 {
-    const GLsizei side = GLsizei(m_layout.levelSize(level));
-    std::vector<glm::uvec4> texels(std::size_t(side) * std::size_t(side));
+    const glm::uvec2 extent = m_layout.levelExtent(level);
+    std::vector<glm::uvec4> texels(std::size_t(extent.x) * std::size_t(extent.y));
     ScopedFramebuffer framebuffer(m_framebuffers.at(level).id());
     GLint previousAlignment = 0;
     glGetIntegerv(GL_PACK_ALIGNMENT, &previousAlignment);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glReadPixels(0, 0, side, side, GL_RGBA_INTEGER, GL_UNSIGNED_INT, texels.data());
+    glReadPixels(0, 0, GLsizei(extent.x), GLsizei(extent.y), GL_RGBA_INTEGER, GL_UNSIGNED_INT,
+                 texels.data());
     glPixelStorei(GL_PACK_ALIGNMENT, previousAlignment);
     return texels;
 }

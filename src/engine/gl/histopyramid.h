@@ -1,10 +1,12 @@
 // The vec4 HistoPyramid of Dyken, Ziegler, Theobalt and Seidel, rebuilt on the GPU for every
 // isovalue.
 //
-// Level 0 (the base) is baseSize x baseSize texels; each texel covers 2 x 2 marching-cubes
-// cells of the flat cell grid, one per RGBA channel, storing (vertex count | case << 4). Level
-// l+1 halves level l: channel c of a texel holds the total of its child texel c. The 1 x 1 top
-// level's four channels add up to the number of vertices of the whole isosurface.
+// Level 0 (the base) covers the flat cell grid, each texel 2 x 2 marching-cubes cells, one per
+// RGBA channel, storing (vertex count | case << 4). Level l+1 halves level l: channel c of a
+// texel holds the total of its child texel c. The 1 x 1 top level's four channels add up to the
+// number of vertices of the whole isosurface. Unlike the paper's square power-of-two base, each
+// level is only as large as the cells it covers (PyramidLayout::levelExtent), which roughly
+// halves memory and work on real volumes: traversal only ever descends into non-empty children.
 //
 // Compact integer levels: counts grow by 4x per level, so each level uses the narrowest
 // unsigned format that holds 15 * 4^l: levels 1-2 RGBA8UI, 3-6 RGBA16UI, 7+ RGBA32UI, and the
@@ -64,7 +66,8 @@ public:
     // The vertex count of the last build, read back from the count buffer. Waits for the GPU.
     std::uint32_t readVertexCount() const;
 
-    // The texels of one level, row by row (for tests and debugging). Waits for the GPU.
+    // The texels of one level within its extent, row by row (for tests and debugging). Waits
+    // for the GPU.
     std::vector<glm::uvec4> readLevel(std::uint32_t level) const;
 
     // GPU memory of all levels, in bytes.

@@ -188,7 +188,7 @@ void IsosurfaceExtractor::setVolume(const Volume& volume)
         "volume {}x{}x{} {}: texture {}x{}, pyramid base {}x{} ({} levels), {} + {} bytes",
         volume.dims().x, volume.dims().y, volume.dims().z, scalarTypeName(volume.type()),
         d.volume->layout().textureSize().x, d.volume->layout().textureSize().y,
-        pyramidLayout.baseSize, pyramidLayout.baseSize, pyramidLayout.levelCount,
+        pyramidLayout.baseExtent.x, pyramidLayout.baseExtent.y, pyramidLayout.levelCount,
         d.volume->bytes(), d.pyramid ? d.pyramid->bytes() : 0);
 }
 
