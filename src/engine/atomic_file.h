@@ -1,0 +1,71 @@
+// Writes a file so that readers see either the old file or the complete new one, never a
+// truncated mix: bytes go to a temporary file in the destination folder, which commit()
+// flushes, fsyncs and renames over the destination in one step.
+//
+// Contract:
+// - Every failure (cannot create the temporary file, write error such as "No space left on
+//   device" or "File too large", fsync, rename) throws IoError naming the destination path
+//   and the system's reason. After a failure the temporary file is already removed, the
+//   destination is untouched, and the writer is closed (further write()/commit() throw).
+// - Destroying a writer that was not committed removes its temporary file; the destination
+//   is untouched. Nothing is ever written to the destination path itself.
+// - The new file gets the permissions of the file it replaces, or 0666 minus the umask. A
+//   symbolic link at the destination is replaced by the file, not followed.
+// - Move-only; one writer is used by one thread at a time.
+// - POSIX only (mkstemp, fsync, rename).
+//
+// Example:
+//   AtomicFileWriter out("mesh.ply");
+//   out.write(header.data(), header.size());
+//   out.commit(); // mesh.ply now holds exactly the bytes written
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace isoview {
+
+class AtomicFileWriter {
+public:
+    // Creates ".<name>.tmp-XXXXXX" beside finalPath. Throws IoError when the folder does not
+    // exist or is not writable.
+    explicit AtomicFileWriter(std::filesystem::path finalPath);
+    ~AtomicFileWriter();
+
+    AtomicFileWriter(AtomicFileWriter&& other) noexcept;
+    AtomicFileWriter& operator=(AtomicFileWriter&& other) noexcept;
+    AtomicFileWriter(const AtomicFileWriter&) = delete;
+    AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+    // Appends n bytes (buffered: an error may only surface on a later write() or commit()).
+    // Throws IoError.
+    void write(const void* data, std::size_t n);
+    void write(std::span<const std::byte> bytes) { write(bytes.data(), bytes.size()); }
+
+    // Flushes, fsyncs, closes and renames the temporary file over the destination. Throws
+    // IoError; may be called once.
+    void commit();
+
+    const std::filesystem::path& finalPath() const { return m_finalPath; }
+    // The temporary file while the writer is open; empty after commit() or a failure.
+    const std::filesystem::path& tempPath() const { return m_tempPath; }
+
+private:
+    void flushBuffer();
+    void writeAll(const std::byte* data, std::size_t n);
+    [[noreturn]] void fail(const std::string& what, int error);
+    void discard() noexcept;
+
+    std::filesystem::path m_finalPath;
+    std::filesystem::path m_tempPath;
+    int m_fd = -1;
+    std::vector<std::byte> m_buffer;
+};
+
+// Writes bytes to path through an AtomicFileWriter. Throws IoError.
+void writeFileAtomically(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+} // namespace isoview

@@ -1,0 +1,309 @@
+#include "io/raw_volume_reader.h"
+
+#include "engine/error.h"
+#include "engine/log.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace isoview::io {
+namespace {
+
+constexpr std::string_view kConvention =
+    "name raw files <name>_<X>x<Y>x<Z>_<type>.raw, e.g. head_256x256x113_int16.raw (X varies "
+    "fastest, little-endian, no header; type is uint8, int8, uint16, int16, uint32, int32, "
+    "float32 or float64), or give the size and type explicitly";
+
+std::string quoted(const std::filesystem::path& path)
+{
+    return "'" + path.string() + "'";
+}
+
+std::string reason(int error)
+{
+    return std::error_code(error, std::generic_category()).message();
+}
+
+std::string dimsText(glm::uvec3 dims, ScalarType type)
+{
+    return std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" + std::to_string(dims.z) +
+           " " + std::string(scalarTypeName(type));
+}
+
+// "4.0 TiB" — std::to_chars, so the text does not depend on the locale.
+std::string humanBytes(std::uint64_t bytes)
+{
+    constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double value = double(bytes);
+    int unit = 0;
+    while (value >= 1024.0 && unit < 6) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    const auto result = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 1);
+    return std::string(text, result.ptr) + " " + units[unit];
+}
+
+// dims.x * dims.y * dims.z * typeSize, or nullopt when that overflows 64 bits.
+std::optional<std::uint64_t> byteCount(glm::uvec3 dims, ScalarType type)
+{
+    std::uint64_t total = scalarSize(type);
+    for (std::uint64_t factor : {std::uint64_t(dims.x), std::uint64_t(dims.y),
+                                 std::uint64_t(dims.z)}) {
+        if (factor != 0 && total > std::numeric_limits<std::uint64_t>::max() / factor) {
+            return std::nullopt;
+        }
+        total *= factor;
+    }
+    return total;
+}
+
+std::optional<ScalarType> typeFromName(std::string_view name)
+{
+    constexpr ScalarType all[] = {ScalarType::UInt8,   ScalarType::Int8,   ScalarType::UInt16,
+                                  ScalarType::Int16,   ScalarType::UInt32, ScalarType::Int32,
+                                  ScalarType::Float32, ScalarType::Float64};
+    for (ScalarType type : all) {
+        if (scalarTypeName(type) == name) return type;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint32_t> parseDimension(std::string_view text)
+{
+    if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) {
+            return c >= '0' && c <= '9';
+        })) {
+        return std::nullopt;
+    }
+    std::uint64_t value = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (result.ec != std::errc() || result.ptr != text.data() + text.size()) return std::nullopt;
+    if (value > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+    return std::uint32_t(value);
+}
+
+// The parser behind parseRawFileName, saying why a name does not match.
+std::optional<RawVolumeParameters> parseName(std::string_view name, std::string& whyNot)
+{
+    constexpr std::string_view extension = ".raw";
+    const bool hasExtension =
+        name.size() > extension.size() &&
+        std::equal(extension.begin(), extension.end(), name.end() - extension.size(),
+                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+    if (!hasExtension) {
+        whyNot = "the name does not end in .raw";
+        return std::nullopt;
+    }
+    const std::string_view stem = name.substr(0, name.size() - extension.size());
+
+    const std::size_t typeSeparator = stem.rfind('_');
+    if (typeSeparator == std::string_view::npos) {
+        whyNot = "the name has no _<X>x<Y>x<Z>_<type> part";
+        return std::nullopt;
+    }
+    const std::string_view typeText = stem.substr(typeSeparator + 1);
+    const std::optional<ScalarType> type = typeFromName(typeText);
+    if (!type) {
+        whyNot = "'" + std::string(typeText) + "' is not a voxel type";
+        return std::nullopt;
+    }
+
+    const std::string_view rest = stem.substr(0, typeSeparator);
+    const std::size_t dimsSeparator = rest.rfind('_');
+    const std::string_view dimsText =
+        dimsSeparator == std::string_view::npos ? rest : rest.substr(dimsSeparator + 1);
+
+    glm::uvec3 dims{0, 0, 0};
+    std::string_view remaining = dimsText;
+    for (int axis = 0; axis < 3; ++axis) {
+        const std::size_t x = remaining.find('x');
+        const bool last = axis == 2;
+        if (last != (x == std::string_view::npos)) {
+            whyNot = "'" + std::string(dimsText) + "' is not <X>x<Y>x<Z>";
+            return std::nullopt;
+        }
+        const std::optional<std::uint32_t> value = parseDimension(remaining.substr(0, x));
+        if (!value) {
+            whyNot = "'" + std::string(dimsText) +
+                     "' is not <X>x<Y>x<Z> with whole numbers below 4294967296";
+            return std::nullopt;
+        }
+        if (*value == 0) {
+            whyNot = "the dimensions '" + std::string(dimsText) + "' contain a zero";
+            return std::nullopt;
+        }
+        dims[axis] = *value;
+        if (!last) remaining = remaining.substr(x + 1);
+    }
+    if (!byteCount(dims, *type)) {
+        whyNot = "the dimensions '" + std::string(dimsText) + "' of " +
+                 std::string(typeText) + " voxels need more than 2^64 bytes";
+        return std::nullopt;
+    }
+
+    RawVolumeParameters parameters;
+    parameters.dims = dims;
+    parameters.type = *type;
+    return parameters;
+}
+
+std::uint64_t physicalMemoryBytes()
+{
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) return std::numeric_limits<std::uint64_t>::max();
+    return std::uint64_t(pages) * std::uint64_t(pageSize);
+}
+
+template <std::size_t N>
+void reverseEachElement(std::vector<std::byte>& bytes)
+{
+    for (std::size_t i = 0; i + N <= bytes.size(); i += N) {
+        std::reverse(bytes.begin() + std::ptrdiff_t(i), bytes.begin() + std::ptrdiff_t(i + N));
+    }
+}
+
+void swapByteOrder(std::vector<std::byte>& bytes, std::size_t elementSize)
+{
+    switch (elementSize) {
+    case 2: reverseEachElement<2>(bytes); break;
+    case 4: reverseEachElement<4>(bytes); break;
+    case 8: reverseEachElement<8>(bytes); break;
+    default: break; // single bytes have no order
+    }
+}
+
+// Closes the descriptor on every path out of readRawVolume.
+struct FileDescriptor {
+    int fd = -1;
+    ~FileDescriptor()
+    {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+} // namespace
+
+std::optional<RawVolumeParameters> parseRawFileName(std::string_view fileName)
+{
+    std::string whyNot;
+    return parseName(fileName, whyNot);
+}
+
+Volume readRawVolume(const std::filesystem::path& path)
+{
+    std::string whyNot;
+    const std::optional<RawVolumeParameters> parameters =
+        parseName(path.filename().string(), whyNot);
+    if (!parameters) {
+        throw InvalidInputError("cannot tell the size and voxel type of raw volume " +
+                                quoted(path) + ": " + whyNot + ". Please " +
+                                std::string(kConvention) + ".");
+    }
+    return readRawVolume(path, *parameters);
+}
+
+Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameters& parameters)
+{
+    const glm::uvec3 dims = parameters.dims;
+    const ScalarType type = parameters.type;
+    if (dims.x == 0 || dims.y == 0 || dims.z == 0) {
+        throw InvalidInputError("cannot read raw volume " + quoted(path) + ": dimensions " +
+                                dimsText(dims, type) + " contain a zero");
+    }
+    const glm::dvec3 spacing = parameters.spacing;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (!std::isfinite(spacing[axis]) || spacing[axis] <= 0.0) {
+            throw InvalidInputError("cannot read raw volume " + quoted(path) +
+                                    ": voxel spacing must be positive, got " +
+                                    std::to_string(spacing[axis]) + " on axis " +
+                                    std::to_string(axis));
+        }
+    }
+    const std::optional<std::uint64_t> expected = byteCount(dims, type);
+    if (!expected) {
+        throw InvalidInputError("cannot read raw volume " + quoted(path) + ": " +
+                                dimsText(dims, type) + " needs more than 2^64 bytes");
+    }
+
+    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (file.fd < 0) {
+        throw IoError("cannot open raw volume " + quoted(path) + ": " + reason(errno));
+    }
+    struct stat info {};
+    if (::fstat(file.fd, &info) != 0) {
+        throw IoError("cannot read raw volume " + quoted(path) + ": " + reason(errno));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        throw IoError("cannot read raw volume " + quoted(path) + ": it is not a regular file");
+    }
+
+    // The size must match exactly: a mismatch almost always means wrong dims or type, and
+    // reading it anyway would show a sheared or garbled volume.
+    const std::uint64_t fileSize = std::uint64_t(info.st_size);
+    const std::uint64_t offset = parameters.headerOffset;
+    if (fileSize < offset || fileSize - offset != *expected) {
+        std::string actual = std::to_string(fileSize) + " bytes";
+        if (offset > 0) {
+            actual += fileSize < offset
+                          ? ", less than its " + std::to_string(offset) + "-byte header"
+                          : " (" + std::to_string(fileSize - offset) + " after a " +
+                                std::to_string(offset) + "-byte header)";
+        }
+        throw IoError("raw volume " + quoted(path) + " holds " + actual + ", but " +
+                      dimsText(dims, type) + " needs exactly " + std::to_string(*expected) +
+                      " bytes of voxels; check the dimensions, voxel type and header size");
+    }
+
+    const std::uint64_t memory = physicalMemoryBytes();
+    if (*expected > memory || *expected > std::vector<std::byte>().max_size()) {
+        throw InvalidInputError("raw volume " + quoted(path) + " (" + dimsText(dims, type) +
+                                ") needs " + humanBytes(*expected) + " (" +
+                                std::to_string(*expected) + " bytes), more than the " +
+                                humanBytes(memory) + " of memory in this machine");
+    }
+
+    std::vector<std::byte> voxels(static_cast<std::size_t>(*expected));
+    std::size_t done = 0;
+    while (done < voxels.size()) {
+        const ssize_t got = ::pread(file.fd, voxels.data() + done, voxels.size() - done,
+                                    off_t(offset + done));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw IoError("cannot read raw volume " + quoted(path) + ": " + reason(errno));
+        }
+        if (got == 0) {
+            throw IoError("cannot read raw volume " + quoted(path) + ": the file became shorter (" +
+                          std::to_string(offset + done) + " bytes) while it was being read");
+        }
+        done += std::size_t(got);
+    }
+
+    const bool hostBigEndian = std::endian::native == std::endian::big;
+    if (parameters.bigEndian != hostBigEndian) swapByteOrder(voxels, scalarSize(type));
+
+    VolumeGeometry geometry;
+    geometry.spacing = spacing;
+    log::get("io")->info("read raw volume {} ({}, {}-endian, spacing {} x {} x {})",
+                         path.string(), dimsText(dims, type),
+                         parameters.bigEndian ? "big" : "little", spacing.x, spacing.y,
+                         spacing.z);
+    return Volume(dims, type, std::move(voxels), geometry);
+}
+
+} // namespace isoview::io

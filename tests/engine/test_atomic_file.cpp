@@ -1,0 +1,371 @@
+// AtomicFileWriter: the destination holds either nothing (or its old content) or the complete
+// new content, and no temporary file survives any outcome.
+#include "engine/atomic_file.h"
+
+#include "engine/error.h"
+#include "support/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <grp.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace isoview {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+std::string readFile(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void writePlainFile(const fs::path& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+fs::perms permissionsOf(const fs::path& path)
+{
+    return fs::status(path).permissions() & fs::perms::mask;
+}
+
+// Runs body in a forked child (so process-wide limits and identities stay out of this
+// process). body returns the child's exit code and may fill message, which is piped back.
+struct ChildResult {
+    bool exited = false;
+    int exitCode = -1;
+    int signal = 0;
+    std::string message;
+};
+
+ChildResult runInChild(const std::function<int(std::string&)>& body)
+{
+    int fds[2];
+    if (::pipe(fds) != 0) {
+        ADD_FAILURE() << "pipe failed";
+        return {};
+    }
+    std::fflush(nullptr); // otherwise buffered output would be printed twice
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ADD_FAILURE() << "fork failed";
+        return {};
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string message;
+        int code = 90;
+        try {
+            code = body(message);
+        } catch (const std::exception& e) {
+            message = std::string("unexpected exception: ") + e.what();
+            code = 91;
+        }
+        const char* data = message.data();
+        std::size_t left = message.size();
+        while (left > 0) {
+            const ssize_t n = ::write(fds[1], data, left);
+            if (n <= 0) break;
+            data += n;
+            left -= std::size_t(n);
+        }
+        ::_exit(code); // no gtest or static destructors in the child
+    }
+    ::close(fds[1]);
+    ChildResult result;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        result.message.append(buffer, std::size_t(n));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            ADD_FAILURE() << "waitpid failed";
+            return result;
+        }
+    }
+    result.exited = WIFEXITED(status);
+    result.exitCode = result.exited ? WEXITSTATUS(status) : -1;
+    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    return result;
+}
+
+// Exit codes of the failure children below.
+constexpr int kThrewIoError = 0;
+constexpr int kDidNotThrow = 1;
+constexpr int kWrongException = 2;
+constexpr int kLeftFiles = 3;
+constexpr int kSetupFailed = 4;
+
+TEST(AtomicFile, CommitWritesExactlyTheBytes)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "out.bin";
+    std::string expected = "header\n";
+    const std::string big(3 * 1024 * 1024 + 17, 'x'); // larger than the internal buffer
+    {
+        AtomicFileWriter writer(target);
+        writer.write(expected.data(), expected.size());
+        writer.write(big.data(), big.size());
+        writer.write("!", 1);
+        EXPECT_FALSE(fs::exists(target)) << "nothing may appear before commit()";
+        writer.commit();
+        EXPECT_TRUE(writer.tempPath().empty());
+    }
+    expected += big + "!";
+    EXPECT_EQ(readFile(target), expected);
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.bin"});
+}
+
+TEST(AtomicFile, TempFileIsHiddenBesideTheTarget)
+{
+    TempDir dir;
+    AtomicFileWriter writer(dir.path() / "mesh.ply");
+    const fs::path temp = writer.tempPath();
+    EXPECT_EQ(temp.parent_path(), dir.path());
+    EXPECT_EQ(temp.filename().string().rfind(".mesh.ply.tmp-", 0), 0u) << temp;
+    EXPECT_TRUE(fs::exists(temp));
+}
+
+TEST(AtomicFile, DestroyedWithoutCommitLeavesNothing)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "out.bin";
+    fs::path temp;
+    {
+        AtomicFileWriter writer(target);
+        temp = writer.tempPath();
+        writer.write("partial", 7);
+    }
+    EXPECT_FALSE(fs::exists(temp));
+    EXPECT_FALSE(fs::exists(target));
+    EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(AtomicFile, ExistingFileStaysUntilCommitThenIsReplaced)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "out.txt";
+    writePlainFile(target, "old content");
+    {
+        AtomicFileWriter abandoned(target);
+        abandoned.write("new", 3);
+    }
+    EXPECT_EQ(readFile(target), "old content");
+
+    AtomicFileWriter writer(target);
+    writer.write("new", 3);
+    EXPECT_EQ(readFile(target), "old content");
+    writer.commit();
+    EXPECT_EQ(readFile(target), "new");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.txt"});
+}
+
+TEST(AtomicFile, NewFileGetsUmaskPermissionsAndReplacedFileKeepsItsMode)
+{
+    TempDir dir;
+    const mode_t previous = ::umask(022);
+    writeFileAtomically(dir.path() / "new.bin", {});
+    ::umask(previous);
+    EXPECT_EQ(permissionsOf(dir.path() / "new.bin"), fs::perms(0644));
+
+    const fs::path kept = dir.path() / "kept.bin";
+    writePlainFile(kept, "old");
+    fs::permissions(kept, fs::perms(0640));
+    writeFileAtomically(kept, std::as_bytes(std::span("new", 3)));
+    EXPECT_EQ(permissionsOf(kept), fs::perms(0640));
+    EXPECT_EQ(readFile(kept), "new");
+}
+
+TEST(AtomicFile, MoveTransfersOwnership)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "moved.bin";
+    AtomicFileWriter first(target);
+    first.write("ab", 2);
+    AtomicFileWriter second(std::move(first));
+    second.write("cd", 2);
+    AtomicFileWriter third(dir.path() / "other.bin");
+    third = std::move(second); // discards other.bin's temp file, takes over moved.bin
+    third.write("ef", 2);
+    third.commit();
+    EXPECT_EQ(readFile(target), "abcdef");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"moved.bin"});
+}
+
+TEST(AtomicFile, WriteOrCommitAfterCommitThrows)
+{
+    TempDir dir;
+    AtomicFileWriter writer(dir.path() / "once.bin");
+    writer.commit();
+    EXPECT_THROW(writer.write("x", 1), IoError);
+    EXPECT_THROW(writer.commit(), IoError);
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"once.bin"});
+}
+
+TEST(AtomicFile, MissingFolderThrowsIoErrorNamingThePath)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "no_such_folder" / "out.ply";
+    try {
+        AtomicFileWriter writer(target);
+        FAIL() << "expected IoError";
+    } catch (const IoError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(target.string()), std::string::npos) << message;
+        EXPECT_NE(message.find("No such file or directory"), std::string::npos) << message;
+    }
+    EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(AtomicFile, FolderThatIsAFileThrowsIoError)
+{
+    TempDir dir;
+    writePlainFile(dir.path() / "plain", "x");
+    try {
+        AtomicFileWriter writer(dir.path() / "plain" / "out.ply");
+        FAIL() << "expected IoError";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find("Not a directory"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"plain"});
+}
+
+TEST(AtomicFile, PathWithoutFileNameThrowsIoError)
+{
+    TempDir dir;
+    EXPECT_THROW(AtomicFileWriter(dir.path() / ""), IoError);
+    EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(AtomicFile, UnwritableFolderThrowsIoErrorAndCreatesNothing)
+{
+    TempDir dir;
+    const fs::path locked = dir.path() / "locked";
+    fs::create_directory(locked);
+    fs::permissions(dir.path(), fs::perms(0755));
+    fs::permissions(locked, fs::perms(0555));
+    const fs::path target = locked / "out.ply";
+
+    // Root ignores folder permissions, so the child gives up root first; the child also keeps
+    // the identity change out of this process.
+    const ChildResult child = runInChild([&](std::string& message) {
+        if (::geteuid() == 0) {
+            if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) {
+                message = "cannot drop root privileges";
+                return kSetupFailed;
+            }
+        }
+        try {
+            AtomicFileWriter writer(target);
+            writer.write("x", 1);
+            writer.commit();
+            return kDidNotThrow;
+        } catch (const IoError& e) {
+            message = e.what();
+        } catch (...) {
+            return kWrongException;
+        }
+        return fs::is_empty(locked) ? kThrewIoError : kLeftFiles;
+    });
+    fs::permissions(locked, fs::perms(0755));
+
+    ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal;
+    EXPECT_EQ(child.exitCode, kThrewIoError) << child.message;
+    EXPECT_NE(child.message.find(target.string()), std::string::npos) << child.message;
+    EXPECT_NE(child.message.find("Permission denied"), std::string::npos) << child.message;
+    EXPECT_TRUE(fs::is_empty(locked));
+}
+
+TEST(AtomicFile, RenameOntoAFolderThrowsIoErrorAndRemovesTheTempFile)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "taken";
+    fs::create_directory(target);
+    AtomicFileWriter writer(target);
+    writer.write("data", 4);
+    try {
+        writer.commit();
+        FAIL() << "expected IoError";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find(target.string()), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(writer.tempPath().empty());
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"taken"});
+    EXPECT_TRUE(fs::is_directory(target));
+}
+
+// A full disk or a file-size limit: the write fails part-way. RLIMIT_FSIZE makes write()
+// fail with EFBIG ("File too large") once the limit is reached, the same code path as ENOSPC.
+// bytesToWrite below the internal buffer size makes the failure surface in commit(), above
+// it in write().
+class AtomicFileSizeLimit : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(AtomicFileSizeLimit, WriteFailureThrowsIoErrorAndLeavesNoFile)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "big.bin";
+    const std::size_t bytesToWrite = GetParam();
+    constexpr rlim_t kLimit = 64 * 1024;
+
+    const ChildResult child = runInChild([&](std::string& message) {
+        // Without this the kernel kills the child with SIGXFSZ instead of failing write().
+        if (::signal(SIGXFSZ, SIG_IGN) == SIG_ERR) return kSetupFailed;
+        const rlimit limit{kLimit, kLimit};
+        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) {
+            message = "setrlimit failed";
+            return kSetupFailed;
+        }
+        const std::string block(4096, 'z');
+        try {
+            AtomicFileWriter writer(target);
+            for (std::size_t done = 0; done < bytesToWrite; done += block.size()) {
+                writer.write(block.data(), block.size());
+            }
+            writer.commit();
+            return kDidNotThrow;
+        } catch (const IoError& e) {
+            message = e.what();
+        } catch (...) {
+            return kWrongException;
+        }
+        return fs::is_empty(dir.path()) ? kThrewIoError : kLeftFiles;
+    });
+
+    ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal
+                              << " (SIGXFSZ is " << SIGXFSZ << ")";
+    EXPECT_EQ(child.exitCode, kThrewIoError) << child.message;
+    EXPECT_NE(child.message.find(target.string()), std::string::npos) << child.message;
+    EXPECT_NE(child.message.find("File too large"), std::string::npos) << child.message;
+    EXPECT_TRUE(dir.entries().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(FailsIn, AtomicFileSizeLimit,
+                         ::testing::Values(std::size_t(128 * 1024), std::size_t(2 * 1024 * 1024)),
+                         [](const auto& info) {
+                             return info.param < 256 * 1024 ? std::string("Commit")
+                                                            : std::string("Write");
+                         });
+
+} // namespace
+} // namespace isoview
