@@ -1,7 +1,8 @@
 // isoview-cli: extracts an isosurface headless (EGL, no display server) with the same GPU engine
 // as the viewer, and writes it as PLY.
 //
-//   isoview-cli VOLUME --iso VALUE -o mesh.ply [--voxel-space] [--ascii] [--gl33] [--verbose]
+//   isoview-cli VOLUME --iso VALUE -o mesh.ply [--spacing X Y Z] [--voxel-space] [--ascii]
+//               [--gl33] [--verbose]
 //
 // VOLUME is a raw file named name_XxYxZ_type.raw. VALUE is in the volume's real units.
 // Prints the renderer, the counts and the timings; exit status 0 on success, 1 on bad usage,
@@ -15,6 +16,7 @@
 #include "io/raw_volume_reader.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -35,6 +37,7 @@ constexpr std::string_view kUsage =
     "options:\n"
     "  --iso VALUE      isovalue in real units (required)\n"
     "  -o, --output F   PLY file to write (optional: without it only statistics are printed)\n"
+    "  --spacing X Y Z  voxel spacing in mm (raw file names carry none; default 1 1 1)\n"
     "  --voxel-space    write voxel index coordinates instead of millimetres\n"
     "  --ascii          write ASCII PLY instead of binary\n"
     "  --gl33           use only OpenGL 3.3 features (the engine's floor)\n"
@@ -45,6 +48,7 @@ struct Arguments {
     std::string volumePath;
     std::optional<double> iso;
     std::string output;
+    std::optional<glm::dvec3> spacing;
     bool voxelSpace = false;
     bool ascii = false;
     bool gl33 = false;
@@ -83,6 +87,21 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             const auto v = value("-o");
             if (!v) return std::nullopt;
             args.output = *v;
+        } else if (a == "--spacing") {
+            glm::dvec3 spacing;
+            for (int axis = 0; axis < 3; ++axis) {
+                const auto v = value("--spacing");
+                if (!v) return std::nullopt;
+                char* end = nullptr;
+                spacing[axis] = std::strtod(v->c_str(), &end);
+                if (end == v->c_str() || *end != '\0' || !(spacing[axis] > 0.0) ||
+                    !std::isfinite(spacing[axis])) {
+                    std::cerr << "isoview-cli: --spacing expects three positive numbers, got '"
+                              << *v << "'\n";
+                    return std::nullopt;
+                }
+            }
+            args.spacing = spacing;
         } else if (a == "--voxel-space") {
             args.voxelSpace = true;
         } else if (a == "--ascii") {
@@ -127,7 +146,12 @@ int main(int argc, char** argv)
 
     try {
         auto start = std::chrono::steady_clock::now();
-        const Volume volume = io::readRawVolume(args->volumePath);
+        Volume volume = io::readRawVolume(args->volumePath);
+        if (args->spacing) {
+            VolumeGeometry geometry = volume.geometry();
+            geometry.spacing = *args->spacing;
+            volume.setGeometry(geometry);
+        }
         const double loadMs = millisecondsSince(start);
         const glm::uvec3 d = volume.dims();
         const glm::dvec3 s = volume.geometry().spacing;
