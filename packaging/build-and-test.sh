@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# README command (b): installs the Debian 12 dependencies, builds isoview (Release) and runs the
+# whole test suite through ctest. Needs no display server. Run as root (or with sudo available).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash packaging/install-deps.sh
+cmake --preset release
+cmake --build --preset release
+ctest --preset release
