@@ -25,6 +25,12 @@ public:
     using Error::Error;
 };
 
+// Work stopped because the caller asked it to (a cancelled load). Not a failure to report.
+class CancelledError : public Error {
+public:
+    using Error::Error;
+};
+
 // The OpenGL context is missing, too old, or a resource exceeds a GL limit.
 class GlError : public Error {
 public:

@@ -69,6 +69,18 @@ glm::dmat4 VolumeGeometry::indexToPhysical() const
     return m;
 }
 
+glm::dvec3 VolumeGeometry::toPhysical(const glm::dvec3& index) const
+{
+    if (sliceOrigins.empty()) return glm::dvec3(indexToPhysical() * glm::dvec4(index, 1.0));
+    const double last = double(sliceOrigins.size() - 1);
+    const double k = std::clamp(index.z, 0.0, last);
+    const std::size_t k0 = std::size_t(std::min(std::floor(k), std::max(last - 1.0, 0.0)));
+    const std::size_t k1 = std::min(k0 + 1, sliceOrigins.size() - 1);
+    const glm::dvec3 sliceOrigin =
+        sliceOrigins[k0] + (sliceOrigins[k1] - sliceOrigins[k0]) * (k - double(k0));
+    return sliceOrigin + direction[0] * (spacing.x * index.x) + direction[1] * (spacing.y * index.y);
+}
+
 bool VolumeGeometry::isMirrored() const
 {
     return glm::determinant(direction * spacingMatrix(spacing)) < 0.0;

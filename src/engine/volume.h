@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,19 @@ struct VolumeGeometry {
     glm::dvec3 spacing{1.0, 1.0, 1.0};
     glm::dvec3 origin{0.0, 0.0, 0.0};
     glm::dmat3 direction{1.0};
+    // Empty for a regular grid. Otherwise one entry per slice k: the physical position of voxel
+    // (0, 0, k), for stacks that are unevenly spaced or sheared (gantry tilt), which are kept as
+    // measured rather than resampled. Then physical(i, j, k) = sliceOrigins[k] +
+    // direction[0] * spacing.x * i + direction[1] * spacing.y * j, linear between slices for
+    // fractional k; origin, spacing.z and direction[2] hold the nominal (mean) stack geometry.
+    std::vector<glm::dvec3> sliceOrigins;
 
-    // The affine map index -> physical as a 4x4 matrix.
+    // The physical position of an index-space point (honours sliceOrigins).
+    glm::dvec3 toPhysical(const glm::dvec3& index) const;
+    bool hasSliceOrigins() const { return !sliceOrigins.empty(); }
+
+    // The affine map index -> physical as a 4x4 matrix (the nominal one when sliceOrigins is
+    // set).
     glm::dmat4 indexToPhysical() const;
     // True when indexToPhysical mirrors space; triangle winding must then be reversed so that
     // normals stay outward.
@@ -62,6 +74,22 @@ struct ValueRange {
     double max = 0.0;
 };
 
+// What a viewer shows about a volume besides its voxels. Empty strings where unknown.
+struct VolumeMetadata {
+    std::string sourceFormat; // "DICOM", "NRRD", "MetaImage", "raw"
+    std::string modality;     // DICOM modality: "CT", "MR", ...
+    std::string units;        // real-value units after rescale: "HU" for CT
+    std::string patientName;
+    std::string patientId;
+    std::string studyDate;    // as stored (DICOM: YYYYMMDD)
+    std::string seriesDescription;
+    std::string seriesInstanceUid;
+    std::optional<double> windowCenter; // real units
+    std::optional<double> windowWidth;
+    // The loader's notes a person should see: skipped files, gaps, uneven spacing, tilt.
+    std::vector<std::string> warnings;
+};
+
 class Volume {
 public:
     // Takes ownership of the voxel bytes. Throws InvalidInputError when the byte count does not
@@ -79,6 +107,8 @@ public:
     const VolumeGeometry& geometry() const { return m_geometry; }
     void setGeometry(const VolumeGeometry& geometry) { m_geometry = geometry; }
     const ValueRescale& rescale() const { return m_rescale; }
+    const VolumeMetadata& metadata() const { return m_metadata; }
+    void setMetadata(VolumeMetadata metadata) { m_metadata = std::move(metadata); }
 
     // Stored value of voxel (i, j, k) converted to float: the same conversion the GPU sampler
     // performs, so CPU and GPU classify every corner identically. No bounds check.
@@ -94,6 +124,7 @@ private:
     std::vector<std::byte> m_voxels;
     VolumeGeometry m_geometry;
     ValueRescale m_rescale;
+    VolumeMetadata m_metadata;
     ValueRange m_range;
 };
 
