@@ -2,15 +2,16 @@
 // vertices as the pyramid counts and no vertex data, each invocation takes gl_VertexID as its
 // key, traverses the pyramid to its cell and the vertex's place in the cell's triangle list,
 // reads the edge from the case table and places itself on the edge by linear interpolation.
-// Normals are central-difference gradients at both edge ends, interpolated, taken to physical
-// space (anisotropic spacing, direction) and flipped to point outward.
+// Normals are central-difference gradients at both edge ends, taken to physical space
+// (anisotropic spacing, direction, per-slice positions), interpolated and flipped to point
+// outward.
 #include "common/flat3d_sampling.glsl"
 #include "common/marching_cubes_cell.glsl"
 #include "common/histopyramid_traverse.glsl"
+#include "common/volume_geometry.glsl"
 
 uniform float u_isovalue;
-uniform mat4 u_indexToClip;
-uniform mat3 u_gradientToPhysical;
+uniform mat4 u_physicalToClip;
 
 out vec3 v_position;      // index space (captured for export)
 out vec3 v_normal;        // physical space, unit
@@ -33,11 +34,12 @@ void main()
     vec3 position = vec3(p0);
     position[axis] += t;
 
-    vec3 g = mix(voxelGradient(p0), voxelGradient(p1), t);
-    vec3 n = u_gradientToPhysical * g;
+    // Physical gradients at both edge ends, interpolated.
+    vec3 n = mix(voxelGradientToPhysical(p0.z, u_volumeDims.z) * voxelGradient(p0),
+                 voxelGradientToPhysical(p1.z, u_volumeDims.z) * voxelGradient(p1), t);
     v_normal = length(n) > 0.0 ? -normalize(n) : vec3(0.0);
     v_position = position;
     uint linear = uint(p0.x) + uint(u_volumeDims.x) * (uint(p0.y) + uint(u_volumeDims.y) * uint(p0.z));
     v_edgeKey = uvec2(linear, uint(axis));
-    gl_Position = u_indexToClip * vec4(position, 1.0);
+    gl_Position = u_physicalToClip * vec4(indexToPhysicalPoint(position, u_volumeDims.z), 1.0);
 }

@@ -66,7 +66,7 @@ isoview::gl::SurfaceDrawParams framing(const isoview::Volume& volume)
     const glm::mat4 projection = glm::perspective(glm::radians(45.0f), 1024.0f / 768.0f,
                                                   0.1f * radius, 10.0f * radius);
     isoview::gl::SurfaceDrawParams params;
-    params.indexToClip = projection * view * glm::mat4(indexToPhysical);
+    params.physicalToClip = projection * view;
     params.physicalToViewNormal = glm::mat3(view);
     return params;
 }

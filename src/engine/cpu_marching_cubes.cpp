@@ -64,7 +64,11 @@ IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored)
     if (dims.x < 2 || dims.y < 2 || dims.z < 2) return {};
 
     const mc::CaseTables& tables = mc::caseTables();
-    const glm::mat3 gradientToPhysical(volume.geometry().gradientToPhysical());
+    // Per slice, since stacks with per-slice origins change their Jacobian along the stack.
+    std::vector<glm::mat3> gradientToPhysical(dims.z);
+    for (std::uint32_t k = 0; k < dims.z; ++k) {
+        gradientToPhysical[k] = glm::mat3(volume.geometry().voxelGradientToPhysical(k));
+    }
 
     std::vector<SoupVertex> soup;
     for (std::uint32_t k = 0; k + 1 < dims.z; ++k) {
@@ -97,9 +101,10 @@ IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored)
                     glm::vec3 position(corner[c0]);
                     position[axis] += t;
 
-                    const glm::vec3 g = glm::mix(indexGradient(volume, corner[c0]),
-                                                 indexGradient(volume, corner[c1]), t);
-                    const glm::vec3 n = gradientToPhysical * g;
+                    // Physical gradients at both ends, interpolated.
+                    const glm::vec3 n = glm::mix(
+                        gradientToPhysical[corner[c0].z] * indexGradient(volume, corner[c0]),
+                        gradientToPhysical[corner[c1].z] * indexGradient(volume, corner[c1]), t);
                     const glm::vec3 normal =
                         glm::length(n) > 0.0f ? -glm::normalize(n) : glm::vec3(0.0f);
 

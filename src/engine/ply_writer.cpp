@@ -107,19 +107,19 @@ std::string makeHeader(const IsoMesh& mesh, const PlyOptions& options)
 class VertexTransform {
 public:
     VertexTransform(const VolumeGeometry& geometry, MeshSpace space)
-        : m_physical(space == MeshSpace::Physical), m_toPhysical(geometry.indexToPhysical()),
-          m_normalToIndex(glm::transpose(glm::dmat3(m_toPhysical)))
+        : m_physical(space == MeshSpace::Physical), m_geometry(geometry)
     {
     }
 
     std::array<float, 6> operator()(const glm::vec3& position, const glm::vec3& normal) const
     {
         if (m_physical) {
-            const glm::dvec3 p = glm::dvec3(m_toPhysical * glm::dvec4(glm::dvec3(position), 1.0));
+            // toPhysical honours per-slice origins of tilted or unevenly spaced stacks.
+            const glm::dvec3 p = m_geometry.toPhysical(glm::dvec3(position));
             return {float(p.x), float(p.y), float(p.z), normal.x, normal.y, normal.z};
         }
-        // A physical gradient g_p relates to the index gradient by g_i = L^T g_p.
-        glm::dvec3 n = m_normalToIndex * glm::dvec3(normal);
+        // A physical gradient g_p relates to the index gradient by g_i = J^T g_p.
+        glm::dvec3 n = glm::transpose(m_geometry.jacobianAt(position.z)) * glm::dvec3(normal);
         const double length = glm::length(n);
         n = length > 0.0 ? n / length : glm::dvec3(0.0);
         return {position.x, position.y, position.z, float(n.x), float(n.y), float(n.z)};
@@ -127,8 +127,7 @@ public:
 
 private:
     bool m_physical;
-    glm::dmat4 m_toPhysical;
-    glm::dmat3 m_normalToIndex;
+    const VolumeGeometry& m_geometry;
 };
 
 } // namespace

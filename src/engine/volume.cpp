@@ -69,16 +69,43 @@ glm::dmat4 VolumeGeometry::indexToPhysical() const
     return m;
 }
 
+std::size_t VolumeGeometry::sliceIntervalAt(double k) const
+{
+    const double last = sliceOrigins.empty() ? 0.0 : double(sliceOrigins.size() - 1);
+    return std::size_t(std::min(std::floor(std::clamp(k, 0.0, last)), std::max(last - 1.0, 0.0)));
+}
+
 glm::dvec3 VolumeGeometry::toPhysical(const glm::dvec3& index) const
 {
     if (sliceOrigins.empty()) return glm::dvec3(indexToPhysical() * glm::dvec4(index, 1.0));
-    const double last = double(sliceOrigins.size() - 1);
-    const double k = std::clamp(index.z, 0.0, last);
-    const std::size_t k0 = std::size_t(std::min(std::floor(k), std::max(last - 1.0, 0.0)));
+    const double k = std::clamp(index.z, 0.0, double(sliceOrigins.size() - 1));
+    const std::size_t k0 = sliceIntervalAt(k);
     const std::size_t k1 = std::min(k0 + 1, sliceOrigins.size() - 1);
     const glm::dvec3 sliceOrigin =
         sliceOrigins[k0] + (sliceOrigins[k1] - sliceOrigins[k0]) * (k - double(k0));
     return sliceOrigin + direction[0] * (spacing.x * index.x) + direction[1] * (spacing.y * index.y);
+}
+
+glm::dmat3 VolumeGeometry::jacobianAt(double k) const
+{
+    glm::dmat3 j = direction * spacingMatrix(spacing);
+    if (sliceOrigins.size() >= 2) {
+        const std::size_t k0 = sliceIntervalAt(k);
+        j[2] = sliceOrigins[k0 + 1] - sliceOrigins[k0];
+    }
+    return j;
+}
+
+glm::dmat3 VolumeGeometry::voxelGradientToPhysical(std::size_t k) const
+{
+    glm::dmat3 j = direction * spacingMatrix(spacing);
+    const std::size_t n = sliceOrigins.size();
+    if (n >= 2) {
+        const std::size_t below = k > 0 ? k - 1 : 0;
+        const std::size_t above = std::min(k + 1, n - 1);
+        j[2] = (sliceOrigins[above] - sliceOrigins[below]) / double(above - below);
+    }
+    return glm::transpose(glm::inverse(j));
 }
 
 bool VolumeGeometry::isMirrored() const

@@ -47,6 +47,18 @@ struct VolumeGeometry {
 
     // The physical position of an index-space point (honours sliceOrigins).
     glm::dvec3 toPhysical(const glm::dvec3& index) const;
+    // The slice interval [k0, k0 + 1] that toPhysical interpolates in for slice coordinate k.
+    std::size_t sliceIntervalAt(double k) const;
+    // The linear part of index -> physical around slice coordinate k: columns are the physical
+    // steps of one voxel along i, j and k (for sliceOrigins, the step between the slices of
+    // sliceIntervalAt(k)).
+    glm::dmat3 jacobianAt(double k) const;
+    // Maps the central-difference gradient at a voxel of slice k to physical space: the inverse
+    // transpose of the Jacobian whose third column is the step that the difference stencil
+    // spans ((o[k+1] - o[k-1]) / 2 inside the stack, one-sided at its ends), so that gradients
+    // across unequal gaps are scaled by the distance they really span. Equal to
+    // gradientToPhysical() on regular grids.
+    glm::dmat3 voxelGradientToPhysical(std::size_t k) const;
     bool hasSliceOrigins() const { return !sliceOrigins.empty(); }
 
     // The affine map index -> physical as a 4x4 matrix (the nominal one when sliceOrigins is

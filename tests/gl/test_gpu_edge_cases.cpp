@@ -156,8 +156,8 @@ std::vector<std::uint8_t> renderSphere(bool limitToGl33)
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     gl::SurfaceDrawParams params;
-    // Index space [0, 31]^3 onto clip space [-1, 1]^3.
-    params.indexToClip = glm::mat4(glm::vec4(2.0f / 31.0f, 0, 0, 0), glm::vec4(0, 2.0f / 31.0f, 0, 0),
+    // Physical space (= index space here) [0, 31]^3 onto clip space [-1, 1]^3.
+    params.physicalToClip = glm::mat4(glm::vec4(2.0f / 31.0f, 0, 0, 0), glm::vec4(0, 2.0f / 31.0f, 0, 0),
                                    glm::vec4(0, 0, -2.0f / 31.0f, 0), glm::vec4(-1, -1, 1, 1));
     extractor.draw(params);
     glDisable(GL_DEPTH_TEST);

@@ -39,6 +39,7 @@ void pointSamplersAtUnits(const ShaderProgram& p)
     p.setSamplerUnit("u_hp16", units::kHp16);
     p.setSamplerUnit("u_hp32", units::kHp32);
     p.setSamplerUnit("u_source", units::kReduceSource);
+    p.setSamplerUnit("u_sliceOrigins", units::kSliceOrigins);
 }
 
 // The programs that read the volume depend on its sampler type.
@@ -53,6 +54,7 @@ struct IsosurfaceExtractor::Impl {
     GlCapabilities caps;
     VertexArray emptyVertexArray = VertexArray::create();
     Texture caseTable = Texture::create();
+    Texture sliceOrigins = Texture::create(); // D x 1 RGBA32F; 1 x 1 for regular grids
     std::optional<ShaderProgram> reduce;
     std::optional<ShaderProgram> count;
     std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
@@ -91,6 +93,7 @@ struct IsosurfaceExtractor::Impl {
         std::array<GLuint, units::kCount> ids{};
         ids[units::kVolume] = volume ? volume->id() : 0;
         ids[units::kCaseTable] = caseTable.id();
+        ids[units::kSliceOrigins] = sliceOrigins.id();
         return ids;
     }
 
@@ -110,6 +113,29 @@ struct IsosurfaceExtractor::Impl {
         const glm::mat3 toPhysical(geometry.gradientToPhysical());
         glUniformMatrix3fv(p.uniform("u_gradientToPhysical"), 1, GL_FALSE,
                            glm::value_ptr(toPhysical));
+        const glm::mat4 indexToPhysical(geometry.indexToPhysical());
+        glUniformMatrix4fv(p.uniform("u_indexToPhysical"), 1, GL_FALSE,
+                           glm::value_ptr(indexToPhysical));
+        glUniform1i(p.uniform("u_hasSliceOrigins"), geometry.hasSliceOrigins() ? 1 : 0);
+    }
+
+    // One texel per slice origin (a single unused texel for regular grids, so the sampler
+    // always has a complete texture).
+    void uploadSliceOrigins()
+    {
+        std::vector<glm::vec4> texels;
+        for (const glm::dvec3& o : geometry.sliceOrigins) texels.emplace_back(glm::vec3(o), 1.0f);
+        if (texels.empty()) texels.emplace_back(0.0f);
+        GLint previousTexture = 0;
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &previousTexture);
+        glBindTexture(GL_TEXTURE_2D, sliceOrigins.id());
+        sliceOrigins.label("slice origins");
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, GLsizei(texels.size()), 1, 0, GL_RGBA, GL_FLOAT,
+                     texels.data());
+        glBindTexture(GL_TEXTURE_2D, GLuint(previousTexture));
     }
 };
 
@@ -176,6 +202,7 @@ void IsosurfaceExtractor::setVolume(const Volume& volume)
     d.volume.emplace(std::move(texture));
     d.pyramid = std::move(pyramid);
     d.geometry = volume.geometry();
+    d.uploadSliceOrigins();
     d.extracted = false;
     d.knownVertexCount = 0;
     if (d.pyramid) {
@@ -240,8 +267,8 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
     d.pyramid->bindLevelTextures();
     ScopedProgram use(surface.id());
     ScopedVertexArray vao(d.emptyVertexArray.id());
-    glUniformMatrix4fv(surface.uniform("u_indexToClip"), 1, GL_FALSE,
-                       glm::value_ptr(params.indexToClip));
+    glUniformMatrix4fv(surface.uniform("u_physicalToClip"), 1, GL_FALSE,
+                       glm::value_ptr(params.physicalToClip));
     glUniformMatrix3fv(surface.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(surface.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));

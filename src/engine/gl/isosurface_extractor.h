@@ -33,7 +33,9 @@
 namespace isoview::gl {
 
 struct SurfaceDrawParams {
-    glm::mat4 indexToClip{1.0f};          // projection * view * volume index->physical
+    // projection * view: the camera over physical space (the engine maps the volume's index
+    // space into physical space itself, per slice for tilted or unevenly spaced stacks)
+    glm::mat4 physicalToClip{1.0f};
     glm::mat3 physicalToViewNormal{1.0f}; // rotates physical-space normals into view space
     glm::vec3 color{0.9f, 0.85f, 0.75f};
 };

@@ -11,6 +11,7 @@ inline constexpr int kHp8 = 3;
 inline constexpr int kHp16 = 4;
 inline constexpr int kHp32 = 5;
 inline constexpr int kReduceSource = 6;
-inline constexpr int kCount = 7;
+inline constexpr int kSliceOrigins = 7;
+inline constexpr int kCount = 8;
 
 } // namespace isoview::gl::units
