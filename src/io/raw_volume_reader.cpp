@@ -2,6 +2,7 @@
 
 #include "engine/error.h"
 #include "engine/log.h"
+#include "io/volume_size_check.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -27,49 +28,22 @@ constexpr std::string_view kConvention =
     "fastest, little-endian, no header; type is uint8, int8, uint16, int16, uint32, int32, "
     "float32 or float64), or give the size and type explicitly";
 
+using detail::dimsText;
+
 std::string quoted(const std::filesystem::path& path)
 {
-    return "'" + path.string() + "'";
+    return detail::quotedPath(path);
 }
 
 std::string reason(int error)
 {
-    return std::error_code(error, std::generic_category()).message();
-}
-
-std::string dimsText(glm::uvec3 dims, ScalarType type)
-{
-    return std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" + std::to_string(dims.z) +
-           " " + std::string(scalarTypeName(type));
-}
-
-// "4.0 TiB" — std::to_chars, so the text does not depend on the locale.
-std::string humanBytes(std::uint64_t bytes)
-{
-    constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double value = double(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 6) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    const auto result = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 1);
-    return std::string(text, result.ptr) + " " + units[unit];
+    return detail::systemReason(error);
 }
 
 // dims.x * dims.y * dims.z * typeSize, or nullopt when that overflows 64 bits.
 std::optional<std::uint64_t> byteCount(glm::uvec3 dims, ScalarType type)
 {
-    std::uint64_t total = scalarSize(type);
-    for (std::uint64_t factor : {std::uint64_t(dims.x), std::uint64_t(dims.y),
-                                 std::uint64_t(dims.z)}) {
-        if (factor != 0 && total > std::numeric_limits<std::uint64_t>::max() / factor) {
-            return std::nullopt;
-        }
-        total *= factor;
-    }
-    return total;
+    return detail::voxelByteCount(dims, type);
 }
 
 std::optional<ScalarType> typeFromName(std::string_view name)
@@ -162,32 +136,6 @@ std::optional<RawVolumeParameters> parseName(std::string_view name, std::string&
     return parameters;
 }
 
-std::uint64_t physicalMemoryBytes()
-{
-    const long pages = ::sysconf(_SC_PHYS_PAGES);
-    const long pageSize = ::sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || pageSize <= 0) return std::numeric_limits<std::uint64_t>::max();
-    return std::uint64_t(pages) * std::uint64_t(pageSize);
-}
-
-template <std::size_t N>
-void reverseEachElement(std::vector<std::byte>& bytes)
-{
-    for (std::size_t i = 0; i + N <= bytes.size(); i += N) {
-        std::reverse(bytes.begin() + std::ptrdiff_t(i), bytes.begin() + std::ptrdiff_t(i + N));
-    }
-}
-
-void swapByteOrder(std::vector<std::byte>& bytes, std::size_t elementSize)
-{
-    switch (elementSize) {
-    case 2: reverseEachElement<2>(bytes); break;
-    case 4: reverseEachElement<4>(bytes); break;
-    case 8: reverseEachElement<8>(bytes); break;
-    default: break; // single bytes have no order
-    }
-}
-
 // Closes the descriptor on every path out of readRawVolume.
 struct FileDescriptor {
     int fd = -1;
@@ -270,13 +218,7 @@ Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameter
                       " bytes of voxels; check the dimensions, voxel type and header size");
     }
 
-    const std::uint64_t memory = physicalMemoryBytes();
-    if (*expected > memory || *expected > std::vector<std::byte>().max_size()) {
-        throw InvalidInputError("raw volume " + quoted(path) + " (" + dimsText(dims, type) +
-                                ") needs " + humanBytes(*expected) + " (" +
-                                std::to_string(*expected) + " bytes), more than the " +
-                                humanBytes(memory) + " of memory in this machine");
-    }
+    detail::requireFitsInMemory("raw volume " + quoted(path), dims, type, *expected);
 
     std::vector<std::byte> voxels(static_cast<std::size_t>(*expected));
     std::size_t done = 0;
@@ -295,7 +237,7 @@ Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameter
     }
 
     const bool hostBigEndian = std::endian::native == std::endian::big;
-    if (parameters.bigEndian != hostBigEndian) swapByteOrder(voxels, scalarSize(type));
+    if (parameters.bigEndian != hostBigEndian) detail::swapByteOrder(voxels, scalarSize(type));
 
     VolumeGeometry geometry;
     geometry.spacing = spacing;

@@ -1,0 +1,489 @@
+#include "io/voxel_data_reader.h"
+
+#include "engine/error.h"
+#include "io/volume_size_check.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <utility>
+
+namespace isoview::io::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t kProgressBytes = 1 << 20; // read and report in pieces of this size
+constexpr std::size_t kInputBytes = 256 * 1024;   // compressed bytes read at a time
+constexpr std::size_t kScratchBytes = 64 * 1024;  // decoded bytes that are skipped or probed
+// Deflate cannot expand data by more than 1032:1 (a 258-byte match per 2 bits): fewer
+// compressed bytes than needed / 1032 cannot hold the volume.
+constexpr std::uint64_t kMaxDeflateRatio = 1032;
+
+std::string plural(std::uint64_t count, std::string_view noun)
+{
+    return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
+// A file opened for reading; closed on every path out.
+class ReadOnlyFile {
+public:
+    ReadOnlyFile(const fs::path& path, const std::string& prefix, const std::string& label)
+        : m_path(path), m_prefix(prefix), m_label(label)
+    {
+        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (m_fd < 0) throw IoError(m_prefix + "cannot open " + m_label + ": " +
+                                    systemReason(errno));
+        // The destructor does not run when the constructor throws: close by hand.
+        struct stat info {};
+        if (::fstat(m_fd, &info) != 0) {
+            const int error = errno;
+            ::close(m_fd);
+            throw IoError(m_prefix + "cannot read " + m_label + ": " + systemReason(error));
+        }
+        if (!S_ISREG(info.st_mode)) {
+            ::close(m_fd);
+            throw IoError(m_prefix + m_label + " is not a regular file");
+        }
+        m_size = std::uint64_t(info.st_size);
+    }
+    ~ReadOnlyFile() { ::close(m_fd); }
+    ReadOnlyFile(const ReadOnlyFile&) = delete;
+    ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
+
+    std::uint64_t size() const { return m_size; }
+    const std::string& label() const { return m_label; }
+
+    // Reads exactly n bytes at offset; the file getting shorter meanwhile is an IoError.
+    void readExactly(std::uint64_t offset, void* destination, std::size_t n)
+    {
+        auto* out = static_cast<unsigned char*>(destination);
+        std::size_t done = 0;
+        while (done < n) {
+            const ssize_t got = ::pread(m_fd, out + done, n - done, off_t(offset + done));
+            if (got < 0) {
+                if (errno == EINTR) continue;
+                fail(errno);
+            }
+            if (got == 0) {
+                throw IoError(m_prefix + m_label + " became shorter (" +
+                              std::to_string(offset + done) + " bytes) while it was being read");
+            }
+            done += std::size_t(got);
+        }
+    }
+
+    // Reads up to n bytes at offset; returns how many (0 at the end).
+    std::size_t readSome(std::uint64_t offset, void* destination, std::size_t n)
+    {
+        while (true) {
+            const ssize_t got = ::pread(m_fd, destination, n, off_t(offset));
+            if (got >= 0) return std::size_t(got);
+            if (errno != EINTR) fail(errno);
+        }
+    }
+
+private:
+    [[noreturn]] void fail(int error)
+    {
+        throw IoError(m_prefix + "cannot read " + m_label + ": " + systemReason(error));
+    }
+
+    fs::path m_path;
+    std::string m_prefix;
+    std::string m_label;
+    int m_fd = -1;
+    std::uint64_t m_size = 0;
+};
+
+// Progress in decoded voxel bytes, reported about every MiB.
+class Progress {
+public:
+    Progress(LoadMonitor* monitor, std::string_view stage, std::uint64_t total)
+        : m_monitor(monitor), m_stage(stage), m_total(total)
+    {
+        reportProgress(m_monitor, m_stage, 0, m_total);
+    }
+    void advance(std::uint64_t bytes)
+    {
+        m_done += bytes;
+        if (m_done - m_reported >= kProgressBytes || m_done == m_total) {
+            m_reported = m_done;
+            reportProgress(m_monitor, m_stage, m_done, m_total);
+        }
+    }
+
+private:
+    LoadMonitor* m_monitor;
+    std::string_view m_stage;
+    std::uint64_t m_total;
+    std::uint64_t m_done = 0;
+    std::uint64_t m_reported = 0;
+};
+
+// The position just past `lines` newline characters counted from pos.
+std::uint64_t skipLines(ReadOnlyFile& file, std::uint64_t pos, std::uint64_t lines,
+                        const std::string& prefix)
+{
+    std::vector<char> buffer(kScratchBytes);
+    std::uint64_t left = lines;
+    while (left > 0) {
+        const std::size_t got = file.readSome(pos, buffer.data(), buffer.size());
+        if (got == 0) {
+            throw IoError(prefix + file.label() + " ends before the " + plural(lines, "line") +
+                          " to skip (line skip) have passed");
+        }
+        for (std::size_t i = 0; i < got; ++i) {
+            if (buffer[i] == '\n' && --left == 0) return pos + i + 1;
+        }
+        pos += got;
+    }
+    return pos;
+}
+
+// Where a file's share starts, and for compressed data how many stream bytes it has.
+struct Segment {
+    std::uint64_t start = 0;
+    std::uint64_t length = 0;
+};
+
+Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec,
+                    const VoxelDataRequest& request, std::uint64_t share,
+                    const std::string& prefix, std::vector<std::string>& warnings)
+{
+    const std::uint64_t size = file.size();
+    const std::string needs = std::to_string(share) + " bytes of " +
+                              dimsText(request.dims, request.type) +
+                              (request.files.size() > 1
+                                   ? " voxels (its share of " +
+                                         plural(request.files.size(), "file") + ")"
+                                   : " voxels");
+    const std::string advice =
+        "; the file is truncated, or the header's sizes, type or encoding are wrong";
+
+    std::uint64_t pos = spec.offset;
+    if (pos > size) {
+        throw IoError(prefix + file.label() + " holds " + std::to_string(size) +
+                      " bytes, less than its " + std::to_string(pos) + "-byte header");
+    }
+    if (spec.skipLines > 0) pos = skipLines(file, pos, spec.skipLines, prefix);
+    if (spec.skipBytes > size - pos) {
+        throw IoError(prefix + file.label() + " holds " + std::to_string(size) +
+                      " bytes, too few to skip " + std::to_string(spec.skipBytes) +
+                      " bytes after its " + std::to_string(pos) + "-byte header");
+    }
+    pos += spec.skipBytes;
+    const std::uint64_t available = size - pos;
+    const std::string after = pos > 0 ? " after its first " + std::to_string(pos) + " bytes" : "";
+
+    if (request.encoding == VoxelEncoding::Raw) {
+        if (available < share) {
+            throw IoError(prefix + file.label() + " holds " + std::to_string(available) +
+                          " bytes" + after + ", but " + needs + " need exactly " +
+                          std::to_string(share) + advice);
+        }
+        if (spec.atEnd) return {size - share, share};
+        if (available > share) {
+            const std::string extra = std::to_string(available - share) + " bytes after the " +
+                                      std::to_string(share) + " bytes of voxels in " +
+                                      file.label();
+            if (request.exactRawSize) {
+                throw IoError(prefix + file.label() + " holds " + std::to_string(available) +
+                              " bytes" + after + ", but " + needs + " need exactly " +
+                              std::to_string(share) + "; check the dimensions and type");
+            }
+            warnings.push_back("ignored " + extra);
+        }
+        return {pos, share};
+    }
+
+    std::uint64_t length = available;
+    if (spec.compressedBytes) {
+        if (*spec.compressedBytes > available) {
+            throw IoError(prefix + file.label() + " holds " + std::to_string(available) +
+                          " bytes" + after + ", fewer than the " +
+                          std::to_string(*spec.compressedBytes) +
+                          " compressed bytes the header announces; the file is truncated");
+        }
+        length = *spec.compressedBytes;
+    }
+    const std::uint64_t decoded = spec.skipDecoded + share; // cannot overflow: both <= 2^63
+    if (length == 0 || decoded / kMaxDeflateRatio > length) {
+        throw IoError(prefix + file.label() + " holds only " + std::to_string(length) +
+                      " bytes of compressed data" + after + ", which cannot decompress to the " +
+                      std::to_string(decoded) + " bytes " + dimsText(request.dims, request.type) +
+                      " needs" + advice);
+    }
+    return {pos, length};
+}
+
+void readRawShare(ReadOnlyFile& file, Segment segment, std::span<std::byte> destination,
+                  Progress& progress)
+{
+    std::uint64_t done = 0;
+    while (done < destination.size()) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(kProgressBytes,
+                                                                  destination.size() - done));
+        file.readExactly(segment.start + done, destination.data() + done, n);
+        done += n;
+        progress.advance(n);
+    }
+}
+
+struct InflateEnd {
+    z_stream* stream;
+    ~InflateEnd() { inflateEnd(stream); }
+};
+
+void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded,
+                  std::span<std::byte> destination, Progress& progress,
+                  const std::string& prefix, std::vector<std::string>& warnings)
+{
+    z_stream stream{};
+    if (inflateInit2(&stream, 15 + 32) != Z_OK) { // 15-bit window, zlib or gzip header
+        throw IoError(prefix + "zlib could not start decompressing " + file.label());
+    }
+    InflateEnd end{&stream};
+
+    std::vector<unsigned char> input(kInputBytes);
+    std::vector<unsigned char> scratch(kScratchBytes);
+    std::uint64_t inputPos = segment.start;
+    std::uint64_t inputLeft = segment.length;
+    // Moves unread input to the front and tops the buffer up from the file.
+    auto refill = [&] {
+        const std::size_t kept = stream.avail_in;
+        if (kept > 0) std::memmove(input.data(), stream.next_in, kept);
+        const std::size_t n =
+            std::size_t(std::min<std::uint64_t>(input.size() - kept, inputLeft));
+        file.readExactly(inputPos, input.data() + kept, n);
+        inputPos += n;
+        inputLeft -= n;
+        stream.next_in = input.data();
+        stream.avail_in = uInt(kept + n);
+    };
+
+    const std::uint64_t needed = skipDecoded + destination.size();
+    std::uint64_t produced = 0;
+    const std::string truncated = prefix + "the compressed data in " + file.label() +
+                                  " end early: they decompress to ";
+    while (true) {
+        if (stream.avail_in == 0 && inputLeft > 0) refill();
+
+        unsigned char* out = scratch.data();
+        std::uint64_t room = scratch.size();
+        if (produced < skipDecoded) {
+            room = std::min<std::uint64_t>(room, skipDecoded - produced);
+        } else if (produced < needed) {
+            out = reinterpret_cast<unsigned char*>(destination.data()) + (produced - skipDecoded);
+            room = std::min<std::uint64_t>(needed - produced, kProgressBytes);
+        } // else: probing that nothing follows the expected bytes
+        stream.next_out = out;
+        stream.avail_out = uInt(room);
+        const int result = inflate(&stream, Z_NO_FLUSH);
+        const std::uint64_t wrote = room - stream.avail_out;
+        if (produced + wrote > needed) {
+            throw IoError(prefix + "the compressed data in " + file.label() +
+                          " decompress to more than the " + std::to_string(needed) +
+                          " bytes the header describes; its sizes or type are wrong");
+        }
+        if (produced + wrote > skipDecoded) {
+            progress.advance(produced + wrote - std::max(produced, skipDecoded));
+        }
+        produced += wrote;
+
+        if (result == Z_OK) continue;
+        if (result == Z_STREAM_END) {
+            if (stream.avail_in < 2 && inputLeft > 0) refill();
+            const bool anotherMember = stream.avail_in >= 2 && stream.next_in[0] == 0x1f &&
+                                       stream.next_in[1] == 0x8b;
+            if (anotherMember) {
+                inflateReset(&stream);
+                continue;
+            }
+            if (produced < needed) {
+                throw IoError(truncated + std::to_string(produced) + " of the " +
+                              std::to_string(needed) + " bytes the header describes");
+            }
+            const std::uint64_t trailing = stream.avail_in + inputLeft;
+            if (trailing > 0) {
+                warnings.push_back("ignored " + std::to_string(trailing) +
+                                   " bytes after the compressed data in " + file.label());
+            }
+            return;
+        }
+        if (result == Z_BUF_ERROR && stream.avail_in == 0 && inputLeft == 0) {
+            throw IoError(truncated + std::to_string(produced) + " of the " +
+                          std::to_string(needed) + " bytes the header describes, and the "
+                          "compressed stream is incomplete (the file is truncated)");
+        }
+        const std::string detail = stream.msg != nullptr ? stream.msg : "error " +
+                                                                        std::to_string(result);
+        throw IoError(prefix + "the compressed data in " + file.label() + " are corrupt (zlib: " +
+                      detail + ") after " + std::to_string(produced) + " decompressed bytes");
+    }
+}
+
+std::string labelFor(const VoxelDataRequest& request, const fs::path& path)
+{
+    // An attached header's data live in the file the request is named after.
+    if (request.what.find(quotedPath(path)) != std::string::npos) return "the file";
+    return "data file " + quotedPath(path);
+}
+
+} // namespace
+
+std::vector<std::byte> readVoxelData(const VoxelDataRequest& request, LoadMonitor* monitor,
+                                     std::vector<std::string>& warnings)
+{
+    const std::string prefix = "cannot read " + request.what + ": ";
+    if (request.files.empty()) throw InvalidInputError(prefix + "no data file is named");
+    const std::optional<std::uint64_t> total = voxelByteCount(request.dims, request.type);
+    if (!total) {
+        throw InvalidInputError(prefix + dimsText(request.dims, request.type) +
+                                " needs more than 2^64 bytes");
+    }
+    if (*total % request.files.size() != 0) {
+        throw InvalidInputError(prefix + "the " + std::to_string(*total) + " bytes of " +
+                                dimsText(request.dims, request.type) + " cannot be split "
+                                "evenly over " + plural(request.files.size(), "data file"));
+    }
+    requireFitsInMemory(request.what, request.dims, request.type, *total);
+    const std::uint64_t share = *total / request.files.size();
+
+    // Every file is checked before the buffer is allocated.
+    std::vector<Segment> segments;
+    segments.reserve(request.files.size());
+    for (const VoxelDataFile& spec : request.files) {
+        ReadOnlyFile file(spec.path, prefix, labelFor(request, spec.path));
+        segments.push_back(locateShare(file, spec, request, share, prefix, warnings));
+    }
+
+    std::vector<std::byte> voxels(static_cast<std::size_t>(*total));
+    const bool raw = request.encoding == VoxelEncoding::Raw;
+    Progress progress(monitor, raw ? "reading voxels" : "decompressing voxels", *total);
+    for (std::size_t i = 0; i < request.files.size(); ++i) {
+        const VoxelDataFile& spec = request.files[i];
+        ReadOnlyFile file(spec.path, prefix, labelFor(request, spec.path));
+        const std::span<std::byte> destination(voxels.data() + i * share, std::size_t(share));
+        if (raw) {
+            readRawShare(file, segments[i], destination, progress);
+        } else {
+            inflateShare(file, segments[i], spec.skipDecoded, destination, progress, prefix,
+                         warnings);
+        }
+    }
+
+    const bool hostBigEndian = std::endian::native == std::endian::big;
+    if (request.bigEndian != hostBigEndian) swapByteOrder(voxels, scalarSize(request.type));
+    return voxels;
+}
+
+FileHead readFileHead(const std::filesystem::path& path, std::size_t maxBytes,
+                      const std::string& what)
+{
+    ReadOnlyFile file(path, "", what);
+    FileHead head;
+    head.fileSize = file.size();
+    head.bytes.resize(std::size_t(std::min<std::uint64_t>(head.fileSize, maxBytes)));
+    file.readExactly(0, head.bytes.data(), head.bytes.size());
+    return head;
+}
+
+std::vector<std::string> expandFileNamePattern(std::string_view field, std::string_view pattern,
+                                               std::int64_t first, std::int64_t last,
+                                               std::int64_t step)
+{
+    const std::string prefix = std::string(field) + " pattern '" + printable(pattern) + "' ";
+    // Split the pattern around its one conversion.
+    std::string before;
+    std::string after;
+    bool converted = false;
+    bool zeroPad = false;
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        std::string& text = converted ? after : before;
+        if (pattern[i] != '%') {
+            text += pattern[i];
+            continue;
+        }
+        if (i + 1 < pattern.size() && pattern[i + 1] == '%') {
+            text += '%';
+            ++i;
+            continue;
+        }
+        if (converted) {
+            throw InvalidInputError(prefix + "has more than one % conversion; it needs exactly "
+                                             "one integer conversion such as %03d");
+        }
+        std::size_t j = i + 1;
+        if (j < pattern.size() && pattern[j] == '0') {
+            zeroPad = true;
+            ++j;
+        }
+        const std::size_t widthStart = j;
+        while (j < pattern.size() && pattern[j] >= '0' && pattern[j] <= '9' && j - widthStart < 3) {
+            width = width * 10 + std::size_t(pattern[j] - '0');
+            ++j;
+        }
+        if (j >= pattern.size() || (pattern[j] != 'd' && pattern[j] != 'i' && pattern[j] != 'u') ||
+            width > 20) {
+            throw InvalidInputError(prefix + "has a % conversion other than %d, %i or %u with "
+                                             "an optional 0 flag and a width up to 20");
+        }
+        converted = true;
+        i = j;
+    }
+    if (!converted) {
+        throw InvalidInputError(prefix + "has no integer conversion such as %03d");
+    }
+    if (step == 0) throw InvalidInputError(prefix + "has a step of 0");
+    if ((step > 0 && last < first) || (step < 0 && last > first)) {
+        throw InvalidInputError(prefix + "counts from " + std::to_string(first) + " by " +
+                                std::to_string(step) + " and never reaches " +
+                                std::to_string(last));
+    }
+    const std::uint64_t distance = step > 0 ? std::uint64_t(last) - std::uint64_t(first)
+                                            : std::uint64_t(first) - std::uint64_t(last);
+    const std::uint64_t stride = step > 0 ? std::uint64_t(step)
+                                          : std::uint64_t(-(step + 1)) + 1;
+    const std::uint64_t count = distance / stride + 1;
+    if (count > kMaxDataFiles) {
+        throw InvalidInputError(prefix + "names " + std::to_string(count) +
+                                " files; isoview reads at most " +
+                                std::to_string(kMaxDataFiles));
+    }
+
+    std::vector<std::string> names;
+    names.reserve(std::size_t(count));
+    for (std::uint64_t n = 0; n < count; ++n) {
+        // first + n * step stays between first and last, so it fits in 64 bits.
+        const std::int64_t value =
+            step > 0 ? std::int64_t(std::uint64_t(first) + n * stride)
+                     : std::int64_t(std::uint64_t(first) - n * stride);
+        char digits[24];
+        const auto result = std::to_chars(digits, digits + sizeof digits, value);
+        std::string number(digits, result.ptr);
+        const bool negative = value < 0;
+        if (number.size() < width) {
+            const std::size_t pad = width - number.size();
+            if (zeroPad) {
+                number.insert(negative ? 1 : 0, pad, '0');
+            } else {
+                number.insert(0, pad, ' ');
+            }
+        }
+        names.push_back(before + number + after);
+    }
+    return names;
+}
+
+} // namespace isoview::io::detail

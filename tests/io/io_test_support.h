@@ -1,0 +1,118 @@
+// Small helpers shared by the io tests (header-only, so it needs no build entry): writing test
+// files, compressing with zlib, catching an error's message, and load monitors that record
+// progress or cancel after a number of calls.
+//
+// Example:
+//   writeFile(dir.path() / "a.nrrd", header + voxels);
+//   EXPECT_NE(messageOf([&] { io::readNrrd(path); }).find("truncated"), std::string::npos);
+#pragma once
+
+#include "engine/error.h"
+#include "io/load_monitor.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace isoview::test {
+
+inline void writeFile(const std::filesystem::path& path, std::string_view bytes)
+{
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    ASSERT_TRUE(out.good()) << "cannot write test file " << path;
+}
+
+inline std::string readFile(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+inline std::string asText(const void* data, std::size_t n)
+{
+    return std::string(static_cast<const char*>(data), n);
+}
+
+// A value's bytes in little- or big-endian order.
+template <class T>
+std::string encode(T value, bool bigEndian)
+{
+    std::string bytes(sizeof(T), '\0');
+    std::memcpy(bytes.data(), &value, sizeof(T));
+    const bool hostBig = std::endian::native == std::endian::big;
+    if (bigEndian != hostBig) std::reverse(bytes.begin(), bytes.end());
+    return bytes;
+}
+
+// Compresses with a gzip (gzipWrapper) or zlib wrapper.
+inline std::string deflateBytes(std::string_view data, bool gzipWrapper)
+{
+    z_stream stream{};
+    EXPECT_EQ(deflateInit2(&stream, 6, Z_DEFLATED, gzipWrapper ? 15 + 16 : 15, 8,
+                           Z_DEFAULT_STRATEGY),
+              Z_OK);
+    std::string out(deflateBound(&stream, uLong(data.size())) + 32, '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    stream.avail_in = uInt(data.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = uInt(out.size());
+    EXPECT_EQ(deflate(&stream, Z_FINISH), Z_STREAM_END);
+    out.resize(out.size() - stream.avail_out);
+    deflateEnd(&stream);
+    return out;
+}
+
+// The message of the isoview::Error that action throws, or "(no exception)".
+inline std::string messageOf(const std::function<void()>& action)
+{
+    try {
+        action();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no exception)";
+}
+
+inline bool contains(const std::string& text, std::string_view part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+// Records every progress call; asks to cancel once `cancelAfter` calls have been seen.
+class RecordingMonitor : public io::LoadMonitor {
+public:
+    explicit RecordingMonitor(int cancelAfter = -1) : m_cancelAfter(cancelAfter) {}
+    void progress(std::string_view stage, std::uint64_t done, std::uint64_t total) override
+    {
+        calls.push_back({std::string(stage), done, total});
+    }
+    bool cancelRequested() const override
+    {
+        return m_cancelAfter >= 0 && int(calls.size()) >= m_cancelAfter;
+    }
+
+    struct Call {
+        std::string stage;
+        std::uint64_t done;
+        std::uint64_t total;
+    };
+    std::vector<Call> calls;
+
+private:
+    int m_cancelAfter;
+};
+
+} // namespace isoview::test
