@@ -2,7 +2,7 @@
 //
 //   isoview-bench [--runs N] [--gl33] VOLUME ISO [VOLUME ISO ...]
 //
-// For each volume (raw, name_XxYxZ_type.raw) it sweeps N isovalues spread over ISO +- 10% of
+// For each volume (any path the loaders open; ISO in real units) it sweeps N isovalues spread over ISO +- 10% of
 // the value range, and prints the median, minimum and maximum of:
 //   build_ms   HistoPyramid rebuild for a new isovalue, until its vertex count is known
 //              (extract() + vertexCount(): the GPU work per isovalue, and one read-back)
@@ -16,7 +16,7 @@
 #include "engine/gl/isosurface_extractor.h"
 #include "engine/gl/offscreen_target.h"
 #include "engine/log.h"
-#include "io/raw_volume_reader.h"
+#include "io/volume_loader.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -106,7 +106,9 @@ int main(int argc, char** argv)
         std::printf("runs per figure: %d (distinct isovalues), times in ms\n", runs);
 
         for (const auto& [path, iso] : jobs) {
-            const Volume volume = io::readRawVolume(path);
+            const auto loadStart = Clock::now();
+            const Volume volume = io::loadVolume(path);
+            const double loadMs = msSince(loadStart);
             const float isoStored = float(volume.rescale().toStored(iso));
             const ValueRange range = volume.storedRange();
             const double spread = 0.1 * (range.max - range.min);
@@ -143,6 +145,7 @@ int main(int argc, char** argv)
             std::printf("\n%s (%ux%ux%u %s) at iso %g\n", path.c_str(), d.x, d.y, d.z,
                         std::string(scalarTypeName(volume.type())).c_str(), iso);
             std::printf("  triangles   %u\n", vertices / 3);
+            std::printf("  load_ms     %.1f (once)\n", loadMs);
             print("build_ms", summarize(build));
             print("frame_ms", summarize(frame));
             print("capture_ms", summarize(capture));

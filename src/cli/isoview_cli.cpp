@@ -1,11 +1,11 @@
 // isoview-cli: extracts an isosurface headless (EGL, no display server) with the same GPU engine
-// as the viewer, and writes it as PLY.
+// as the viewer, and writes it as PLY; or describes a volume (--info).
 //
-//   isoview-cli VOLUME --iso VALUE -o mesh.ply [--spacing X Y Z] [--voxel-space] [--ascii]
-//               [--gl33] [--verbose]
+//   isoview-cli PATH --iso VALUE [-o mesh.ply] [--series N] [options]
+//   isoview-cli PATH --info [--series N]
 //
-// VOLUME is a raw file named name_XxYxZ_type.raw. VALUE is in the volume's real units.
-// Prints the renderer, the counts and the timings; exit status 0 on success, 1 on bad usage,
+// PATH is anything the loaders open (DICOM file/folder/DICOMDIR, NRRD, MetaImage, raw).
+// VALUE is in the volume's real units (HU for CT). Exit status 0 on success, 1 on bad usage,
 // 2 when loading, extraction or writing fails (with the reason on stderr).
 #include "engine/error.h"
 #include "engine/gl/headless_context.h"
@@ -13,7 +13,7 @@
 #include "engine/gl/offscreen_target.h"
 #include "engine/log.h"
 #include "engine/ply_writer.h"
-#include "io/raw_volume_reader.h"
+#include "io/volume_loader.h"
 
 #include <chrono>
 #include <cmath>
@@ -27,17 +27,24 @@
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: isoview-cli VOLUME --iso VALUE -o OUTPUT.ply [options]\n"
+    "usage: isoview-cli PATH --iso VALUE [-o OUTPUT.ply] [options]\n"
+    "       isoview-cli PATH --info [--series N]\n"
     "\n"
-    "Extracts the isosurface of VOLUME at VALUE (in the volume's real units) on the GPU and\n"
-    "writes it as binary PLY in physical millimetres. Runs without a display (EGL).\n"
-    "VOLUME: a raw file named name_XxYxZ_type.raw (type: uint8 int8 uint16 int16 uint32 int32\n"
-    "float32 float64; little-endian, X fastest).\n"
+    "Extracts the isosurface of the volume at PATH at VALUE (in the volume's real units, HU for\n"
+    "CT) on the GPU and writes it as binary PLY in physical millimetres (patient LPS for\n"
+    "DICOM). Runs without a display (EGL). PATH: a DICOM file, folder or DICOMDIR; a NRRD\n"
+    "(.nrrd, .nhdr); a MetaImage (.mhd, .mha); a raw file named name_XxYxZ_type.raw (type:\n"
+    "uint8 int8 uint16 int16 uint32 int32 float32 float64; little-endian, X fastest); or raw\n"
+    "data / a folder of per-slice raw files with --raw-dims and --raw-type.\n"
     "\n"
     "options:\n"
-    "  --iso VALUE      isovalue in real units (required)\n"
+    "  --iso VALUE      isovalue in real units\n"
     "  -o, --output F   PLY file to write (optional: without it only statistics are printed)\n"
-    "  --spacing X Y Z  voxel spacing in mm (raw file names carry none; default 1 1 1)\n"
+    "  --info           print the volume's dimensions, geometry, values and series; no GPU\n"
+    "  --series N       which DICOM series to load (as --info numbers them; default: largest)\n"
+    "  --spacing X Y Z  override the voxel spacing in mm (raw file names carry none)\n"
+    "  --raw-dims X Y Z, --raw-type T, --big-endian, --header-offset BYTES\n"
+    "                   read raw data without the name convention (a folder: per-slice files)\n"
     "  --voxel-space    write voxel index coordinates instead of millimetres\n"
     "  --ascii          write ASCII PLY instead of binary\n"
     "  --gl33           use only OpenGL 3.3 features (the engine's floor)\n"
@@ -48,7 +55,13 @@ struct Arguments {
     std::string volumePath;
     std::optional<double> iso;
     std::string output;
+    bool info = false;
+    std::optional<std::size_t> series;
     std::optional<glm::dvec3> spacing;
+    std::optional<glm::uvec3> rawDims;
+    std::optional<std::string> rawType;
+    bool bigEndian = false;
+    std::uint64_t headerOffset = 0;
     bool voxelSpace = false;
     bool ascii = false;
     bool gl33 = false;
@@ -102,6 +115,45 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
                 }
             }
             args.spacing = spacing;
+        } else if (a == "--info") {
+            args.info = true;
+        } else if (a == "--series" || a == "--header-offset") {
+            const auto v = value(a == "--series" ? "--series" : "--header-offset");
+            if (!v) return std::nullopt;
+            char* end = nullptr;
+            const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
+            if (end == v->c_str() || *end != '\0' || (*v)[0] == '-') {
+                std::cerr << "isoview-cli: " << a << " expects a whole number, got '" << *v
+                          << "'\n";
+                return std::nullopt;
+            }
+            if (a == "--series") {
+                args.series = std::size_t(n);
+            } else {
+                args.headerOffset = n;
+            }
+        } else if (a == "--raw-dims") {
+            glm::uvec3 dims;
+            for (int axis = 0; axis < 3; ++axis) {
+                const auto v = value("--raw-dims");
+                if (!v) return std::nullopt;
+                char* end = nullptr;
+                const unsigned long n = std::strtoul(v->c_str(), &end, 10);
+                if (end == v->c_str() || *end != '\0' || n == 0 || n > 0xFFFFFFFFul) {
+                    std::cerr << "isoview-cli: --raw-dims expects three positive whole numbers, "
+                                 "got '"
+                              << *v << "'\n";
+                    return std::nullopt;
+                }
+                dims[axis] = std::uint32_t(n);
+            }
+            args.rawDims = dims;
+        } else if (a == "--raw-type") {
+            const auto v = value("--raw-type");
+            if (!v) return std::nullopt;
+            args.rawType = *v;
+        } else if (a == "--big-endian") {
+            args.bigEndian = true;
         } else if (a == "--voxel-space") {
             args.voxelSpace = true;
         } else if (a == "--ascii") {
@@ -121,11 +173,70 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             return std::nullopt;
         }
     }
-    if (args.volumePath.empty() || !args.iso) {
+    if (args.volumePath.empty() || (!args.iso && !args.info)) {
         std::cerr << kUsage;
         return std::nullopt;
     }
+    if (args.rawDims.has_value() != args.rawType.has_value()) {
+        std::cerr << "isoview-cli: raw data needs both --raw-dims and --raw-type\n";
+        return std::nullopt;
+    }
     return args;
+}
+
+std::string text(const glm::dvec3& v)
+{
+    char buffer[96];
+    std::snprintf(buffer, sizeof(buffer), "%g %g %g", v.x, v.y, v.z);
+    return buffer;
+}
+
+// Prints what a person needs to know about a source and the volume loaded from it.
+void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volume& volume)
+{
+    using namespace isoview;
+    std::printf("format: %s\n", std::string(io::formatName(source.format)).c_str());
+    if (source.format == io::VolumeFormat::Dicom) {
+        std::printf("series: %zu (default %zu)\n", source.series.size(), source.defaultSeries);
+        for (std::size_t i = 0; i < source.series.size(); ++i) {
+            const io::SeriesSummary& s = source.series[i];
+            std::printf("  [%zu] %s | %s | %zu slices | %ux%ux%u%s%s\n", i, s.description.c_str(),
+                        s.modality.c_str(), s.sliceCount, s.dims.x, s.dims.y, s.dims.z,
+                        s.note.empty() ? "" : " | ", s.note.c_str());
+        }
+        for (const std::string& note : source.notes) std::printf("note: %s\n", note.c_str());
+    }
+    const VolumeGeometry& g = volume.geometry();
+    const VolumeMetadata& m = volume.metadata();
+    const glm::uvec3 d = volume.dims();
+    std::printf("dimensions: %ux%ux%u %s\n", d.x, d.y, d.z,
+                std::string(scalarTypeName(volume.type())).c_str());
+    std::printf("spacing: %s\n", text(g.spacing).c_str());
+    std::printf("origin: %s\n", text(g.origin).c_str());
+    std::printf("direction: [%s] [%s] [%s] (columns: i, j, k)\n", text(g.direction[0]).c_str(),
+                text(g.direction[1]).c_str(), text(g.direction[2]).c_str());
+    if (g.hasSliceOrigins()) {
+        std::printf("slice positions: kept per slice (uneven spacing or tilt), first %s, last "
+                    "%s\n",
+                    text(g.sliceOrigins.front()).c_str(), text(g.sliceOrigins.back()).c_str());
+    }
+    const ValueRange r = volume.storedRange();
+    std::printf("stored range: %g .. %g\n", r.min, r.max);
+    std::printf("value range: %g .. %g %s (real = stored * %g + %g)\n",
+                volume.rescale().toReal(r.min), volume.rescale().toReal(r.max), m.units.c_str(),
+                volume.rescale().slope, volume.rescale().intercept);
+    if (!m.modality.empty()) std::printf("modality: %s\n", m.modality.c_str());
+    if (!m.seriesDescription.empty()) {
+        std::printf("series description: %s\n", m.seriesDescription.c_str());
+    }
+    if (!m.patientName.empty() || !m.patientId.empty()) {
+        std::printf("patient: %s (%s)\n", m.patientName.c_str(), m.patientId.c_str());
+    }
+    if (!m.studyDate.empty()) std::printf("study date: %s\n", m.studyDate.c_str());
+    if (m.windowCenter && m.windowWidth) {
+        std::printf("window: centre %g width %g\n", *m.windowCenter, *m.windowWidth);
+    }
+    for (const std::string& w : m.warnings) std::printf("warning: %s\n", w.c_str());
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start)
@@ -146,13 +257,33 @@ int main(int argc, char** argv)
 
     try {
         auto start = std::chrono::steady_clock::now();
-        Volume volume = io::readRawVolume(args->volumePath);
+        io::LoadOptions loadOptions;
+        loadOptions.seriesIndex = args->series;
+        if (args->rawDims) {
+            io::RawVolumeParameters raw;
+            raw.dims = *args->rawDims;
+            raw.type = parseScalarType(*args->rawType);
+            raw.bigEndian = args->bigEndian;
+            raw.headerOffset = args->headerOffset;
+            loadOptions.raw = raw;
+        }
+        Volume volume = io::loadVolume(args->volumePath, loadOptions);
         if (args->spacing) {
             VolumeGeometry geometry = volume.geometry();
             geometry.spacing = *args->spacing;
             volume.setGeometry(geometry);
         }
         const double loadMs = millisecondsSince(start);
+        if (args->info) {
+            const io::VolumeSourceInfo source =
+                args->rawDims ? io::VolumeSourceInfo{} : io::inspectVolumeSource(args->volumePath);
+            printInfo(source, volume);
+            std::printf("load_ms: %.2f\n", loadMs);
+            return 0;
+        }
+        for (const std::string& w : volume.metadata().warnings) {
+            std::fprintf(stderr, "isoview-cli: warning: %s\n", w.c_str());
+        }
         const glm::uvec3 d = volume.dims();
         const glm::dvec3 s = volume.geometry().spacing;
         const float isoStored = float(volume.rescale().toStored(*args->iso));
@@ -195,6 +326,9 @@ int main(int argc, char** argv)
             PlyOptions options;
             options.encoding = args->ascii ? PlyEncoding::Ascii : PlyEncoding::BinaryLittleEndian;
             options.space = args->voxelSpace ? MeshSpace::VoxelIndex : MeshSpace::Physical;
+            // DICOM, NRRD and MetaImage geometry is patient LPS; raw files carry none.
+            const std::string& format = volume.metadata().sourceFormat;
+            options.physicalSpaceName = format.empty() || format == "raw" ? "world" : "LPS";
             writePly(args->output, mesh, volume.geometry(), options);
             std::printf("wrote: %s\n", args->output.c_str());
         }
