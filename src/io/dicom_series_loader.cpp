@@ -8,7 +8,6 @@
 #include <dcmtk/dcmdata/dccodec.h>
 #include <dcmtk/dcmdata/dcdict.h>
 #include <dcmtk/dcmdata/dcfcache.h>
-#include <dcmtk/dcmdata/dcistrmb.h>
 #include <dcmtk/dcmdata/dcpixel.h>
 #include <dcmtk/dcmdata/dcpixseq.h>
 #include <dcmtk/dcmdata/dcpxitem.h>
@@ -21,6 +20,9 @@
 #include <dcmtk/oflog/appender.h>
 #include <dcmtk/oflog/logger.h>
 #include <dcmtk/oflog/spi/logevent.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -262,7 +264,39 @@ DcmTagKey stopTag(ReadDepth depth)
     return DCM_UndefinedTagKey;
 }
 
+// An anonymous in-memory file (memfd) holding bytes that DCMTK should read as a file; closed
+// when the last DCMTK object that may still read from it is gone.
+class MemoryBackedFile {
+public:
+    MemoryBackedFile(const std::uint8_t* data, std::size_t size)
+        : m_fd(::memfd_create("isoview-dicom", MFD_CLOEXEC))
+    {
+        if (m_fd < 0) {
+            throw IoError("cannot create an in-memory file: " + std::string(std::strerror(errno)));
+        }
+        for (std::size_t done = 0; done < size;) {
+            const ssize_t n = ::write(m_fd, data + done, size - done);
+            if (n <= 0) {
+                ::close(m_fd);
+                throw IoError("cannot fill an in-memory file: " +
+                              std::string(std::strerror(errno)));
+            }
+            done += std::size_t(n);
+        }
+    }
+    ~MemoryBackedFile() { ::close(m_fd); }
+    MemoryBackedFile(const MemoryBackedFile&) = delete;
+    MemoryBackedFile& operator=(const MemoryBackedFile&) = delete;
+
+    std::string path() const { return "/proc/self/fd/" + std::to_string(m_fd); }
+
+private:
+    int m_fd;
+};
+
 struct ParsedDicom {
+    // Declared first so that it outlives `file`, whose deferred values may be read from it.
+    std::shared_ptr<MemoryBackedFile> backing;
     std::unique_ptr<DcmFileFormat> file = std::make_unique<DcmFileFormat>();
     std::string name; // quoted path, for messages
     std::uint64_t byteSize = 0;
@@ -271,25 +305,21 @@ struct ParsedDicom {
     DcmDataset& dataset() const { return *file->getDataset(); }
 };
 
-OFCondition readFromMemory(DcmFileFormat& file, const std::uint8_t* data, std::size_t size,
+// Reads DICOM bytes held in memory. DCMTK loads every value it reads from a memory stream,
+// allocating whatever length the (possibly corrupt) data declares, while from a file it defers
+// values longer than DCM_MaxReadLength until they are used (and checked). So the bytes go to
+// DCMTK as an anonymous in-memory file, kept alive with the parsed object.
+OFCondition readFromMemory(ParsedDicom& parsed, const std::uint8_t* data, std::size_t size,
                            const Sniff& how, ReadDepth depth)
 {
-    DcmInputBufferStream stream;
-    stream.setBuffer(data, offile_off_t(size));
-    stream.setEos();
-    const DcmTagKey stopAt = stopTag(depth);
-    OFCondition status;
-    if (how.partTen) {
-        file.transferInit();
-        status = file.readUntilTag(stream, EXS_Unknown, EGL_noChange, DCM_MaxReadLength, stopAt);
-        file.transferEnd();
-    } else {
-        DcmDataset* dataset = file.getDataset();
-        dataset->transferInit();
-        status = dataset->readUntilTag(stream, how.xfer, EGL_noChange, DCM_MaxReadLength, stopAt);
-        dataset->transferEnd();
-    }
-    return status;
+    parsed.backing = std::make_shared<MemoryBackedFile>(data, size);
+    const OFFilename name(parsed.backing->path().c_str());
+    const E_TransferSyntax xfer = how.partTen ? EXS_Unknown : how.xfer;
+    const E_FileReadMode mode = how.partTen ? ERM_autoDetect : ERM_dataset;
+    return depth == ReadDepth::Full
+               ? parsed.file->loadFile(name, xfer, EGL_noChange, DCM_MaxReadLength, mode)
+               : parsed.file->loadFileUntilTag(name, xfer, EGL_noChange, DCM_MaxReadLength, mode,
+                                               stopTag(depth));
 }
 
 // Anything DCMTK parsed from random bytes would lack all of these.
@@ -381,7 +411,7 @@ ParsedDicom parseDicomFile(const fs::path& path, ReadDepth depth)
     } else {
         // DCMTK cannot start reading a file at an offset; such files are rare and read whole.
         const std::vector<std::uint8_t> bytes = readFileBytes(path, size);
-        status = readFromMemory(*parsed.file, bytes.data() + how->strayBytes,
+        status = readFromMemory(parsed, bytes.data() + how->strayBytes,
                                 bytes.size() - how->strayBytes, *how, depth);
     }
     if (status.bad()) {
@@ -405,7 +435,7 @@ ParsedDicom parseDicomMemory(const std::uint8_t* data, std::size_t size, std::st
         sniff(std::span<const std::uint8_t>(data, std::min(size, kSniffBytes)), size);
     if (!how) throw NotDicomError(parsed.name + " is not DICOM data");
     parsed.strayBytes = how->strayBytes;
-    const OFCondition status = readFromMemory(*parsed.file, data + how->strayBytes,
+    const OFCondition status = readFromMemory(parsed, data + how->strayBytes,
                                               size - how->strayBytes, *how, ReadDepth::Full);
     if (status.bad()) throw IoError(parsed.name + " is damaged DICOM data: " + status.text());
     requireRecognisedContent(parsed);
