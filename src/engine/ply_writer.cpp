@@ -25,14 +25,12 @@ static_assert(std::endian::native == std::endian::little ||
 // Bytes are gathered in a chunk and handed to the file writer in large pieces.
 constexpr std::size_t kChunkBytes = 1 << 20;
 
-std::uint32_t byteSwap32(std::uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0x0000ff00u) | ((v << 8) & 0x00ff0000u) | (v << 24);
-}
-
 void appendLittleEndian32(std::string& out, std::uint32_t value)
 {
-    if constexpr (std::endian::native == std::endian::big) value = byteSwap32(value);
+    if constexpr (std::endian::native == std::endian::big) {
+        value = (value >> 24) | ((value >> 8) & 0x0000ff00u) | ((value << 8) & 0x00ff0000u) |
+                (value << 24);
+    }
     char bytes[4];
     std::memcpy(bytes, &value, sizeof bytes);
     out.append(bytes, sizeof bytes);
