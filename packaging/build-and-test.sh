@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # README command (b): installs the Debian 12 dependencies, builds isoview (Release) and runs the
-# whole test suite through ctest. Needs no display server. Run as root (or with sudo available).
+# whole test suite through ctest, then builds the loaders' tests and fuzzers with clang-14 under
+# AddressSanitizer + UndefinedBehaviorSanitizer, runs those tests and fuzzes every parser for a
+# bounded time (FUZZ_SECONDS, default 30 each). Needs no display server. Run as root (or with
+# sudo available).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
 cmake --preset release
 cmake --build --preset release
 ctest --preset release
+bash packaging/run-sanitizers-and-fuzzers.sh

@@ -1,0 +1,58 @@
+// libFuzzer target: io::parseMetaImageHeader on arbitrary bytes. When they parse as a LOCAL
+// (.mha) header of at most 1 MiB of voxels, io::readMetaImage also reads them as a file, which
+// exercises the raw and zlib data paths. isoview::Error is the expected outcome of bad input;
+// anything else is a finding.
+#include "engine/error.h"
+#include "fuzz_support.h"
+#include "io/metaimage_reader.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace {
+
+void checkInvariants(const isoview::io::MetaImageHeader& header, std::size_t size)
+{
+    const isoview::VolumeGeometry& g = header.geometry;
+    bool ok = header.dims.x > 0 && header.dims.y > 0 && header.dims.z > 0 &&
+              header.headerBytes <= size && header.headerSize >= -1 &&
+              (header.local == header.dataFiles.empty());
+    for (int a = 0; a < 3; ++a) {
+        ok = ok && std::isfinite(g.spacing[a]) && g.spacing[a] > 0.0 &&
+             std::abs(glm::length(g.direction[a]) - 1.0) < 1e-9 && std::isfinite(g.origin[a]);
+    }
+    if (!ok) __builtin_trap();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***)
+{
+    isoview::fuzz::quietLogs();
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    isoview::io::MetaImageHeader header;
+    try {
+        header = isoview::io::parseMetaImageHeader(text);
+    } catch (const isoview::Error&) {
+        return 0;
+    }
+    checkInvariants(header, size);
+
+    const std::uint64_t voxels = std::uint64_t(header.dims.x) * header.dims.y * header.dims.z;
+    if (!header.local || voxels > (1u << 20) / 8) return 0;
+    isoview::fuzz::MemoryFile file(data, size);
+    if (!file.valid()) return 0;
+    try {
+        const isoview::Volume volume = isoview::io::readMetaImage(file.path());
+        if (volume.dims() != header.dims || volume.type() != header.type) __builtin_trap();
+    } catch (const isoview::Error&) {
+    }
+    return 0;
+}
