@@ -2,8 +2,9 @@
 //
 //   isoview-bench [--runs N] [--gl33] VOLUME ISO [VOLUME ISO ...]
 //
-// For each volume (any path the loaders open; ISO in real units) it sweeps N isovalues spread over ISO +- 10% of
-// the value range, and prints the median, minimum and maximum of:
+// For each volume (any path the loaders open; ISO in real units) it sweeps N isovalues over
+// ISO +- 10% (1% of the value range around 0), as a slider drag visits them, and prints the
+// median, minimum and maximum of:
 //   build_ms   HistoPyramid rebuild for a new isovalue, until its vertex count is known
 //              (extract() + vertexCount(): the GPU work per isovalue, and one read-back)
 //   frame_ms   rebuild + draw into a 1024x768 offscreen framebuffer + glFinish: what one frame
@@ -110,8 +111,10 @@ int main(int argc, char** argv)
             const Volume volume = io::loadVolume(path);
             const double loadMs = msSince(loadStart);
             const float isoStored = float(volume.rescale().toStored(iso));
+            // Nearby isovalues, as a slider drag visits them: +-10% around ISO.
             const ValueRange range = volume.storedRange();
-            const double spread = 0.1 * (range.max - range.min);
+            const double spread = isoStored != 0.0f ? 0.1 * std::abs(double(isoStored))
+                                                    : 0.01 * (range.max - range.min);
             extractor.setVolume(volume);
             const gl::SurfaceDrawParams params = framing(volume);
 
