@@ -253,7 +253,9 @@ int main(int argc, char** argv)
     int exitCode = 0;
     const std::optional<Arguments> args = parseArguments(argc, argv, exitCode);
     if (!args) return exitCode;
-    log::setLevel(args->verbose ? spdlog::level::debug : spdlog::level::warn);
+    // The CLI prints the volume's warnings itself (VolumeMetadata::warnings); the log adds
+    // detail only with --verbose.
+    log::setLevel(args->verbose ? spdlog::level::debug : spdlog::level::err);
 
     try {
         auto start = std::chrono::steady_clock::now();
