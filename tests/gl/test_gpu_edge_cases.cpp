@@ -182,3 +182,35 @@ TEST_F(GpuDrawTest, BothPathsDrawTheSameNonBlankImage)
 
 } // namespace
 } // namespace isoview::test
+
+namespace isoview::test {
+namespace {
+
+// Per-frame statistics read the count without stalling: never a stale count of an earlier
+// isovalue, and the right one once the GPU is done.
+TEST_F(GpuDrawTest, PolledVertexCountIsNeverStale)
+{
+    for (bool gl33 : {false, true}) {
+        gl::IsosurfaceExtractor extractor(gl::IsosurfaceExtractor::Options{gl33});
+        extractor.setVolume(makeSphere({40, 40, 40}, glm::vec3(19.5f), 15.0f));
+        extractor.extract(0.0f);
+        gl::finishGpuWork();
+        const std::optional<std::uint32_t> first = extractor.pollVertexCount();
+        ASSERT_TRUE(first.has_value());
+        EXPECT_EQ(*first, extractor.vertexCount());
+
+        extractor.extract(5.0f); // a smaller sphere: fewer vertices
+        const std::optional<std::uint32_t> early = extractor.pollVertexCount();
+        if (early) {
+            EXPECT_NE(*early, *first) << "a count of the previous isovalue";
+        }
+        gl::finishGpuWork();
+        const std::optional<std::uint32_t> second = extractor.pollVertexCount();
+        ASSERT_TRUE(second.has_value());
+        EXPECT_EQ(*second, extractor.vertexCount());
+        EXPECT_LT(*second, *first);
+    }
+}
+
+} // namespace
+} // namespace isoview::test

@@ -61,6 +61,26 @@ void QueryKind::destroy(GLuint id) { glDeleteQueries(1, &id); }
 GLuint ProgramKind::create() { return glCreateProgram(); }
 void ProgramKind::destroy(GLuint id) { glDeleteProgram(id); }
 
+void SyncFence::insert()
+{
+    reset();
+    m_sync = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+bool SyncFence::signaled() const
+{
+    if (m_sync == nullptr) return false;
+    // A zero timeout polls; flushing makes sure the fence is on its way to the GPU.
+    const GLenum result = glClientWaitSync(m_sync, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+    return result == GL_ALREADY_SIGNALED || result == GL_CONDITION_SATISFIED;
+}
+
+void SyncFence::reset()
+{
+    if (m_sync != nullptr) glDeleteSync(m_sync);
+    m_sync = nullptr;
+}
+
 Shader::Shader(GLenum stage, std::string_view label) : m_id(glCreateShader(stage))
 {
     labelObject(GL_SHADER, m_id, label);

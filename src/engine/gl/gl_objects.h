@@ -98,6 +98,35 @@ using VertexArray = GlHandle<VertexArrayKind>;
 using Query = GlHandle<QueryKind>;
 using Program = GlHandle<ProgramKind>;
 
+// A fence after the commands submitted so far (glFenceSync); sync objects are pointers, not
+// names, so they get their own owner too.
+class SyncFence {
+public:
+    SyncFence() = default;
+    ~SyncFence() { reset(); }
+    SyncFence(const SyncFence&) = delete;
+    SyncFence& operator=(const SyncFence&) = delete;
+    SyncFence(SyncFence&& other) noexcept : m_sync(std::exchange(other.m_sync, nullptr)) {}
+    SyncFence& operator=(SyncFence&& other) noexcept
+    {
+        if (this != &other) {
+            reset();
+            m_sync = std::exchange(other.m_sync, nullptr);
+        }
+        return *this;
+    }
+
+    // Replaces any previous fence with one after the commands submitted so far.
+    void insert();
+    // True once the GPU has passed the fence. Never waits.
+    bool signaled() const;
+    bool pending() const { return m_sync != nullptr; }
+    void reset();
+
+private:
+    GLsync m_sync = nullptr;
+};
+
 // Shaders need their stage at creation, so they get their own small owner.
 class Shader {
 public:

@@ -106,6 +106,10 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     m_countBuffer.label("histopyramid indirect draw command");
     const std::array<std::uint32_t, 4> zero{0, 1, 0, 0};
     glBufferData(GL_ARRAY_BUFFER, sizeof(zero), zero.data(), GL_DYNAMIC_COPY);
+    m_countCopy = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, m_countCopy.id());
+    m_countCopy.label("histopyramid count for polling");
+    glBufferData(GL_ARRAY_BUFFER, sizeof(std::uint32_t), nullptr, GL_STREAM_READ);
     glBindBuffer(GL_ARRAY_BUFFER, GLuint(previousBuffer));
     throwOnGlError("allocating the HistoPyramid");
 }
@@ -192,6 +196,30 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
         glEndTransformFeedback();
         glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLuint(previousBuffer));
     }
+
+    // Copy the count aside, behind a fence, so statistics can read it later without a stall.
+    GLint previousRead = 0;
+    GLint previousWrite = 0;
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &previousRead);
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &previousWrite);
+    glBindBuffer(GL_COPY_READ_BUFFER, m_countBuffer.id());
+    glBindBuffer(GL_COPY_WRITE_BUFFER, m_countCopy.id());
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, sizeof(std::uint32_t));
+    glBindBuffer(GL_COPY_READ_BUFFER, GLuint(previousRead));
+    glBindBuffer(GL_COPY_WRITE_BUFFER, GLuint(previousWrite));
+    m_countReady.insert();
+}
+
+std::optional<std::uint32_t> HistoPyramid::pollVertexCount() const
+{
+    if (!m_countReady.signaled()) return std::nullopt;
+    std::uint32_t count = 0;
+    GLint previous = 0;
+    glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &previous);
+    glBindBuffer(GL_COPY_READ_BUFFER, m_countCopy.id());
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof(count), &count);
+    glBindBuffer(GL_COPY_READ_BUFFER, GLuint(previous));
+    return count;
 }
 
 std::vector<glm::uvec4> HistoPyramid::readLevel(std::uint32_t level) const

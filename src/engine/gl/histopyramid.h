@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace isoview::gl {
@@ -66,6 +67,10 @@ public:
     // The vertex count of the last build, read back from the count buffer. Waits for the GPU.
     std::uint32_t readVertexCount() const;
 
+    // The vertex count of the last build once the GPU has produced it, else nullopt; never
+    // waits (build() copies the count aside behind a fence). For per-frame statistics.
+    std::optional<std::uint32_t> pollVertexCount() const;
+
     // The texels of one level within its extent, row by row (for tests and debugging). Waits
     // for the GPU.
     std::vector<glm::uvec4> readLevel(std::uint32_t level) const;
@@ -91,6 +96,8 @@ private:
     GLint m_mips32 = 0;
     std::vector<Framebuffer> m_framebuffers; // one per level
     Buffer m_countBuffer;
+    Buffer m_countCopy; // the count copied aside for pollVertexCount()
+    SyncFence m_countReady;
     std::size_t m_bytes = 0;
 };
 

@@ -254,6 +254,14 @@ std::uint32_t IsosurfaceExtractor::vertexCount()
     return *d.knownVertexCount;
 }
 
+std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const
+{
+    const Impl& d = *m_impl;
+    if (!d.extracted || !d.pyramid) return 0;
+    if (d.knownVertexCount) return d.knownVertexCount;
+    return d.pyramid->pollVertexCount();
+}
+
 void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
 {
     Impl& d = *m_impl;

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace isoview::gl {
@@ -75,6 +76,10 @@ public:
     // Vertices (3 per triangle) of the last extract. Waits for the GPU on first call after an
     // extract (cached afterwards).
     std::uint32_t vertexCount();
+
+    // The same count without waiting: nullopt while the GPU is still building the pyramid of
+    // the last extract, never a count of an earlier one. For per-frame statistics.
+    std::optional<std::uint32_t> pollVertexCount() const;
 
     // Draws the last extract into the bound framebuffer, with the caller's depth and cull state.
     void draw(const SurfaceDrawParams& params);
