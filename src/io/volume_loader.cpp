@@ -6,6 +6,7 @@
 #include "io/metaimage_reader.h"
 #include "io/nrrd_reader.h"
 #include "io/raw_slice_folder_reader.h"
+#include "io/volume_size_check.h"
 
 #include <algorithm>
 #include <cctype>
@@ -23,8 +24,6 @@ std::string lowerExtension(const fs::path& path)
     return ext;
 }
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
 // Decides the format from the path alone (and, for files without a telling extension, from the
 // first bytes). Raw folders and raw files without the name convention need explicit
 // parameters, which is why the options take part.
@@ -33,7 +32,7 @@ VolumeFormat detectFormat(const fs::path& path, const LoadOptions& options)
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) {
-        throw IoError("cannot open " + quoted(path) + ": no such file or folder");
+        throw IoError("cannot open " + detail::quotedPath(path) + ": no such file or folder");
     }
     if (fs::is_directory(status)) {
         if (options.raw) return VolumeFormat::RawSliceFolder;
@@ -45,7 +44,7 @@ VolumeFormat detectFormat(const fs::path& path, const LoadOptions& options)
     if (ext == ".raw" || options.raw) return VolumeFormat::Raw;
     if (path.filename() == "DICOMDIR" || looksLikeDicom(path)) return VolumeFormat::Dicom;
     throw InvalidInputError(
-        "cannot tell what kind of volume " + quoted(path) +
+        "cannot tell what kind of volume " + detail::quotedPath(path) +
         " is: it is not DICOM, and its name does not end in .nrrd, .nhdr, .mhd, .mha or .raw "
         "(raw files without that extension need explicit dimensions and voxel type)");
 }
@@ -117,8 +116,8 @@ Volume loadVolume(const fs::path& path, const LoadOptions& options, LoadMonitor*
     const std::size_t index = options.seriesIndex.value_or(scan.defaultSeries);
     if (index >= scan.series.size()) {
         throw InvalidInputError("series " + std::to_string(index) + " does not exist: " +
-                                quoted(path) + " holds " + std::to_string(scan.series.size()) +
-                                " series (numbered from 0)");
+                                detail::quotedPath(path) + " holds " +
+                                std::to_string(scan.series.size()) + " series (numbered from 0)");
     }
     return loadDicomSeries(scan.series[index], monitor);
 }
