@@ -58,14 +58,15 @@ void print(const char* name, const Summary& s)
 isoview::gl::SurfaceDrawParams framing(const isoview::Volume& volume)
 {
     const glm::dmat4 indexToPhysical = volume.geometry().indexToPhysical();
-    const glm::dvec3 far = glm::dvec3(indexToPhysical * glm::dvec4(glm::dvec3(volume.dims()) - 1.0, 1.0));
+    const glm::dvec3 far =
+        glm::dvec3(indexToPhysical * glm::dvec4(glm::dvec3(volume.dims()) - 1.0, 1.0));
     const glm::dvec3 near = glm::dvec3(indexToPhysical[3]);
     const glm::vec3 centre(0.5 * (near + far));
     const float radius = float(0.5 * glm::length(far - near));
     const glm::mat4 view = glm::lookAt(centre + glm::vec3(0.0f, -2.5f * radius, 0.0f), centre,
                                        glm::vec3(0.0f, 0.0f, 1.0f));
-    const glm::mat4 projection = glm::perspective(glm::radians(45.0f), 1024.0f / 768.0f,
-                                                  0.1f * radius, 10.0f * radius);
+    const glm::mat4 projection =
+        glm::perspective(glm::radians(45.0f), 1024.0f / 768.0f, 0.1f * radius, 10.0f * radius);
     isoview::gl::SurfaceDrawParams params;
     params.physicalToClip = projection * view;
     params.physicalToViewNormal = glm::mat3(view);
@@ -155,7 +156,8 @@ int main(int argc, char** argv)
             std::printf("  gpu_bytes   volume %zu + pyramid %zu = %.2f bytes per voxel "
                         "(pyramid %.2f per voxel)\n",
                         memory.volumeTextureBytes, memory.pyramidBytes,
-                        double(memory.volumeTextureBytes + memory.pyramidBytes) / double(memory.voxels),
+                        double(memory.volumeTextureBytes + memory.pyramidBytes) /
+                            double(memory.voxels),
                         double(memory.pyramidBytes) / double(memory.voxels));
         }
         return 0;

@@ -2,8 +2,8 @@
 
 #include "engine/error.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -41,8 +41,8 @@ std::string_view scalarTypeName(ScalarType type)
 
 ScalarType parseScalarType(std::string_view name)
 {
-    constexpr ScalarType all[] = {ScalarType::UInt8,  ScalarType::Int8,   ScalarType::UInt16,
-                                  ScalarType::Int16,  ScalarType::UInt32, ScalarType::Int32,
+    constexpr ScalarType all[] = {ScalarType::UInt8,   ScalarType::Int8,   ScalarType::UInt16,
+                                  ScalarType::Int16,   ScalarType::UInt32, ScalarType::Int32,
                                   ScalarType::Float32, ScalarType::Float64};
     for (ScalarType t : all) {
         if (scalarTypeName(t) == name) return t;
@@ -83,7 +83,8 @@ glm::dvec3 VolumeGeometry::toPhysical(const glm::dvec3& index) const
     const std::size_t k1 = std::min(k0 + 1, sliceOrigins.size() - 1);
     const glm::dvec3 sliceOrigin =
         sliceOrigins[k0] + (sliceOrigins[k1] - sliceOrigins[k0]) * (k - double(k0));
-    return sliceOrigin + direction[0] * (spacing.x * index.x) + direction[1] * (spacing.y * index.y);
+    return sliceOrigin + direction[0] * (spacing.x * index.x) +
+           direction[1] * (spacing.y * index.y);
 }
 
 glm::dmat3 VolumeGeometry::jacobianAt(double k) const
@@ -128,11 +129,10 @@ Volume::Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
     }
     const std::size_t expected = voxelCount() * scalarSize(type);
     if (m_voxels.size() != expected) {
-        throw InvalidInputError("volume data holds " + std::to_string(m_voxels.size()) +
-                                " bytes, but " + std::to_string(dims.x) + "x" +
-                                std::to_string(dims.y) + "x" + std::to_string(dims.z) + " " +
-                                std::string(scalarTypeName(type)) + " needs " +
-                                std::to_string(expected));
+        throw InvalidInputError(
+            "volume data holds " + std::to_string(m_voxels.size()) + " bytes, but " +
+            std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" + std::to_string(dims.z) +
+            " " + std::string(scalarTypeName(type)) + " needs " + std::to_string(expected));
     }
     if (!std::isfinite(rescale.slope) || rescale.slope <= 0.0 ||
         !std::isfinite(rescale.intercept)) {
@@ -157,8 +157,7 @@ std::size_t Volume::voxelCount() const
 }
 
 namespace {
-template <class T>
-float load(const std::byte* base, std::size_t index)
+template <class T> float load(const std::byte* base, std::size_t index)
 {
     T value;
     std::memcpy(&value, base + index * sizeof(T), sizeof(T));
@@ -184,7 +183,8 @@ float Volume::valueAt(std::size_t index) const
 
 float Volume::valueAt(std::uint32_t i, std::uint32_t j, std::uint32_t k) const
 {
-    return valueAt(std::size_t(i) + std::size_t(m_dims.x) * (std::size_t(j) + std::size_t(m_dims.y) * k));
+    return valueAt(std::size_t(i) +
+                   std::size_t(m_dims.x) * (std::size_t(j) + std::size_t(m_dims.y) * k));
 }
 
 } // namespace isoview

@@ -49,9 +49,9 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     if (layout.empty()) throw GlError("a HistoPyramid needs at least one cell");
     const std::uint32_t top = layout.levelCount - 1;
     m_mips8 = GLint(std::min<std::uint32_t>(top, kFirst16BitLevel - 1));
-    m_mips16 = top >= kFirst16BitLevel
-                   ? GLint(std::min<std::uint32_t>(top, kFirst32BitLevel - 1)) - kFirst16BitLevel + 1
-                   : 0;
+    m_mips16 = top >= kFirst16BitLevel ? GLint(std::min<std::uint32_t>(top, kFirst32BitLevel - 1)) -
+                                             kFirst16BitLevel + 1
+                                       : 0;
     m_mips32 = top >= kFirst32BitLevel ? GLint(top) - kFirst32BitLevel + 1 : 0;
 
     GLint previousTexture = 0;

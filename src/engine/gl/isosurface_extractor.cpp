@@ -73,15 +73,15 @@ struct IsosurfaceExtractor::Impl {
         auto& slot = volumePrograms[std::size_t(kind)];
         if (!slot) {
             const std::string defines = engineShaderDefines(kind);
-            slot.emplace(VolumePrograms{
-                ShaderProgram("histopyramid classify",
-                              {{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
-                               {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
-                              defines),
-                ShaderProgram("isosurface",
-                              {{GL_VERTEX_SHADER, "isosurface.vert"},
-                               {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                              defines, {"v_position", "v_normal", "v_edgeKey"})});
+            slot.emplace(
+                VolumePrograms{ShaderProgram("histopyramid classify",
+                                             {{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
+                                              {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
+                                             defines),
+                               ShaderProgram("isosurface",
+                                             {{GL_VERTEX_SHADER, "isosurface.vert"},
+                                              {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                                             defines, {"v_position", "v_normal", "v_edgeKey"})});
             pointSamplersAtUnits(slot->classify);
             pointSamplersAtUnits(slot->surface);
         }
@@ -124,7 +124,8 @@ struct IsosurfaceExtractor::Impl {
     void uploadSliceOrigins()
     {
         std::vector<glm::vec4> texels;
-        for (const glm::dvec3& o : geometry.sliceOrigins) texels.emplace_back(glm::vec3(o), 1.0f);
+        for (const glm::dvec3& o : geometry.sliceOrigins)
+            texels.emplace_back(glm::vec3(o), 1.0f);
         if (texels.empty()) texels.emplace_back(0.0f);
         GLint previousTexture = 0;
         glGetIntegerv(GL_TEXTURE_BINDING_2D, &previousTexture);
@@ -150,7 +151,8 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
     const mc::CaseTables& tables = mc::caseTables();
     std::array<std::uint8_t, 16 * 256> texels{};
     for (int c = 0; c < 256; ++c) {
-        for (int v = 0; v < 15; ++v) texels[std::size_t(c * 16 + v)] = tables.triangleEdges[std::size_t(c)][std::size_t(v)];
+        for (int v = 0; v < 15; ++v)
+            texels[std::size_t(c * 16 + v)] = tables.triangleEdges[std::size_t(c)][std::size_t(v)];
         texels[std::size_t(c * 16 + 15)] = tables.vertexCount[std::size_t(c)];
     }
     GLint previousTexture = 0;
@@ -173,11 +175,10 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
                      std::vector<ShaderStage>{{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
                                               {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
                      defines);
-    d.count.emplace("histopyramid count",
-                    std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_indirect_count.vert"}},
-                    defines,
-                    std::vector<std::string>{"v_count", "v_instanceCount", "v_first",
-                                             "v_baseInstance"});
+    d.count.emplace(
+        "histopyramid count",
+        std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_indirect_count.vert"}}, defines,
+        std::vector<std::string>{"v_count", "v_instanceCount", "v_first", "v_baseInstance"});
     pointSamplersAtUnits(*d.reduce);
     pointSamplersAtUnits(*d.count);
     throwOnGlError("setting up the isosurface extractor");
@@ -186,14 +187,18 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
 
 IsosurfaceExtractor::~IsosurfaceExtractor() = default;
 
-const GlCapabilities& IsosurfaceExtractor::capabilities() const { return m_impl->caps; }
+const GlCapabilities& IsosurfaceExtractor::capabilities() const
+{
+    return m_impl->caps;
+}
 
 void IsosurfaceExtractor::setVolume(const Volume& volume)
 {
     Impl& d = *m_impl;
     // Build everything new before replacing anything, so a volume that does not fit leaves
     // the previous one usable.
-    const PyramidLayout pyramidLayout = PyramidLayout::forVolume(volume.dims(), d.caps.maxTextureSize);
+    const PyramidLayout pyramidLayout =
+        PyramidLayout::forVolume(volume.dims(), d.caps.maxTextureSize);
     VolumeTexture texture(volume, d.caps.maxTextureSize);
     const VolumePrograms& programs = d.programsFor(texture.samplerKind());
     std::optional<HistoPyramid> pyramid;
@@ -219,7 +224,10 @@ void IsosurfaceExtractor::setVolume(const Volume& volume)
         d.volume->bytes(), d.pyramid ? d.pyramid->bytes() : 0);
 }
 
-bool IsosurfaceExtractor::hasVolume() const { return m_impl->volume.has_value(); }
+bool IsosurfaceExtractor::hasVolume() const
+{
+    return m_impl->volume.has_value();
+}
 
 void IsosurfaceExtractor::extract(float isovalue)
 {
@@ -244,7 +252,10 @@ void IsosurfaceExtractor::extract(float isovalue)
     d.pyramid->build({programs.classify, *d.reduce, *d.count}, d.emptyVertexArray.id());
 }
 
-float IsosurfaceExtractor::isovalue() const { return m_impl->iso; }
+float IsosurfaceExtractor::isovalue() const
+{
+    return m_impl->iso;
+}
 
 std::uint32_t IsosurfaceExtractor::vertexCount()
 {

@@ -105,7 +105,8 @@ std::string loadShaderFile(std::string_view path)
 std::vector<std::string> embeddedShaderPaths()
 {
     std::vector<std::string> paths;
-    for (const EmbeddedShader& s : embeddedShaders()) paths.emplace_back(s.path);
+    for (const EmbeddedShader& s : embeddedShaders())
+        paths.emplace_back(s.path);
     return paths;
 }
 
@@ -128,19 +129,22 @@ ShaderProgram::ShaderProgram(std::string label, const std::vector<ShaderStage>& 
         glGetShaderiv(shader.id(), GL_COMPILE_STATUS, &ok);
         if (ok != GL_TRUE) {
             throw ShaderError("shader " + stage.path + " (program '" + m_label +
-                              "') failed to compile:\n" + mapLog(infoLog(shader.id(), false), files));
+                              "') failed to compile:\n" +
+                              mapLog(infoLog(shader.id(), false), files));
         }
         glAttachShader(m_program.id(), shader.id());
         shaders.push_back(std::move(shader));
     }
     if (!captureVaryings.empty()) {
         std::vector<const char*> names;
-        for (const std::string& v : captureVaryings) names.push_back(v.c_str());
+        for (const std::string& v : captureVaryings)
+            names.push_back(v.c_str());
         glTransformFeedbackVaryings(m_program.id(), GLsizei(names.size()), names.data(),
                                     GL_INTERLEAVED_ATTRIBS);
     }
     glLinkProgram(m_program.id());
-    for (const Shader& s : shaders) glDetachShader(m_program.id(), s.id());
+    for (const Shader& s : shaders)
+        glDetachShader(m_program.id(), s.id());
     GLint ok = GL_FALSE;
     glGetProgramiv(m_program.id(), GL_LINK_STATUS, &ok);
     if (ok != GL_TRUE) {
