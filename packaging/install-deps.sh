@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # engine: GL loader, headless EGL + Mesa llvmpipe, math, logging
   libepoxy-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglm-dev libspdlog-dev libfmt-dev
+  nlohmann-json3-dev
   # loaders
   libdcmtk-dev libopenjp2-7-dev zlib1g-dev
   # viewer

@@ -31,7 +31,8 @@ cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_CXX_COMPILER=clang++-14 \
     -DISOVIEW_SANITIZE=ON \
     -DISOVIEW_BUILD_FUZZERS=ON \
-    -DISOVIEW_BUILD_BENCHMARKS=OFF
+    -DISOVIEW_BUILD_BENCHMARKS=OFF \
+    -DISOVIEW_BUILD_APP=OFF
 
 targets=(isoview_io_tests)
 for f in "${fuzzers[@]}"; do targets+=("fuzz_$f"); done
