@@ -4,6 +4,10 @@
 //
 // Conventions: physical space is right-handed; for DICOM it is LPS (+x patient left,
 // +y posterior, +z superior). The camera looks along -z of its view space, +y up.
+// The field of view spans the narrower side of the viewport (the height in landscape, the
+// width in portrait), so a fitted volume stays whole at any aspect. The orthographic view is as
+// large as the perspective one at the target's depth, so switching keeps the apparent size.
+// Not thread-safe; cheap (no allocation); never throws.
 //
 // Example:
 //   OrbitCamera camera;
@@ -55,29 +59,41 @@ public:
     void setStandardView(StandardView view);
 
     // Virtual trackball (Shoemake/Bell): rotates the scene by the drag between two points in
-    // normalised device coordinates ([-1, 1]^2, +y up). Dragging right turns the scene right.
+    // normalised device coordinates ([-1, 1]^2, +y up). Dragging right turns the scene right;
+    // a drag through the centre across the narrower side turns it 180 degrees; circling near
+    // the rim turns it about the view axis. The ball is round on screen at any aspect.
     void rotateByDrag(glm::vec2 fromNdc, glm::vec2 toNdc, float aspect);
     // Moves the target so the scene follows the pointer: a drag of deltaNdc (NDC units) at the
     // target's depth.
     void pan(glm::vec2 deltaNdc, float aspect);
-    // factor > 1 moves closer (perspective) or magnifies (orthographic). Clamped to a sane
-    // range relative to the fitted size.
+    // factor > 1 moves closer (perspective) or magnifies (orthographic). The distance stays
+    // within [1/50, 20] times the fitted distance. Non-positive or non-finite factors are ignored.
     void zoom(float factor);
 
     void setProjection(Projection projection) { m_projection = projection; }
     Projection projection() const { return m_projection; }
     float verticalFovDegrees() const { return m_fovYDegrees; }
 
-    glm::mat4 viewMatrix() const;                   // physical -> view
-    glm::mat4 projectionMatrix(float aspect) const; // view -> clip; near/far enclose the bounds
-    glm::vec3 eyePosition() const;                  // physical
+    // physical -> view. In orthographic mode the eye backs away from the target when needed so
+    // that the whole bounding sphere stays in front of it (the apparent size does not change).
+    glm::mat4 viewMatrix() const;
+    // view -> clip (OpenGL, z in [-1, 1]); near/far enclose the bounding sphere of the fitted
+    // bounds at any orientation and pan; near > 0 always.
+    glm::mat4 projectionMatrix(float aspect) const;
+    glm::vec3 eyePosition() const; // physical, consistent with viewMatrix()
     glm::vec3 target() const { return glm::vec3(m_target); }
     double distance() const { return m_distance; }
     // Rotation from physical to view space.
     glm::quat orientation() const { return m_orientation; }
+    // Normalised; a zero or non-finite quaternion is ignored.
     void setOrientation(const glm::quat& orientation);
 
 private:
+    glm::dquat rotation() const { return glm::dquat(m_orientation); }
+    double halfFovY(double aspect) const;
+    double viewDistance() const;
+    glm::dmat4 viewMatrixD() const;
+
     glm::dvec3 m_target{0.0};
     double m_distance = 1.0;
     double m_fitDistance = 1.0;
