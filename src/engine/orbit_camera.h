@@ -78,7 +78,8 @@ public:
     // that the whole bounding sphere stays in front of it (the apparent size does not change).
     glm::mat4 viewMatrix() const;
     // view -> clip (OpenGL, z in [-1, 1]); near/far enclose the bounding sphere of the fitted
-    // bounds at any orientation and pan; near > 0 always.
+    // bounds at any orientation and pan, except in perspective with the eye inside or beside
+    // the sphere (zoomed in), where near stops at 1/1000 of its radius; near > 0 always.
     glm::mat4 projectionMatrix(float aspect) const;
     glm::vec3 eyePosition() const; // physical, consistent with viewMatrix()
     glm::vec3 target() const { return glm::vec3(m_target); }
