@@ -122,4 +122,93 @@ private:
     std::array<GLint, N> m_old{};
 };
 
+// Sets the blend function for the scope (glBlendFuncSeparate state restored); enable GL_BLEND
+// with ScopedCapability.
+class ScopedBlendFunc {
+public:
+    ScopedBlendFunc(GLenum source, GLenum destination)
+    {
+        glGetIntegerv(GL_BLEND_SRC_RGB, &m_srcRgb);
+        glGetIntegerv(GL_BLEND_DST_RGB, &m_dstRgb);
+        glGetIntegerv(GL_BLEND_SRC_ALPHA, &m_srcAlpha);
+        glGetIntegerv(GL_BLEND_DST_ALPHA, &m_dstAlpha);
+        glBlendFunc(source, destination);
+    }
+    ~ScopedBlendFunc()
+    {
+        glBlendFuncSeparate(GLenum(m_srcRgb), GLenum(m_dstRgb), GLenum(m_srcAlpha),
+                            GLenum(m_dstAlpha));
+    }
+    ScopedBlendFunc(const ScopedBlendFunc&) = delete;
+    ScopedBlendFunc& operator=(const ScopedBlendFunc&) = delete;
+
+private:
+    GLint m_srcRgb = 0;
+    GLint m_dstRgb = 0;
+    GLint m_srcAlpha = 0;
+    GLint m_dstAlpha = 0;
+};
+
+// Depth function and depth writes for the scope; enable GL_DEPTH_TEST with ScopedCapability.
+class ScopedDepthState {
+public:
+    ScopedDepthState(GLenum function, bool write)
+    {
+        glGetIntegerv(GL_DEPTH_FUNC, &m_function);
+        glGetBooleanv(GL_DEPTH_WRITEMASK, &m_write);
+        glDepthFunc(function);
+        glDepthMask(write ? GL_TRUE : GL_FALSE);
+    }
+    ~ScopedDepthState()
+    {
+        glDepthFunc(GLenum(m_function));
+        glDepthMask(m_write);
+    }
+    ScopedDepthState(const ScopedDepthState&) = delete;
+    ScopedDepthState& operator=(const ScopedDepthState&) = delete;
+
+private:
+    GLint m_function = GL_LESS;
+    GLboolean m_write = GL_TRUE;
+};
+
+// The scissor box for the scope; enable GL_SCISSOR_TEST with ScopedCapability.
+class ScopedScissor {
+public:
+    ScopedScissor(GLint x, GLint y, GLsizei w, GLsizei h)
+    {
+        glGetIntegerv(GL_SCISSOR_BOX, m_old.data());
+        glScissor(x, y, w, h);
+    }
+    ~ScopedScissor() { glScissor(m_old[0], m_old[1], m_old[2], m_old[3]); }
+    ScopedScissor(const ScopedScissor&) = delete;
+    ScopedScissor& operator=(const ScopedScissor&) = delete;
+
+private:
+    std::array<GLint, 4> m_old{};
+};
+
+// The values glClear writes (colour and depth), restored after the scope.
+class ScopedClearValues {
+public:
+    ScopedClearValues(const std::array<GLfloat, 4>& color, GLfloat depth)
+    {
+        glGetFloatv(GL_COLOR_CLEAR_VALUE, m_color.data());
+        glGetFloatv(GL_DEPTH_CLEAR_VALUE, &m_depth);
+        glClearColor(color[0], color[1], color[2], color[3]);
+        glClearDepth(depth);
+    }
+    ~ScopedClearValues()
+    {
+        glClearColor(m_color[0], m_color[1], m_color[2], m_color[3]);
+        glClearDepth(m_depth);
+    }
+    ScopedClearValues(const ScopedClearValues&) = delete;
+    ScopedClearValues& operator=(const ScopedClearValues&) = delete;
+
+private:
+    std::array<GLfloat, 4> m_color{};
+    GLfloat m_depth = 1.0f;
+};
+
 } // namespace isoview::gl

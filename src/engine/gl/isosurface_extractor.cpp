@@ -360,6 +360,11 @@ GpuMemoryUse IsosurfaceExtractor::memoryUse() const
     return use;
 }
 
+const VolumeTexture* IsosurfaceExtractor::volumeTexture() const
+{
+    return m_impl->volume ? &*m_impl->volume : nullptr;
+}
+
 } // namespace isoview::gl
 
 namespace isoview::gl {

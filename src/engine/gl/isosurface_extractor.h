@@ -33,6 +33,8 @@
 
 namespace isoview::gl {
 
+class VolumeTexture; // engine/gl/volume_texture.h (kept out of this header: it pulls in epoxy)
+
 struct SurfaceDrawParams {
     // projection * view: the camera over physical space (the engine maps the volume's index
     // space into physical space itself, per slice for tilted or unevenly spaced stacks)
@@ -89,6 +91,11 @@ public:
     IsoMesh capture();
 
     GpuMemoryUse memoryUse() const;
+
+    // The volume's flat-3D texture, for passes that read the same voxels (the ray caster), so
+    // the volume is on the GPU once; nullptr before setVolume. It lives until the next
+    // setVolume or the destructor.
+    const VolumeTexture* volumeTexture() const;
 
     // For tests and debugging: the pyramid's layout (empty when the volume has no cells) and
     // the texels of one level after the last extract. Waits for the GPU.

@@ -51,6 +51,9 @@ struct SceneParams {
     // is ray cast at (the viewer lowers it while the user drags, for a fluid frame rate).
     float volumeStepVoxels = 0.5f;
     float volumeResolutionScale = 1.0f;
+    // Headlight shading of the volume by its gradient: clearer shapes, about twice the cost
+    // where the volume is not transparent.
+    bool volumeShading = true;
 };
 
 // Where the orientation marker is drawn, in pixels from the viewport's bottom-left corner, so
