@@ -2,14 +2,13 @@
 
 #include "engine/log.h"
 
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/sinks/rotating_file_sink.h>
+
 #include <QDir>
 #include <QMetaObject>
 #include <QPointer>
 #include <QStandardPaths>
-
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/sinks/rotating_file_sink.h>
-
 #include <mutex>
 
 namespace isoview::app {
@@ -30,7 +29,10 @@ protected:
         QPointer<LogPanel> panel = m_panel;
         if (!panel) return;
         QMetaObject::invokeMethod(
-            panel.data(), [panel, line, level] { if (panel) panel->appendLine(line, level); },
+            panel.data(),
+            [panel, line, level] {
+                if (panel) panel->appendLine(line, level);
+            },
             Qt::QueuedConnection);
     }
     void flush_() override {}
@@ -68,9 +70,11 @@ void LogPanel::attachToEngineLog()
 void LogPanel::appendLine(const QString& line, int level)
 {
     if (level >= int(spdlog::level::err))
-        appendHtml(QStringLiteral("<span style='color:#d04040'>%1</span>").arg(line.toHtmlEscaped()));
+        appendHtml(
+            QStringLiteral("<span style='color:#d04040'>%1</span>").arg(line.toHtmlEscaped()));
     else if (level == int(spdlog::level::warn))
-        appendHtml(QStringLiteral("<span style='color:#c08000'>%1</span>").arg(line.toHtmlEscaped()));
+        appendHtml(
+            QStringLiteral("<span style='color:#c08000'>%1</span>").arg(line.toHtmlEscaped()));
     else
         appendPlainText(line);
 }

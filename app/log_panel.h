@@ -5,7 +5,6 @@
 
 #include <QPlainTextEdit>
 #include <QString>
-
 #include <memory>
 
 namespace isoview::app {

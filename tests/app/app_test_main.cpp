@@ -4,11 +4,10 @@
 // ctest under xvfb-run) and a missing display fails loudly.
 #include "app_test_support.h"
 
-#include <QApplication>
-#include <QSurfaceFormat>
-
 #include <gtest/gtest.h>
 
+#include <QApplication>
+#include <QSurfaceFormat>
 #include <cstdlib>
 #include <memory>
 

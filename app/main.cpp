@@ -1,0 +1,135 @@
+// isoview [PATH] [--iso VALUE] [--series N] [--mode surface|volume|both] [--screenshot FILE]
+//         [--size WxH]
+// Opens the viewer on PATH (a DICOM file or folder, NRRD, MetaImage or raw volume), or on the
+// bundled sample volume when no PATH is given. --screenshot saves the window as PNG once the
+// surface is on screen, then exits (0 on success).
+#include "app_defaults.h"
+#include "engine/log.h"
+#include "log_panel.h"
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+#include <cstdio>
+
+#ifndef ISOVIEW_SAMPLE_DIR
+#define ISOVIEW_SAMPLE_DIR ""
+#endif
+
+namespace {
+
+// The bundled sample: beside an installed binary, else in the source tree it was built from.
+QString bundledSample()
+{
+    const QStringList candidates = {
+        QCoreApplication::applicationDirPath() + "/../share/isoview/samples/mr_head.nhdr",
+        QStringLiteral(ISOVIEW_SAMPLE_DIR "/mr_head.nhdr"),
+    };
+    for (const QString& c : candidates) {
+        if (QFileInfo::exists(c)) return QFileInfo(c).canonicalFilePath();
+    }
+    return {};
+}
+
+int fail(const QString& message)
+{
+    std::fprintf(stderr, "isoview: %s\n", qPrintable(message));
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    isoview::app::setDefaultSurfaceFormat();
+    isoview::app::setApplicationNames();
+    QApplication app(argc, argv);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        "isoview: live isosurfaces and volume rendering of DICOM, NRRD, MetaImage and raw "
+        "volumes.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("path", "Volume file or DICOM folder (default: bundled sample).",
+                                 "[PATH]");
+    QCommandLineOption isoOption("iso", "Isovalue in real units (HU for CT).", "VALUE");
+    QCommandLineOption seriesOption("series", "DICOM series number (from 0).", "N");
+    QCommandLineOption modeOption("mode", "surface, volume or both.", "MODE");
+    QCommandLineOption screenshotOption(
+        "screenshot", "Save the window as PNG once the surface is shown, then exit.", "FILE");
+    QCommandLineOption sizeOption("size", "Window size, e.g. 1280x800.", "WxH");
+    parser.addOptions({isoOption, seriesOption, modeOption, screenshotOption, sizeOption});
+    parser.process(app);
+
+    std::optional<double> iso;
+    if (parser.isSet(isoOption)) {
+        bool ok = false;
+        iso = parser.value(isoOption).toDouble(&ok);
+        if (!ok)
+            return fail(QString("--iso expects a number, got '%1'").arg(parser.value(isoOption)));
+    }
+    isoview::io::LoadOptions options;
+    if (parser.isSet(seriesOption)) {
+        bool ok = false;
+        const int n = parser.value(seriesOption).toInt(&ok);
+        if (!ok || n < 0) return fail("--series expects a series number from 0");
+        options.seriesIndex = std::size_t(n);
+    }
+    QString path = parser.positionalArguments().value(0);
+    if (path.isEmpty()) {
+        path = bundledSample();
+        if (path.isEmpty()) return fail("the bundled sample volume (mr_head.nhdr) is missing");
+    }
+
+    isoview::log::setLevel(spdlog::level::info);
+    const QString logFile = isoview::app::startLogFile();
+    isoview::log::get("app")->info("isoview {} starting; log file {}",
+                                   QCoreApplication::applicationVersion().toStdString(),
+                                   logFile.toStdString());
+
+    isoview::app::MainWindow window;
+    if (parser.isSet(sizeOption)) {
+        const QStringList wh = parser.value(sizeOption).split('x');
+        if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0)
+            return fail("--size expects WIDTHxHEIGHT, e.g. 1280x800");
+        window.resize(wh[0].toInt(), wh[1].toInt());
+    }
+    if (parser.isSet(modeOption)) {
+        const QString mode = parser.value(modeOption);
+        const QStringList names = {"surface", "volume", "both"};
+        const int index = int(names.indexOf(mode));
+        if (index < 0) return fail("--mode expects surface, volume or both");
+        const QList<QAction*> actions = window.findChildren<QAction*>();
+        const QString texts[] = {"&Surface", "&Volume Rendering", "Surface &and Volume"};
+        for (QAction* a : actions) {
+            if (a->text() == texts[index]) a->trigger();
+        }
+    }
+    window.show();
+
+    const bool screenshot = parser.isSet(screenshotOption);
+    if (screenshot) {
+        window.screenshotWhenReady(parser.value(screenshotOption));
+        QObject::connect(&window, &isoview::app::MainWindow::screenshotDone,
+                         [&](bool ok, const QString& message) {
+                             if (ok)
+                                 std::printf("isoview: saved %s\n", qPrintable(message));
+                             else
+                                 std::fprintf(stderr, "isoview: screenshot failed: %s\n",
+                                              qPrintable(message));
+                             app.exit(ok ? 0 : 1);
+                         });
+        QObject::connect(&window, &isoview::app::MainWindow::loadFailed,
+                         [&](const QString& message) {
+                             std::fprintf(stderr, "isoview: %s\n", qPrintable(message));
+                             app.exit(1);
+                         });
+    }
+    QTimer::singleShot(0, &window, [&] { window.openPath(path, iso, options); });
+    return app.exec();
+}

@@ -1,0 +1,843 @@
+#include "main_window.h"
+
+#include "engine/error.h"
+#include "engine/log.h"
+#include "io/dicom_series_loader.h"
+#include "io/raw_volume_reader.h"
+#include "isovalue_panel.h"
+#include "log_panel.h"
+#include "mesh_export_dialog.h"
+#include "raw_import_dialog.h"
+#include "series_picker_dialog.h"
+#include "transfer_function_panel.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QColorDialog>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolButton>
+#include <cmath>
+
+namespace isoview::app {
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+
+QString formatCount(std::uint64_t n)
+{
+    return QLocale().toString(qulonglong(n));
+}
+
+QString formatValue(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+
+// Raw files whose name does not carry their dimensions (and that are not any other format)
+// need the import dialog before anything can be read.
+bool needsRawParameters(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isFile()) return false;
+    const QString ext = info.suffix().toLower();
+    static const QStringList known = {"nrrd", "nhdr", "mhd", "mha", "dcm", "dicom", "ima"};
+    if (known.contains(ext) || info.fileName() == "DICOMDIR") return false;
+    if (io::parseRawFileName(info.fileName().toStdString())) return false;
+    return !io::looksLikeDicom(path.toStdString());
+}
+
+std::size_t loadableSeriesCount(const io::VolumeSourceInfo& info)
+{
+    std::size_t n = 0;
+    for (const io::SeriesSummary& s : info.series)
+        n += s.note.empty() ? 1 : 0;
+    return n;
+}
+
+const StandardView kStandardViews[] = {StandardView::Anterior, StandardView::Posterior,
+                                       StandardView::Left,     StandardView::Right,
+                                       StandardView::Superior, StandardView::Inferior};
+
+// What a load in the background hands back: either the volume, or the series list when the
+// user must choose first.
+struct LoadOutcome {
+    std::shared_ptr<VolumeDocument> document;
+    std::optional<io::VolumeSourceInfo> chooseSeries;
+};
+
+QWidget* makeProgressWidget(QWidget* parent, QLabel** label, QProgressBar** bar,
+                            QToolButton** cancel)
+{
+    auto* w = new QWidget(parent);
+    auto* layout = new QHBoxLayout(w);
+    layout->setContentsMargins(0, 0, 0, 0);
+    *label = new QLabel(w);
+    *bar = new QProgressBar(w);
+    (*bar)->setMaximumWidth(160);
+    (*bar)->setMaximumHeight(16);
+    *cancel = new QToolButton(w);
+    (*cancel)->setText(QObject::tr("Cancel"));
+    layout->addWidget(*label);
+    layout->addWidget(*bar);
+    layout->addWidget(*cancel);
+    w->hide();
+    return w;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setObjectName("mainWindow");
+    setWindowTitle("isoview");
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+
+    m_view = new ViewportWidget(this);
+    setCentralWidget(m_view);
+    createDocks();
+    createActions();
+    createMenus();
+    createStatusBar();
+
+    connect(m_view, &ViewportWidget::frameStatsChanged, this, &MainWindow::onFrameStats);
+    connect(m_view, &ViewportWidget::glReady, this,
+            [this](const QString& renderer) { m_rendererLabel->setText(renderer); });
+    connect(m_view, &ViewportWidget::glError, this,
+            [this](const QString& message) { showError(tr("3D view unavailable"), message); });
+    connect(m_isovaluePanel, &IsovaluePanel::isovalueChanged, this, &MainWindow::onIsovalueChanged);
+    connect(m_tfPanel, &TransferFunctionPanel::transferFunctionChanged, this,
+            &MainWindow::onTransferFunctionChanged);
+    restoreSettings();
+    updateViewNames();
+}
+
+MainWindow::~MainWindow() = default;
+
+// ---- construction ---------------------------------------------------------------------------
+
+void MainWindow::createDocks()
+{
+    m_isovaluePanel = new IsovaluePanel(this);
+    m_isovalueDock = new QDockWidget(tr("Isovalue"), this);
+    m_isovalueDock->setObjectName("isovalueDock");
+    m_isovalueDock->setWidget(m_isovaluePanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_isovalueDock);
+
+    m_tfPanel = new TransferFunctionPanel(this);
+    m_tfDock = new QDockWidget(tr("Transfer Function"), this);
+    m_tfDock->setObjectName("transferFunctionDock");
+    m_tfDock->setWidget(m_tfPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_tfDock);
+
+    m_logPanel = new LogPanel(this);
+    m_logPanel->attachToEngineLog();
+    m_logDock = new QDockWidget(tr("Log"), this);
+    m_logDock->setObjectName("logDock");
+    m_logDock->setWidget(m_logPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    m_logDock->hide();
+}
+
+void MainWindow::createActions()
+{
+    m_openAction = new QAction(tr("&Open File..."), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Open a DICOM file, NRRD, MetaImage or raw volume"));
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::openFileDialog);
+
+    m_openFolderAction = new QAction(tr("Open DICOM &Folder..."), this);
+    m_openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    connect(m_openFolderAction, &QAction::triggered, this, &MainWindow::openFolderDialog);
+
+    m_exportAction = new QAction(tr("&Export Surface..."), this);
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setStatusTip(tr("Write the surface on screen as PLY, STL or OBJ"));
+    m_exportAction->setEnabled(false);
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportMeshDialog);
+
+    m_screenshotAction = new QAction(tr("Save &Screenshot..."), this);
+    m_screenshotAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence(Qt::Key_F12)});
+    connect(m_screenshotAction, &QAction::triggered, this, &MainWindow::screenshotDialog);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_modeGroup = new QActionGroup(this);
+    auto modeAction = [this](const QString& text, Qt::Key key, gl::RenderMode mode) {
+        auto* a = new QAction(text, m_modeGroup);
+        a->setCheckable(true);
+        a->setShortcut(QKeySequence(key));
+        a->setData(int(mode));
+        connect(a, &QAction::triggered, this, [this, mode] { m_view->setRenderMode(mode); });
+        return a;
+    };
+    m_surfaceModeAction = modeAction(tr("&Surface"), Qt::Key_1, gl::RenderMode::Surface);
+    m_volumeModeAction = modeAction(tr("&Volume Rendering"), Qt::Key_2, gl::RenderMode::Volume);
+    m_bothModeAction =
+        modeAction(tr("Surface &and Volume"), Qt::Key_3, gl::RenderMode::SurfaceAndVolume);
+    m_surfaceModeAction->setChecked(true);
+
+    m_orthographicAction = new QAction(tr("&Orthographic Projection"), this);
+    m_orthographicAction->setCheckable(true);
+    m_orthographicAction->setShortcut(QKeySequence(Qt::Key_O));
+    connect(m_orthographicAction, &QAction::toggled, this, [this](bool on) {
+        m_view->setProjection(on ? Projection::Orthographic : Projection::Perspective);
+    });
+
+    m_resetViewAction = new QAction(tr("&Reset View"), this);
+    m_resetViewAction->setShortcut(QKeySequence(Qt::Key_R));
+    connect(m_resetViewAction, &QAction::triggered, m_view, &ViewportWidget::resetView);
+    m_fitViewAction = new QAction(tr("&Fit to Volume"), this);
+    m_fitViewAction->setShortcut(QKeySequence(Qt::Key_F));
+    connect(m_fitViewAction, &QAction::triggered, m_view, &ViewportWidget::fitView);
+
+    m_markerAction = new QAction(tr("Orientation &Marker"), this);
+    m_markerAction->setCheckable(true);
+    m_markerAction->setChecked(true);
+    m_markerAction->setShortcut(QKeySequence(Qt::Key_M));
+    connect(m_markerAction, &QAction::toggled, m_view,
+            &ViewportWidget::setOrientationMarkerVisible);
+
+    int number = 1;
+    for (StandardView v : kStandardViews) {
+        auto* a = new QAction(this);
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + number++)));
+        connect(a, &QAction::triggered, this, [this, v] { m_view->setStandardView(v); });
+        m_standardViewActions.push_back(a);
+    }
+
+    m_tfColorAction = new QAction(tr("Colour from &Transfer Function"), this);
+    m_tfColorAction->setCheckable(true);
+    m_tfColorAction->setChecked(true);
+    connect(m_tfColorAction, &QAction::toggled, this, [this](bool on) {
+        if (on) m_surfaceColorOverride.reset();
+        updateSurfaceColor();
+    });
+    m_surfaceColorAction = new QAction(tr("Surface &Colour..."), this);
+    m_surfaceColorAction->setShortcut(QKeySequence(Qt::Key_C));
+    connect(m_surfaceColorAction, &QAction::triggered, this, &MainWindow::chooseSurfaceColor);
+
+    m_isoUpAction = new QAction(tr("Isovalue &Up"), this);
+    m_isoUpAction->setShortcuts({QKeySequence(Qt::Key_BracketRight), QKeySequence(Qt::Key_Plus)});
+    connect(m_isoUpAction, &QAction::triggered, this, [this] { stepIsovalue(+1); });
+    m_isoDownAction = new QAction(tr("Isovalue &Down"), this);
+    m_isoDownAction->setShortcuts({QKeySequence(Qt::Key_BracketLeft), QKeySequence(Qt::Key_Minus)});
+    connect(m_isoDownAction, &QAction::triggered, this, [this] { stepIsovalue(-1); });
+
+    // Window-wide shortcuts work whichever panel has focus.
+    for (QAction* a : findChildren<QAction*>())
+        a->setShortcutContext(Qt::WindowShortcut);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    file->addAction(m_openFolderAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(m_exportAction);
+    file->addAction(m_screenshotAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addActions(m_modeGroup->actions());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_orthographicAction);
+    m_viewMenu->addAction(m_resetViewAction);
+    m_viewMenu->addAction(m_fitViewAction);
+    QMenu* standard = m_viewMenu->addMenu(tr("Standard &Views"));
+    standard->addActions(m_standardViewActions);
+    m_viewMenu->addAction(m_markerAction);
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_isovalueDock->toggleViewAction());
+    m_viewMenu->addAction(m_tfDock->toggleViewAction());
+    QAction* logToggle = m_logDock->toggleViewAction();
+    logToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_viewMenu->addAction(logToggle);
+
+    QMenu* surface = menuBar()->addMenu(tr("&Surface"));
+    surface->addAction(m_isoUpAction);
+    surface->addAction(m_isoDownAction);
+    surface->addSeparator();
+    surface->addAction(m_tfColorAction);
+    surface->addAction(m_surfaceColorAction);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts =
+        help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("Show &Log File Location"), this, [this] {
+        QMessageBox::information(this, tr("Log file"),
+                                 logFilePath().isEmpty() ? tr("No log file could be created.")
+                                                         : logFilePath());
+    });
+    help->addAction(tr("&About isoview"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::createStatusBar()
+{
+    auto label = [this](const char* name, const QString& tip) {
+        auto* l = new QLabel(this);
+        l->setObjectName(name);
+        l->setToolTip(tip);
+        return l;
+    };
+    m_volumeLabel = label("volumeLabel", tr("Dimensions and voxel spacing"));
+    m_triangleLabel = label("triangleLabel", tr("Triangles of the surface on screen"));
+    m_timingLabel =
+        label("timingLabel", tr("GPU time of the HistoPyramid build and of the extraction + "
+                                "shading pass, last frame"));
+    m_fpsLabel = label("fpsLabel", tr("Frames per second while the view changes"));
+    m_rendererLabel = label("rendererLabel", tr("OpenGL renderer"));
+
+    QToolButton* cancelLoad = nullptr;
+    m_loadProgress =
+        makeProgressWidget(this, &m_loadProgressLabel, &m_loadProgressBar, &cancelLoad);
+    m_loadProgress->setObjectName("loadProgress");
+    connect(cancelLoad, &QToolButton::clicked, &m_loadTask, &BackgroundTask::cancel);
+    QLabel* exportLabel = nullptr;
+    QToolButton* cancelExport = nullptr;
+    m_exportProgress = makeProgressWidget(this, &exportLabel, &m_exportProgressBar, &cancelExport);
+    m_exportProgress->setObjectName("exportProgress");
+    exportLabel->setText(tr("Exporting"));
+    connect(cancelExport, &QToolButton::clicked, &m_exportTask, &BackgroundTask::cancel);
+
+    statusBar()->addWidget(m_volumeLabel);
+    statusBar()->addWidget(m_loadProgress);
+    statusBar()->addWidget(m_exportProgress);
+    statusBar()->addPermanentWidget(m_triangleLabel);
+    statusBar()->addPermanentWidget(m_timingLabel);
+    statusBar()->addPermanentWidget(m_fpsLabel);
+    statusBar()->addPermanentWidget(m_rendererLabel);
+
+    connect(&m_loadTask, &BackgroundTask::progressChanged, this,
+            [this](const QString& stage, qint64 done, qint64 total) {
+                m_loadProgressLabel->setText(stage);
+                m_loadProgressBar->setRange(0, total > 0 ? 1000 : 0);
+                if (total > 0) m_loadProgressBar->setValue(int(1000 * done / total));
+            });
+    connect(&m_exportTask, &BackgroundTask::progressChanged, this,
+            [this](const QString&, qint64 done, qint64 total) {
+                m_exportProgressBar->setRange(0, total > 0 ? 1000 : 0);
+                if (total > 0) m_exportProgressBar->setValue(int(1000 * done / total));
+            });
+}
+
+// ---- settings -------------------------------------------------------------------------------
+
+void MainWindow::restoreSettings()
+{
+    QSettings s;
+    if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1280, 820);
+    restoreState(s.value("window/state").toByteArray());
+    m_lastFolder = s.value("files/lastFolder").toString();
+    m_recentFiles = s.value("files/recent").toStringList();
+    rebuildRecentMenu();
+    const int mode = s.value("view/mode", int(gl::RenderMode::Surface)).toInt();
+    for (QAction* a : m_modeGroup->actions()) {
+        if (a->data().toInt() == mode) a->trigger();
+    }
+    m_orthographicAction->setChecked(s.value("view/orthographic", false).toBool());
+    m_markerAction->setChecked(s.value("view/marker", true).toBool());
+    const QVariant color = s.value("surface/color");
+    if (color.isValid() && QColor(color.toString()).isValid()) {
+        m_surfaceColorOverride = QColor(color.toString());
+        m_tfColorAction->setChecked(false);
+    }
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    s.setValue("files/lastFolder", m_lastFolder);
+    s.setValue("files/recent", m_recentFiles);
+    s.setValue("view/mode", int(m_view->renderMode()));
+    s.setValue("view/orthographic", m_orthographicAction->isChecked());
+    s.setValue("view/marker", m_markerAction->isChecked());
+    if (m_surfaceColorOverride)
+        s.setValue("surface/color", m_surfaceColorOverride->name());
+    else
+        s.remove("surface/color");
+    if (m_document) {
+        s.setValue("transferFunction/last",
+                   QString::fromStdString(transferFunctionToJson(m_tfPanel->transferFunction())));
+        s.setValue("transferFunction/lastUnits", m_document->units());
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    m_loadTask.cancel();
+    m_exportTask.cancel();
+    QMainWindow::closeEvent(event);
+}
+
+// ---- opening volumes ------------------------------------------------------------------------
+
+void MainWindow::openFileDialog()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Open Volume"), m_lastFolder,
+        tr("Volumes (*.dcm *.nrrd *.nhdr *.mhd *.mha *.raw *.ima DICOMDIR);;DICOM (*.dcm *.ima "
+           "DICOMDIR);;NRRD (*.nrrd *.nhdr);;MetaImage (*.mhd *.mha);;Raw (*.raw *.bin *.img "
+           "*.dat);;All files (*)"));
+    if (!file.isEmpty()) openPath(file);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Open DICOM Folder"), m_lastFolder);
+    if (!folder.isEmpty()) openPath(folder);
+}
+
+void MainWindow::openPath(const QString& path, std::optional<double> isovalue,
+                          const io::LoadOptions& options)
+{
+    if (m_loadTask.isRunning()) {
+        showError(tr("Busy"), tr("A volume is still loading. Cancel it first, or wait."));
+        return;
+    }
+    io::LoadOptions chosen = options;
+    if (!chosen.raw && needsRawParameters(path)) {
+        std::optional<io::RawVolumeParameters> raw = RawImportDialog::ask(path, this, std::nullopt);
+        if (!raw) return;
+        chosen.raw = raw;
+    }
+    startLoad(path, isovalue, chosen);
+}
+
+void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
+                           const io::LoadOptions& options)
+{
+    auto outcome = std::make_shared<LoadOutcome>();
+    const bool askSeries = !options.seriesIndex.has_value() && !options.raw.has_value();
+    m_loadTask.disconnect(this);
+    connect(&m_loadTask, &BackgroundTask::progressChanged, this,
+            [this](const QString& stage, qint64 done, qint64 total) {
+                m_loadProgressLabel->setText(stage);
+                m_loadProgressBar->setRange(0, total > 0 ? 1000 : 0);
+                if (total > 0) m_loadProgressBar->setValue(int(1000 * done / total));
+            });
+    connect(&m_loadTask, &BackgroundTask::succeeded, this,
+            [this, outcome, path, isovalue, options] {
+                setBusy(m_loadProgress, false);
+                if (outcome->chooseSeries) {
+                    const std::optional<std::size_t> series =
+                        SeriesPickerDialog::ask(*outcome->chooseSeries, this);
+                    if (!series) return;
+                    io::LoadOptions withSeries = options;
+                    withSeries.seriesIndex = *series;
+                    startLoad(path, isovalue, withSeries);
+                    return;
+                }
+                applyDocument(outcome->document, isovalue);
+            });
+    connect(&m_loadTask, &BackgroundTask::failed, this, [this, path](const QString& message) {
+        setBusy(m_loadProgress, false);
+        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), message);
+        emit loadFailed(message);
+    });
+    connect(&m_loadTask, &BackgroundTask::cancelled, this, [this] {
+        setBusy(m_loadProgress, false);
+        statusBar()->showMessage(tr("Loading cancelled"), 4000);
+        emit loadFailed(tr("cancelled"));
+    });
+    m_loadProgressLabel->setText(tr("Opening %1").arg(QFileInfo(path).fileName()));
+    m_loadProgressBar->setRange(0, 0);
+    setBusy(m_loadProgress, true);
+    m_loadTask.start([outcome, path, options, askSeries](TaskContext& context) {
+        const std::filesystem::path fsPath = path.toStdString();
+        io::VolumeFormat format = io::VolumeFormat::Raw;
+        if (options.raw) {
+            format =
+                QFileInfo(path).isDir() ? io::VolumeFormat::RawSliceFolder : io::VolumeFormat::Raw;
+        } else {
+            io::VolumeSourceInfo info = io::inspectVolumeSource(fsPath, &context);
+            format = info.format;
+            if (info.format == io::VolumeFormat::Dicom && askSeries) {
+                if (loadableSeriesCount(info) == 0) {
+                    std::string why = "no series in it can be loaded";
+                    for (const io::SeriesSummary& s : info.series)
+                        why += "; " + s.note;
+                    throw InvalidInputError(why);
+                }
+                if (loadableSeriesCount(info) > 1) {
+                    outcome->chooseSeries = std::move(info);
+                    return;
+                }
+            }
+        }
+        outcome->document = loadVolumeDocument(path, format, options, &context);
+    });
+}
+
+void MainWindow::applyDocument(std::shared_ptr<VolumeDocument> doc, std::optional<double> isovalue)
+{
+    if (const std::optional<QString> error = m_view->setVolume(doc->volume)) {
+        showError(tr("Cannot show %1").arg(doc->displayName), *error);
+        emit loadFailed(*error);
+        return;
+    }
+    m_document = doc;
+    const Volume& v = *doc->volume;
+    const double iso = std::clamp(isovalue.value_or(doc->suggestedIsovalue), doc->realRange.min,
+                                  doc->realRange.max);
+
+    // The transfer function: the last one the user had for data in the same units, else the
+    // volume's default.
+    QSettings s;
+    std::optional<TransferFunction> tf;
+    if (s.value("transferFunction/lastUnits").toString() == doc->units()) {
+        try {
+            tf =
+                transferFunctionFromJson(s.value("transferFunction/last").toString().toStdString());
+        } catch (const Error&) {
+            tf.reset();
+        }
+    }
+    m_isovaluePanel->setVolumeContext(doc->histogram, doc->realRange, doc->units(),
+                                      doc->integerValued);
+    m_tfPanel->setVolumeContext(doc->histogram, doc->realRange, doc->units());
+    m_tfPanel->setTransferFunction(tf && tf->size() > 0 ? *tf : defaultTransferFunction(v));
+    m_view->setTransferFunction(m_tfPanel->transferFunction());
+    m_isovaluePanel->setIsovalue(iso);
+    m_view->setIsovalue(m_isovaluePanel->isovalue());
+    updateSurfaceColor();
+
+    const glm::uvec3 d = v.dims();
+    const glm::dvec3 sp = v.geometry().spacing;
+    m_volumeLabel->setText(tr("%1 x %2 x %3 | %4 x %5 x %6 mm | %7")
+                               .arg(d.x)
+                               .arg(d.y)
+                               .arg(d.z)
+                               .arg(formatValue(sp.x), formatValue(sp.y), formatValue(sp.z),
+                                    QString::fromStdString(std::string(scalarTypeName(v.type())))));
+    setWindowTitle(QStringLiteral("%1 - isoview").arg(doc->displayName));
+    m_exportAction->setEnabled(true);
+    updateViewNames();
+    m_lastFolder = QFileInfo(doc->path).absolutePath();
+    addRecentFile(doc->path);
+    for (const std::string& w : v.metadata().warnings)
+        log::get("io")->warn("{}", w);
+    if (!v.metadata().warnings.empty())
+        statusBar()->showMessage(
+            tr("%1 loader note(s), see the log panel (Ctrl+L)").arg(v.metadata().warnings.size()),
+            8000);
+    log::get("app")->info("opened {} ({}x{}x{}), isovalue {}", doc->path.toStdString(), d.x, d.y,
+                          d.z, iso);
+    emit volumeLoaded();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    event->acceptProposedAction();
+    // Dropping several DICOM files means their folder.
+    QString path = urls.first().toLocalFile();
+    if (urls.size() > 1) path = QFileInfo(path).absolutePath();
+    // Leave the drop handler before any dialog opens.
+    QTimer::singleShot(0, this, [this, path] { openPath(path); });
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    m_recentFiles.removeAll(path);
+    m_recentFiles.prepend(path);
+    while (m_recentFiles.size() > kMaxRecentFiles)
+        m_recentFiles.removeLast();
+    rebuildRecentMenu();
+    QSettings().setValue("files/recent", m_recentFiles);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    int n = 1;
+    for (const QString& path : m_recentFiles) {
+        const QString text = QStringLiteral("&%1 %2").arg(n % 10).arg(QFileInfo(path).fileName());
+        QAction* a = m_recentMenu->addAction(text, this, [this, path] { openPath(path); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+        ++n;
+    }
+    m_recentMenu->addSeparator();
+    QAction* clear = m_recentMenu->addAction(tr("Clear List"), this, [this] {
+        m_recentFiles.clear();
+        rebuildRecentMenu();
+        QSettings().setValue("files/recent", m_recentFiles);
+    });
+    clear->setEnabled(!m_recentFiles.isEmpty());
+}
+
+// ---- isovalue, transfer function, colour ----------------------------------------------------
+
+void MainWindow::onIsovalueChanged(double real)
+{
+    m_view->setIsovalue(real);
+    updateSurfaceColor();
+}
+
+void MainWindow::onTransferFunctionChanged()
+{
+    m_view->setTransferFunction(m_tfPanel->transferFunction());
+    updateSurfaceColor();
+}
+
+void MainWindow::updateSurfaceColor()
+{
+    if (m_surfaceColorOverride) {
+        m_view->setSurfaceColor(*m_surfaceColorOverride);
+        return;
+    }
+    if (!m_document) return;
+    // The transfer function's colour at the isovalue, brightened when it is dark: a surface
+    // is shaded, and a near-black surface shows nothing.
+    glm::vec3 c = glm::vec3(m_tfPanel->transferFunction().evaluate(m_view->isovalue()));
+    const float brightest = std::max({c.r, c.g, c.b});
+    if (brightest < 0.05f)
+        c = {0.9f, 0.85f, 0.75f};
+    else if (brightest < 0.75f)
+        c *= 0.85f / brightest;
+    m_view->setSurfaceColor(QColor::fromRgbF(c.r, c.g, c.b));
+}
+
+void MainWindow::chooseSurfaceColor()
+{
+    const QColor chosen =
+        QColorDialog::getColor(m_view->surfaceColor(), this, tr("Surface Colour"));
+    if (!chosen.isValid()) return;
+    // NOTE: assigned through emplace from the colour's RGBA, which keeps GCC 12's
+    // -Wdangling-pointer false positive on std::optional<QColor> assignment quiet.
+    m_surfaceColorOverride.emplace(QColor::fromRgba(chosen.rgba()));
+    m_tfColorAction->setChecked(false);
+    updateSurfaceColor();
+}
+
+void MainWindow::stepIsovalue(int direction)
+{
+    if (!m_document) return;
+    const double range = m_document->realRange.max - m_document->realRange.min;
+    double step = range / 200.0;
+    if (m_document->integerValued) step = std::max(1.0, std::round(step));
+    m_isovaluePanel->setIsovalue(m_isovaluePanel->isovalue() + direction * step);
+}
+
+// ---- status ---------------------------------------------------------------------------------
+
+void MainWindow::onFrameStats(const FrameStats& stats)
+{
+    m_triangleLabel->setText(stats.triangles ? tr("%1 triangles").arg(formatCount(*stats.triangles))
+                                             : tr("... triangles"));
+    QStringList timing;
+    if (stats.gpu.extractMs) timing << tr("pyramid %1 ms").arg(*stats.gpu.extractMs, 0, 'f', 1);
+    if (stats.gpu.surfaceMs) timing << tr("surface %1 ms").arg(*stats.gpu.surfaceMs, 0, 'f', 1);
+    if (stats.gpu.volumeMs) timing << tr("volume %1 ms").arg(*stats.gpu.volumeMs, 0, 'f', 1);
+    m_timingLabel->setText(timing.join(" | "));
+    m_fpsLabel->setText(stats.framesPerSecond > 0.0
+                            ? tr("%1 fps").arg(stats.framesPerSecond, 0, 'f', 1)
+                            : QString());
+    if (!m_pendingScreenshot.isEmpty() && m_document && stats.triangles && stats.renderedIsovalue &&
+        std::abs(*stats.renderedIsovalue - m_view->isovalue()) < 1e-9) {
+        const QString path = m_pendingScreenshot;
+        m_pendingScreenshot.clear();
+        // One more event-loop turn, so the status bar shows this frame's figures too.
+        QTimer::singleShot(50, this, [this, path] {
+            QSaveFile file(path);
+            const bool ok =
+                file.open(QIODevice::WriteOnly) && grab().save(&file, "PNG") && file.commit();
+            emit screenshotDone(ok, ok ? path : file.errorString());
+        });
+    }
+}
+
+void MainWindow::setBusy(QWidget* progress, bool busy)
+{
+    progress->setVisible(busy);
+}
+
+void MainWindow::updateViewNames()
+{
+    const bool anatomical = m_view->anatomical();
+    for (int i = 0; i < m_standardViewActions.size(); ++i) {
+        m_standardViewActions[i]->setText(
+            QString::fromUtf8(standardViewName(kStandardViews[i], anatomical).data()));
+    }
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box->setObjectName("errorDialog");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    const QString log = logFilePath();
+    if (!log.isEmpty()) box->setInformativeText(tr("Details are in the log: %1").arg(log));
+    box->open(); // window-modal, never blocks the event loop
+    log::get("app")->error("{}: {}", title.toStdString(), message.toStdString());
+}
+
+void MainWindow::showShortcuts()
+{
+    QString text = "<table>";
+    for (QAction* a : findChildren<QAction*>()) {
+        if (a->shortcut().isEmpty() || a->text().isEmpty()) continue;
+        QStringList keys;
+        for (const QKeySequence& k : a->shortcuts())
+            keys << k.toString(QKeySequence::NativeText);
+        text += QStringLiteral("<tr><td><b>%1</b></td><td>&nbsp;&nbsp;%2</td></tr>")
+                    .arg(keys.join(", ").toHtmlEscaped(), QString(a->text()).remove('&'));
+    }
+    text += "<tr><td><b>Left drag</b></td><td>&nbsp;&nbsp;Orbit</td></tr>"
+            "<tr><td><b>Middle / Shift+left drag</b></td><td>&nbsp;&nbsp;Pan</td></tr>"
+            "<tr><td><b>Wheel</b></td><td>&nbsp;&nbsp;Zoom</td></tr></table>";
+    QMessageBox::information(this, tr("Keyboard Shortcuts"), text);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About isoview"),
+                       tr("<b>isoview</b> %1<br>Live isosurfaces of DICOM and raw volumes: GPU "
+                          "marching cubes through a HistoPyramid (Dyken, Ziegler, Theobalt, "
+                          "Seidel).<br><br>OpenGL: %2")
+                           .arg(QCoreApplication::applicationVersion(), m_rendererLabel->text()));
+}
+
+// ---- export and screenshots -----------------------------------------------------------------
+
+void MainWindow::exportMeshDialog()
+{
+    if (!m_document) return;
+    QSettings s;
+    const QString folder = s.value("export/folder", m_lastFolder).toString();
+    const QString base = QFileInfo(m_document->path).completeBaseName() +
+                         QStringLiteral("_iso%1").arg(formatValue(m_view->isovalue()));
+    const auto choice = MeshExportDialog::ask(folder, base, m_view->anatomical(), this);
+    if (!choice) return;
+    MeshExportOptions options = choice->options;
+    if (choice->vertexColor) {
+        const QColor c = m_view->surfaceColor();
+        options.vertexColor = glm::u8vec3(c.red(), c.green(), c.blue());
+    }
+    exportMeshTo(choice->path, options);
+}
+
+void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& options)
+{
+    if (!m_document || m_exportTask.isRunning()) {
+        emit exportFinished(false, tr("nothing to export, or an export is running"));
+        return;
+    }
+    // The surface on screen: captured from the GPU now, written in the background.
+    auto mesh = std::make_shared<IsoMesh>();
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        *mesh = m_view->captureMesh();
+        QApplication::restoreOverrideCursor();
+    } catch (const Error& e) {
+        QApplication::restoreOverrideCursor();
+        showError(tr("Export failed"), QString::fromUtf8(e.what()));
+        emit exportFinished(false, QString::fromUtf8(e.what()));
+        return;
+    }
+    if (mesh->triangleCount() == 0) {
+        const QString message = tr("The surface is empty at this isovalue: nothing to export.");
+        showError(tr("Export failed"), message);
+        emit exportFinished(false, message);
+        return;
+    }
+    const VolumeGeometry geometry = m_document->volume->geometry();
+    m_exportTask.disconnect(this);
+    connect(&m_exportTask, &BackgroundTask::progressChanged, this,
+            [this](const QString&, qint64 done, qint64 total) {
+                m_exportProgressBar->setRange(0, total > 0 ? 1000 : 0);
+                if (total > 0) m_exportProgressBar->setValue(int(1000 * done / total));
+            });
+    const qulonglong triangles = mesh->triangleCount();
+    connect(&m_exportTask, &BackgroundTask::succeeded, this, [this, path, triangles] {
+        setBusy(m_exportProgress, false);
+        statusBar()->showMessage(
+            tr("Exported %1 triangles to %2").arg(formatCount(triangles), path), 8000);
+        emit exportFinished(true, path);
+    });
+    connect(&m_exportTask, &BackgroundTask::failed, this, [this](const QString& message) {
+        setBusy(m_exportProgress, false);
+        showError(tr("Export failed"), message);
+        emit exportFinished(false, message);
+    });
+    connect(&m_exportTask, &BackgroundTask::cancelled, this, [this] {
+        setBusy(m_exportProgress, false);
+        statusBar()->showMessage(tr("Export cancelled; no file was written"), 6000);
+        emit exportFinished(false, tr("cancelled"));
+    });
+    m_exportProgressBar->setRange(0, 1000);
+    m_exportProgressBar->setValue(0);
+    setBusy(m_exportProgress, true);
+    m_exportTask.start([mesh, geometry, options, path](TaskContext& context) {
+        MeshExportOptions o = options;
+        o.progress = [&context](std::uint64_t done, std::uint64_t total) {
+            context.progress("writing", done, total);
+            return !context.cancelRequested();
+        };
+        exportMesh(path.toStdString(), *mesh, geometry, o);
+    });
+}
+
+void MainWindow::screenshotDialog()
+{
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save Screenshot"),
+                                                      QDir(m_lastFolder).filePath("isoview.png"),
+                                                      tr("PNG image (*.png)"));
+    if (file.isEmpty()) return;
+    QString error;
+    if (!saveScreenshot(file, &error)) showError(tr("Cannot save the screenshot"), error);
+}
+
+bool MainWindow::saveScreenshot(const QString& path, QString* error)
+{
+    const QImage image = m_view->grabView();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
+        if (error) *error = tr("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::screenshotWhenReady(const QString& path)
+{
+    m_pendingScreenshot = path;
+}
+
+} // namespace isoview::app

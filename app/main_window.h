@@ -1,0 +1,149 @@
+// The viewer's main window: it wires the 3D view, the isovalue panel, the transfer-function
+// editor, the log panel and the status bar to the engine and the loaders, and owns the
+// actions (menus, shortcuts), recent files and remembered settings. Slow work (loading,
+// writing meshes) runs as BackgroundTasks with a progress bar and Cancel in the status bar;
+// the current volume stays usable meanwhile. Every failure ends in an error dialog that
+// quotes the loader's or writer's message and names the log file.
+#pragma once
+
+#include "background_task.h"
+#include "engine/mesh_export.h"
+#include "viewport_widget.h"
+#include "volume_document.h"
+
+#include <QMainWindow>
+#include <QStringList>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QToolButton;
+
+namespace isoview::app {
+
+class IsovaluePanel;
+class LogPanel;
+class TransferFunctionPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a volume in the background (asks for raw parameters or a DICOM series first when
+    // needed). isovalue: real units to start at instead of the suggested one.
+    void openPath(const QString& path, std::optional<double> isovalue = std::nullopt,
+                  const io::LoadOptions& options = {});
+    // Exports the surface on screen in the background. Ends with exportFinished.
+    void exportMeshTo(const QString& path, const MeshExportOptions& options);
+    // Writes the 3D view (with overlays) as PNG, atomically. Returns false and fills error.
+    bool saveScreenshot(const QString& path, QString* error);
+    // Saves a screenshot of the whole window once the first volume's surface is on screen,
+    // then emits screenshotDone (for `isoview --screenshot FILE`).
+    void screenshotWhenReady(const QString& path);
+
+    ViewportWidget* viewport() const { return m_view; }
+    IsovaluePanel* isovaluePanel() const { return m_isovaluePanel; }
+    TransferFunctionPanel* transferFunctionPanel() const { return m_tfPanel; }
+    const VolumeDocument* document() const { return m_document.get(); }
+    bool isLoading() const { return m_loadTask.isRunning(); }
+    QStringList recentFiles() const { return m_recentFiles; }
+
+signals:
+    void volumeLoaded();
+    void loadFailed(const QString& message);
+    void exportFinished(bool ok, const QString& message);
+    void screenshotDone(bool ok, const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createDocks();
+    void createStatusBar();
+    void restoreSettings();
+    void saveSettings() const;
+
+    void openFileDialog();
+    void openFolderDialog();
+    void exportMeshDialog();
+    void screenshotDialog();
+    void startLoad(const QString& path, std::optional<double> isovalue,
+                   const io::LoadOptions& options);
+    void applyDocument(std::shared_ptr<VolumeDocument> doc, std::optional<double> isovalue);
+    void onIsovalueChanged(double real);
+    void onTransferFunctionChanged();
+    void updateSurfaceColor();
+    void chooseSurfaceColor();
+    void stepIsovalue(int direction);
+    void onFrameStats(const FrameStats& stats);
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void showError(const QString& title, const QString& message);
+    void showShortcuts();
+    void showAbout();
+    void updateViewNames();
+    void setBusy(QWidget* progress, bool busy);
+
+    ViewportWidget* m_view = nullptr;
+    IsovaluePanel* m_isovaluePanel = nullptr;
+    TransferFunctionPanel* m_tfPanel = nullptr;
+    LogPanel* m_logPanel = nullptr;
+    QDockWidget* m_isovalueDock = nullptr;
+    QDockWidget* m_tfDock = nullptr;
+    QDockWidget* m_logDock = nullptr;
+
+    std::shared_ptr<VolumeDocument> m_document;
+    BackgroundTask m_loadTask;
+    BackgroundTask m_exportTask;
+    std::optional<QColor> m_surfaceColorOverride;
+    QStringList m_recentFiles;
+    QString m_lastFolder;
+    QString m_pendingScreenshot;
+
+    // Status bar.
+    QLabel* m_volumeLabel = nullptr;
+    QLabel* m_triangleLabel = nullptr;
+    QLabel* m_timingLabel = nullptr;
+    QLabel* m_fpsLabel = nullptr;
+    QLabel* m_rendererLabel = nullptr;
+    QWidget* m_loadProgress = nullptr;
+    QLabel* m_loadProgressLabel = nullptr;
+    QProgressBar* m_loadProgressBar = nullptr;
+    QWidget* m_exportProgress = nullptr;
+    QProgressBar* m_exportProgressBar = nullptr;
+
+    // Actions.
+    QAction* m_openAction = nullptr;
+    QAction* m_openFolderAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_screenshotAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QActionGroup* m_modeGroup = nullptr;
+    QAction* m_surfaceModeAction = nullptr;
+    QAction* m_volumeModeAction = nullptr;
+    QAction* m_bothModeAction = nullptr;
+    QAction* m_orthographicAction = nullptr;
+    QAction* m_resetViewAction = nullptr;
+    QAction* m_fitViewAction = nullptr;
+    QAction* m_markerAction = nullptr;
+    QList<QAction*> m_standardViewActions;
+    QAction* m_surfaceColorAction = nullptr;
+    QAction* m_tfColorAction = nullptr;
+    QAction* m_isoUpAction = nullptr;
+    QAction* m_isoDownAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+};
+
+} // namespace isoview::app

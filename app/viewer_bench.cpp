@@ -1,0 +1,145 @@
+// isoview-viewer-bench [PATH] [--iso VALUE] [--frames N] [--size WxH]
+// Measures what a user feels while dragging the isovalue, in the real window (MainWindow,
+// QOpenGLWidget, the same renderer), on the bundled sample by default:
+// 1. "every frame": the isovalue changes once per frame (a new value as soon as the previous
+//    frame is swapped), sweeping +-10% around VALUE: frames per second and the delay from the
+//    change to the swap of the frame that shows it.
+// 2. "drag at 200 Hz": values arrive every 5 ms whatever the frame rate, as mouse moves do;
+//    frames per second, how many values each frame coalesced, and the delay from the oldest
+//    value not yet on screen to the swap of the frame that shows the newest one.
+// Prints medians. Needs a display (xvfb-run on headless machines).
+#include "app_defaults.h"
+#include "isovalue_panel.h"
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#ifndef ISOVIEW_SAMPLE_DIR
+#define ISOVIEW_SAMPLE_DIR ""
+#endif
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    isoview::app::setDefaultSurfaceFormat();
+    QCoreApplication::setOrganizationName("isoview-bench");
+    QCoreApplication::setApplicationName("isoview-viewer-bench");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addPositionalArgument("path", "Volume (default: the bundled sample).", "[PATH]");
+    QCommandLineOption isoOption("iso", "Centre isovalue, real units (default 40).", "VALUE", "40");
+    QCommandLineOption framesOption("frames", "Frames per measurement (default 60).", "N", "60");
+    QCommandLineOption sizeOption("size", "Window size (default 1280x800).", "WxH", "1280x800");
+    parser.addOptions({isoOption, framesOption, sizeOption});
+    parser.process(app);
+    const double centre = parser.value(isoOption).toDouble();
+    const int frames = std::max(5, parser.value(framesOption).toInt());
+    QString path = parser.positionalArguments().value(0);
+    if (path.isEmpty()) path = QStringLiteral(ISOVIEW_SAMPLE_DIR "/mr_head.nhdr");
+
+    isoview::app::MainWindow window;
+    const QStringList wh = parser.value(sizeOption).split('x');
+    window.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    window.show();
+    auto* view = window.viewport();
+    auto* panel = window.isovaluePanel();
+
+    // The sweep: +-10% around the centre, a new value each step.
+    auto valueAt = [&](int i) {
+        const double phase = double(i % 40) / 40.0;
+        const double tri = phase < 0.5 ? phase * 2.0 : 2.0 - phase * 2.0;
+        return centre * (0.9 + 0.2 * tri) + (i % 2) * 1e-3; // never twice the same value
+    };
+
+    enum class Phase { Loading, EveryFrame, Drag, Done } phase = Phase::Loading;
+    std::vector<double> intervals, latencies, coalesced;
+    QElapsedTimer clock;
+    clock.start();
+    qint64 lastSwap = -1;
+    int frame = 0;
+    int valuesSinceSwap = 0;
+    int step = 0;
+    QTimer dragTimer;
+    dragTimer.setInterval(5);
+    QObject::connect(&dragTimer, &QTimer::timeout, [&] {
+        panel->setIsovalue(valueAt(++step));
+        ++valuesSinceSwap;
+    });
+
+    auto report = [&](const char* name) {
+        std::vector<double> fps;
+        for (double dt : intervals)
+            fps.push_back(1000.0 / dt);
+        std::printf("%-16s frames %zu  median fps %.1f  median frame %.1f ms  median latency "
+                    "%.1f ms",
+                    name, intervals.size(), median(fps), median(intervals), median(latencies));
+        if (!coalesced.empty()) std::printf("  values per frame %.1f", median(coalesced));
+        std::printf("\n");
+        intervals.clear();
+        latencies.clear();
+        coalesced.clear();
+        frame = 0;
+        lastSwap = -1;
+    };
+
+    QObject::connect(view, &QOpenGLWidget::frameSwapped, [&] {
+        if (phase == Phase::Loading || phase == Phase::Done) return;
+        const qint64 now = clock.nsecsElapsed();
+        const auto& stats = view->lastFrameStats();
+        if (lastSwap >= 0) {
+            intervals.push_back(double(now - lastSwap) / 1e6);
+            if (stats.isovalueLatencyMs) latencies.push_back(*stats.isovalueLatencyMs);
+            if (phase == Phase::Drag) coalesced.push_back(valuesSinceSwap);
+        }
+        valuesSinceSwap = 0;
+        lastSwap = now;
+        if (++frame > frames) {
+            if (phase == Phase::EveryFrame) {
+                report("every frame");
+                phase = Phase::Drag;
+                dragTimer.start();
+                return;
+            }
+            dragTimer.stop();
+            report("drag at 200 Hz");
+            phase = Phase::Done;
+            QTimer::singleShot(0, &app, &QApplication::quit);
+            return;
+        }
+        if (phase == Phase::EveryFrame) panel->setIsovalue(valueAt(++step));
+    });
+    QObject::connect(&window, &isoview::app::MainWindow::volumeLoaded, [&] {
+        std::printf("volume %s, window %dx%d, renderer %s\n",
+                    qPrintable(QFileInfo(path).fileName()), view->width(), view->height(),
+                    qPrintable(view->rendererName()));
+        QTimer::singleShot(500, [&] {
+            phase = Phase::EveryFrame;
+            panel->setIsovalue(valueAt(++step));
+        });
+    });
+    QObject::connect(&window, &isoview::app::MainWindow::loadFailed, [&](const QString& m) {
+        std::fprintf(stderr, "isoview-viewer-bench: %s\n", qPrintable(m));
+        app.exit(1);
+    });
+    QTimer::singleShot(0, [&] { window.openPath(path, centre); });
+    return app.exec();
+}

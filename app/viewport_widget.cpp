@@ -1,0 +1,369 @@
+#include "viewport_widget.h"
+
+#include "engine/error.h"
+#include "engine/log.h"
+
+#include <glm/gtc/matrix_inverse.hpp>
+
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
+#include <QPainter>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace isoview::app {
+namespace {
+
+constexpr qint64 kFpsWindowNs = 1'000'000'000;
+// While the user drags, volume rendering runs at half resolution so the view stays fluid;
+// the full-resolution frame follows the release.
+constexpr float kInteractiveVolumeScale = 0.5f;
+
+glm::vec3 toVec(const QColor& c)
+{
+    return {float(c.redF()), float(c.greenF()), float(c.blueF())};
+}
+
+} // namespace
+
+ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent)
+{
+    setObjectName("viewport");
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(320, 240);
+    m_clock.start();
+    m_pollTimer.setSingleShot(true);
+    m_pollTimer.setInterval(15);
+    connect(&m_pollTimer, &QTimer::timeout, this, &ViewportWidget::pollTriangleCount);
+    connect(this, &QOpenGLWidget::frameSwapped, this, &ViewportWidget::onFrameSwapped);
+}
+
+ViewportWidget::~ViewportWidget()
+{
+    releaseGl();
+}
+
+void ViewportWidget::releaseGl()
+{
+    if (!m_renderer) return;
+    makeCurrent();
+    m_renderer.reset();
+    m_volumeUploaded = false;
+    doneCurrent();
+}
+
+void ViewportWidget::initializeGL()
+{
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ViewportWidget::releaseGl,
+            Qt::DirectConnection);
+    try {
+        m_renderer = std::make_unique<gl::SceneRenderer>();
+        m_rendererName = QString::fromStdString(m_renderer->capabilities().summary());
+        log::get("app")->info("3D view on {}", m_renderer->capabilities().summary());
+    } catch (const Error& e) {
+        m_renderer.reset();
+        const QString message =
+            QStringLiteral("OpenGL 3.3 core or newer is needed for the 3D view.\n\n%1")
+                .arg(QString::fromUtf8(e.what()));
+        log::get("app")->error("{}", e.what());
+        emit glError(message);
+        return;
+    }
+    emit glReady(m_rendererName);
+    if (m_volume) {
+        QString error;
+        if (!uploadVolume(&error)) emit glError(error);
+    }
+}
+
+bool ViewportWidget::uploadVolume(QString* error)
+{
+    try {
+        m_renderer->setVolume(*m_volume);
+        m_volumeUploaded = true;
+        m_renderer->setIsovalue(float(m_volume->rescale().toStored(m_isovalueReal)));
+        if (m_transferFunction) m_renderer->setTransferFunction(*m_transferFunction);
+        m_transferFunctionDirty = false;
+        m_isovalueDirty = false;
+        return true;
+    } catch (const Error& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> volume)
+{
+    std::shared_ptr<const Volume> previous = m_volume;
+    m_volume = std::move(volume);
+    if (m_renderer) {
+        makeCurrent();
+        QString error;
+        const bool ok = uploadVolume(&error);
+        doneCurrent();
+        if (!ok) {
+            m_volume = previous; // the renderer kept the previous volume
+            return error;
+        }
+    }
+    m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
+    m_camera.setStandardView(StandardView::Anterior);
+    m_stats = {};
+    update();
+    return std::nullopt;
+}
+
+void ViewportWidget::setIsovalue(double real)
+{
+    if (real == m_isovalueReal && !m_isovalueDirty) return;
+    m_isovalueReal = real;
+    m_isovalueDirty = true;
+    if (!m_oldestPendingChangeNs) m_oldestPendingChangeNs = m_clock.nsecsElapsed();
+    update();
+}
+
+void ViewportWidget::setTransferFunction(const TransferFunction& tf)
+{
+    m_transferFunction = tf;
+    m_transferFunctionDirty = true;
+    update();
+}
+
+void ViewportWidget::setRenderMode(gl::RenderMode mode)
+{
+    m_mode = mode;
+    update();
+}
+
+void ViewportWidget::setSurfaceColor(const QColor& color)
+{
+    m_surfaceColor = toVec(color);
+    update();
+}
+
+QColor ViewportWidget::surfaceColor() const
+{
+    return QColor::fromRgbF(m_surfaceColor.r, m_surfaceColor.g, m_surfaceColor.b);
+}
+
+void ViewportWidget::setOrientationMarkerVisible(bool visible)
+{
+    m_showMarker = visible;
+    update();
+}
+
+void ViewportWidget::setProjection(Projection projection)
+{
+    m_camera.setProjection(projection);
+    update();
+}
+
+void ViewportWidget::setStandardView(StandardView view)
+{
+    m_camera.setStandardView(view);
+    update();
+}
+
+void ViewportWidget::resetView()
+{
+    m_camera.reset();
+    update();
+}
+
+void ViewportWidget::fitView()
+{
+    if (m_volume) m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
+    update();
+}
+
+bool ViewportWidget::anatomical() const
+{
+    return m_volume && m_volume->metadata().sourceFormat == "DICOM";
+}
+
+std::optional<double> ViewportWidget::renderedIsovalue() const
+{
+    if (!m_renderer || !m_volume || !m_volumeUploaded) return std::nullopt;
+    const std::optional<float> stored = m_renderer->renderedIsovalue();
+    if (!stored) return std::nullopt;
+    return m_volume->rescale().toReal(double(*stored));
+}
+
+IsoMesh ViewportWidget::captureMesh()
+{
+    if (!m_renderer || !m_volumeUploaded || !m_renderer->renderedIsovalue()) return {};
+    makeCurrent();
+    struct DoneCurrent {
+        ViewportWidget* w;
+        ~DoneCurrent() { w->doneCurrent(); }
+    } done{this};
+    return m_renderer->extractor().capture();
+}
+
+QImage ViewportWidget::grabView()
+{
+    return grabFramebuffer();
+}
+
+float ViewportWidget::aspect() const
+{
+    return height() > 0 ? float(width()) / float(height()) : 1.0f;
+}
+
+void ViewportWidget::resizeGL(int, int) {}
+
+void ViewportWidget::paintGL()
+{
+    QOpenGLExtraFunctions* f = context()->extraFunctions();
+    // QPainter (the overlay labels) may leave state behind; the engine expects GL defaults.
+    f->glDisable(GL_BLEND);
+    f->glDisable(GL_SCISSOR_TEST);
+    f->glDisable(GL_STENCIL_TEST);
+    f->glDisable(GL_CULL_FACE);
+    f->glDepthMask(GL_TRUE);
+    f->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    f->glUseProgram(0);
+    f->glBindVertexArray(0);
+
+    const qreal dpr = devicePixelRatioF();
+    const glm::ivec2 size(std::max(1, int(std::lround(width() * dpr))),
+                          std::max(1, int(std::lround(height() * dpr))));
+    if (!m_renderer || !m_volumeUploaded) {
+        f->glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+        f->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        return;
+    }
+    if (m_isovalueDirty) {
+        m_renderer->setIsovalue(float(m_volume->rescale().toStored(m_isovalueReal)));
+        m_isovalueDirty = false;
+        m_inFlightChangeNs = m_oldestPendingChangeNs;
+        m_oldestPendingChangeNs.reset();
+    }
+    if (m_transferFunctionDirty && m_transferFunction) {
+        m_renderer->setTransferFunction(*m_transferFunction);
+        m_transferFunctionDirty = false;
+    }
+    gl::SceneParams params;
+    params.view = m_camera.viewMatrix();
+    params.projection = m_camera.projectionMatrix(aspect());
+    params.viewportSize = size;
+    params.targetFramebuffer = defaultFramebufferObject();
+    params.mode = m_mode;
+    params.surfaceColor = m_surfaceColor;
+    params.orientationMarker = m_showMarker;
+    params.volumeResolutionScale = m_interacting ? kInteractiveVolumeScale : 1.0f;
+    m_renderer->render(params);
+    if (m_showMarker) paintOrientationLabels(params);
+}
+
+void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)
+{
+    const gl::OrientationMarkerLayout layout = gl::orientationMarkerLayout(params);
+    const bool patient = anatomical();
+    const char* names[3] = {patient ? "L" : "X", patient ? "P" : "Y", patient ? "S" : "Z"};
+    const qreal dpr = devicePixelRatioF();
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    QFont font = painter.font();
+    font.setBold(true);
+    font.setPointSizeF(9.0);
+    painter.setFont(font);
+    const QColor colors[3] = {QColor(240, 90, 90), QColor(110, 220, 110), QColor(110, 150, 255)};
+    for (int a = 0; a < 3; ++a) {
+        const glm::vec2 tip = layout.axisTips[std::size_t(a)];
+        const glm::vec2 dir = tip - layout.center;
+        const float len = glm::length(dir);
+        const glm::vec2 at = len > 1e-3f ? tip + dir / len * 9.0f * float(dpr) : tip;
+        const QPointF p(at.x / dpr, height() - at.y / dpr);
+        painter.setPen(colors[a]);
+        painter.drawText(QRectF(p.x() - 8, p.y() - 8, 16, 16), Qt::AlignCenter, names[a]);
+    }
+}
+
+void ViewportWidget::onFrameSwapped()
+{
+    const qint64 now = m_clock.nsecsElapsed();
+    m_frameTimesNs.push_back(now);
+    while (!m_frameTimesNs.empty() && now - m_frameTimesNs.front() > kFpsWindowNs)
+        m_frameTimesNs.pop_front();
+    m_stats.framesPerSecond = m_frameTimesNs.size() >= 2 ? double(m_frameTimesNs.size() - 1) * 1e9 /
+                                                               double(now - m_frameTimesNs.front())
+                                                         : 0.0;
+    if (m_inFlightChangeNs) {
+        m_stats.isovalueLatencyMs = double(now - *m_inFlightChangeNs) / 1e6;
+        m_inFlightChangeNs.reset();
+    }
+    m_stats.renderedIsovalue = renderedIsovalue();
+    if (m_renderer) m_stats.gpu = m_renderer->lastGpuTimes();
+    pollTriangleCount();
+}
+
+void ViewportWidget::pollTriangleCount()
+{
+    if (!m_renderer || !m_volumeUploaded) return;
+    makeCurrent();
+    const std::optional<std::uint32_t> vertices = m_renderer->extractor().pollVertexCount();
+    doneCurrent();
+    if (vertices) {
+        m_stats.triangles = *vertices / 3;
+    } else {
+        m_stats.triangles.reset();
+        m_pollTimer.start(); // the GPU is still building: ask again shortly, without a repaint
+    }
+    emit frameStatsChanged(m_stats);
+}
+
+glm::vec2 ViewportWidget::toNdc(const QPointF& p) const
+{
+    return {float(2.0 * p.x() / std::max(1, width()) - 1.0),
+            float(1.0 - 2.0 * p.y() / std::max(1, height()))};
+}
+
+void ViewportWidget::mousePressEvent(QMouseEvent* event)
+{
+    m_lastMouse = event->position();
+    if (event->button() == Qt::MiddleButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)))
+        m_drag = Drag::Pan;
+    else if (event->button() == Qt::LeftButton)
+        m_drag = Drag::Rotate;
+    else
+        return QOpenGLWidget::mousePressEvent(event);
+    m_interacting = true;
+    event->accept();
+}
+
+void ViewportWidget::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::None) return QOpenGLWidget::mouseMoveEvent(event);
+    const glm::vec2 from = toNdc(m_lastMouse);
+    const glm::vec2 to = toNdc(event->position());
+    m_lastMouse = event->position();
+    if (m_drag == Drag::Rotate)
+        m_camera.rotateByDrag(from, to, aspect());
+    else
+        m_camera.pan(to - from, aspect());
+    update();
+}
+
+void ViewportWidget::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::None) return QOpenGLWidget::mouseReleaseEvent(event);
+    m_drag = Drag::None;
+    m_interacting = false;
+    update(); // the full-resolution frame
+}
+
+void ViewportWidget::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0.0) {
+        m_camera.zoom(float(std::pow(1.15, steps)));
+        update();
+    }
+    event->accept();
+}
+
+} // namespace isoview::app

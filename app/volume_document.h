@@ -1,0 +1,35 @@
+// The volume the window shows and what was derived from it on the loading thread: the
+// histogram, the suggested isovalue, and where it came from. Immutable once loaded, shared
+// between the widgets.
+#pragma once
+
+#include "engine/histogram.h"
+#include "engine/volume.h"
+#include "io/volume_loader.h"
+
+#include <QString>
+#include <memory>
+#include <optional>
+
+namespace isoview::app {
+
+struct VolumeDocument {
+    std::shared_ptr<const Volume> volume;
+    Histogram histogram;
+    ValueRange realRange;           // finite real values (rescale applied, ordered)
+    double suggestedIsovalue = 0.0; // real units
+    QString path;                   // what the user opened (file or folder)
+    QString displayName;            // file name, or the DICOM series description
+    io::VolumeFormat format = io::VolumeFormat::Raw;
+    io::LoadOptions options;    // how it was loaded (series, raw parameters), for recent files
+    bool integerValued = false; // integer voxels with an integral rescale: whole-unit isovalues
+    QString units() const { return QString::fromStdString(volume->metadata().units); }
+};
+
+// Loads path on the calling thread (any thread but the GUI's): the volume, its histogram and
+// suggested isovalue. Throws like io::loadVolume.
+std::shared_ptr<VolumeDocument> loadVolumeDocument(const QString& path, io::VolumeFormat format,
+                                                   const io::LoadOptions& options,
+                                                   io::LoadMonitor* monitor);
+
+} // namespace isoview::app

@@ -1,0 +1,263 @@
+// The whole window on a real GL context (llvmpipe under Xvfb): opening the bundled sample,
+// the isovalue driving the triangle count shown, a 100-step slider drag ending on the last
+// value, export read back by an independent reader (VTK), failures that leave nothing behind.
+#include "app_test_support.h"
+#include "engine/cpu_marching_cubes.h"
+#include "isovalue_panel.h"
+#include "main_window.h"
+#include "support/temp_dir.h"
+#include "test_paths.h"
+
+#include <gtest/gtest.h>
+
+#include <QLabel>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStyleOptionSlider>
+#include <QTest>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unistd.h>
+
+namespace isoview::app {
+namespace {
+
+using test::waitUntil;
+
+QString samplePath()
+{
+    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
+                                  "/resources/samples/mr_head.nhdr");
+}
+
+// The triangle count the status bar shows, when it shows one.
+std::optional<std::uint64_t> shownTriangles(const MainWindow& w)
+{
+    const auto* label = w.findChild<QLabel*>("triangleLabel");
+    if (!label) return std::nullopt;
+    QString digits;
+    for (QChar c : label->text()) {
+        if (c.isDigit())
+            digits += c;
+        else if (c == ' ' && !digits.isEmpty())
+            break;
+    }
+    bool ok = false;
+    const qulonglong n = digits.toULongLong(&ok);
+    if (!ok || !label->text().contains("triangles")) return std::nullopt;
+    return n;
+}
+
+// Waits until the surface on screen is the one for the panel's isovalue and its count shows.
+bool waitForSurface(MainWindow& w, int timeoutMs = 30000)
+{
+    return waitUntil(
+        [&] {
+            const std::optional<double> shown = w.viewport()->renderedIsovalue();
+            return shown && *shown == w.isovaluePanel()->isovalue() && shownTriangles(w);
+        },
+        timeoutMs);
+}
+
+std::unique_ptr<MainWindow> openSample(double iso = 40.0)
+{
+    auto w = std::make_unique<MainWindow>();
+    w->resize(900, 640);
+    w->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(samplePath(), iso);
+    EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    EXPECT_TRUE(waitForSurface(*w));
+    return w;
+}
+
+std::uint64_t cpuTriangles(const Volume& v, double real)
+{
+    return extractIsosurfaceCpu(v, float(v.rescale().toStored(real))).triangleCount();
+}
+
+// Reads a PLY with VTK (tests/tools/read_ply_vtk.py): returns "points N\ncells M".
+std::string readWithVtk(const std::filesystem::path& ply)
+{
+    const std::string command = std::string(isoview::test::kPythonExecutable) + " " +
+                                isoview::test::kSourceDir + "/tests/tools/read_ply_vtk.py '" +
+                                ply.string() + "' 2>&1";
+    std::string out;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+        char buffer[256];
+        while (fgets(buffer, sizeof buffer, pipe))
+            out += buffer;
+        pclose(pipe);
+    }
+    return out;
+}
+
+QMessageBox* visibleErrorDialog(const MainWindow& w)
+{
+    for (QMessageBox* box : w.findChildren<QMessageBox*>("errorDialog")) {
+        if (box->isVisible()) return box;
+    }
+    return nullptr;
+}
+
+TEST(MainWindowTest, OpensTheSampleWithItsSurfaceShown)
+{
+    auto w = openSample();
+    ASSERT_NE(w->document(), nullptr);
+    EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(128, 128, 85));
+    // Exactly the CPU reference's triangles at the same isovalue.
+    EXPECT_EQ(*shownTriangles(*w), cpuTriangles(*w->document()->volume, 40.0));
+    EXPECT_TRUE(w->findChild<QLabel*>("rendererLabel")->text().contains("OpenGL"));
+    EXPECT_TRUE(w->findChild<QLabel*>("volumeLabel")->text().contains("128 x 128 x 85"));
+    EXPECT_TRUE(w->windowTitle().contains("mr_head.nhdr"));
+}
+
+TEST(MainWindowTest, SettingTheIsovalueChangesTheTriangleCountShown)
+{
+    auto w = openSample();
+    const std::uint64_t before = *shownTriangles(*w);
+    w->isovaluePanel()->setIsovalue(300.0);
+    ASSERT_TRUE(waitForSurface(*w));
+    const std::uint64_t after = *shownTriangles(*w);
+    EXPECT_NE(after, before);
+    EXPECT_EQ(after, cpuTriangles(*w->document()->volume, 300.0));
+}
+
+TEST(MainWindowTest, SliderDragOfHundredStepsEndsOnTheLastValue)
+{
+    auto w = openSample();
+    auto* slider = w->isovaluePanel()->findChild<QSlider*>();
+    ASSERT_NE(slider, nullptr);
+    QStyleOptionSlider option;
+    option.initFrom(slider);
+    option.orientation = slider->orientation();
+    option.minimum = slider->minimum();
+    option.maximum = slider->maximum();
+    option.sliderPosition = slider->sliderPosition();
+    option.sliderValue = slider->value();
+    const QRect handle = slider->style()->subControlRect(QStyle::CC_Slider, &option,
+                                                         QStyle::SC_SliderHandle, slider);
+    ASSERT_TRUE(handle.isValid());
+    const QPoint start = handle.center();
+    auto send = [&](QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, QPointF(at), slider->mapToGlobal(QPointF(at)),
+                          type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, buttons,
+                          Qt::NoModifier);
+        QApplication::sendEvent(slider, &event);
+    };
+    QSignalSpy changes(w->isovaluePanel(), &IsovaluePanel::isovalueChanged);
+    send(QEvent::MouseButtonPress, start, Qt::LeftButton);
+    QPoint at = start;
+    for (int i = 1; i <= 100; ++i) {
+        at = start + QPoint(i * 3, 0); // 300 px to the right, 3 px per step
+        send(QEvent::MouseMove, at, Qt::LeftButton);
+        QCoreApplication::processEvents(); // frames render between moves, as in a real drag
+    }
+    send(QEvent::MouseButtonRelease, at, Qt::NoButton);
+    EXPECT_GE(changes.count(), 50); // the drag really moved the value, step after step
+    const double last = changes.last().at(0).toDouble();
+    EXPECT_EQ(w->isovaluePanel()->isovalue(), last);
+    ASSERT_TRUE(waitForSurface(*w));
+    EXPECT_EQ(*w->viewport()->renderedIsovalue(), last);
+    EXPECT_EQ(*shownTriangles(*w), cpuTriangles(*w->document()->volume, last));
+}
+
+TEST(MainWindowTest, ExportWritesAPlyThatVtkReadsWithTheCountShown)
+{
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    const std::filesystem::path file = dir.path() / "head.ply";
+    QSignalSpy done(w.get(), &MainWindow::exportFinished);
+    w->exportMeshTo(QString::fromStdString(file.string()), {});
+    ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));
+    EXPECT_TRUE(done.first().at(0).toBool()) << done.first().at(1).toString().toStdString();
+    const std::string vtk = readWithVtk(file);
+    EXPECT_NE(vtk.find("cells " + std::to_string(*shownTriangles(*w))), std::string::npos) << vtk;
+}
+
+TEST(MainWindowTest, FailedExportShowsAnErrorAndLeavesNoFile)
+{
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    // A folder nobody may write to. Root ignores permission bits, so as root (CI containers)
+    // it is /proc, where not even root can create files.
+    std::filesystem::path locked = dir.path() / "locked";
+    std::filesystem::create_directory(locked);
+    std::filesystem::permissions(locked, std::filesystem::perms::owner_read |
+                                             std::filesystem::perms::owner_exec);
+    if (geteuid() == 0) locked = "/proc";
+    const std::filesystem::path file = locked / "isoview_head.stl";
+    QSignalSpy done(w.get(), &MainWindow::exportFinished);
+    w->exportMeshTo(QString::fromStdString(file.string()), {.format = MeshFormat::Stl});
+    ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));
+    EXPECT_FALSE(done.first().at(0).toBool());
+    QMessageBox* box = nullptr;
+    ASSERT_TRUE(waitUntil([&] { return (box = visibleErrorDialog(*w)) != nullptr; }));
+    EXPECT_TRUE(box->text().contains("isoview_head.stl")) << box->text().toStdString();
+    box->close();
+    EXPECT_FALSE(std::filesystem::exists(file));
+    for (const auto& entry : std::filesystem::directory_iterator(locked)) {
+        EXPECT_EQ(entry.path().filename().string().find("isoview_head"), std::string::npos)
+            << "left behind: " << entry.path();
+    }
+    std::filesystem::permissions(dir.path() / "locked", std::filesystem::perms::owner_all);
+}
+
+TEST(MainWindowTest, ACorruptFileShowsAnErrorAndKeepsThePreviousVolume)
+{
+    auto w = openSample();
+    const std::uint64_t triangles = *shownTriangles(*w);
+    isoview::test::TempDir dir;
+    const std::filesystem::path bad = dir.path() / "truncated_64x64x64_uint8.raw";
+    std::FILE* f = std::fopen(bad.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs("far too short", f);
+    std::fclose(f);
+    QSignalSpy failed(w.get(), &MainWindow::loadFailed);
+    w->openPath(QString::fromStdString(bad.string()));
+    ASSERT_TRUE(waitUntil([&] { return failed.count() == 1; }));
+    QMessageBox* box = nullptr;
+    ASSERT_TRUE(waitUntil([&] { return (box = visibleErrorDialog(*w)) != nullptr; }));
+    EXPECT_TRUE(box->text().contains("bytes")) << box->text().toStdString();
+    box->close();
+    EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(128, 128, 85));
+    w->isovaluePanel()->setIsovalue(41.0);
+    w->isovaluePanel()->setIsovalue(40.0);
+    ASSERT_TRUE(waitForSurface(*w));
+    EXPECT_EQ(*shownTriangles(*w), triangles);
+}
+
+TEST(MainWindowTest, ScreenshotIsAPngOfTheViewAndNotBlank)
+{
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    const QString file = QString::fromStdString((dir.path() / "view.png").string());
+    QString error;
+    ASSERT_TRUE(w->saveScreenshot(file, &error)) << error.toStdString();
+    QImage image(file);
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), w->viewport()->size() * w->viewport()->devicePixelRatioF());
+    // The surface covers a good part of the view: many pixels differ from the corner colour.
+    const QRgb corner = image.pixel(0, 0);
+    int differing = 0;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4)
+            differing += image.pixel(x, y) != corner;
+    EXPECT_GT(differing, image.width() * image.height() / 16 / 10);
+}
+
+TEST(MainWindowTest, OpenedFilesAreRememberedAsRecent)
+{
+    auto w = openSample();
+    ASSERT_FALSE(w->recentFiles().isEmpty());
+    EXPECT_EQ(w->recentFiles().first(), samplePath());
+}
+
+} // namespace
+} // namespace isoview::app
