@@ -1,0 +1,80 @@
+// The histogram of the volume's values as bars, with a marker line at the isovalue. Pressing or
+// dragging the mouse over it picks a value. GUI thread only; painting reads only the copy of
+// the histogram held here, so the widget never touches the volume.
+//
+// Scale: linear mode divides by Histogram::displayMaxCount(), so the background peak (air,
+// zero padding) is drawn clipped at the top instead of flattening every other bin; log mode
+// divides log(1 + count) by log(1 + maxCount()).
+//
+// x axis: the histogram's [min, max] in real units across plotRect(); valueToX/xToValue map
+// between the two (the editor and the tests use the same mapping the painting does).
+//
+// Example:
+//   auto* view = new HistogramView;
+//   view->setHistogram(document->histogram);
+//   view->setMarker(isovalue);
+//   connect(view, &HistogramView::valuePicked, panel, &IsovaluePanel::setIsovalue);
+#pragma once
+
+#include "engine/histogram.h"
+
+#include <QRectF>
+#include <QWidget>
+#include <optional>
+
+namespace isoview::app {
+
+class HistogramView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HistogramView(QWidget* parent = nullptr);
+
+    void setHistogram(const Histogram& histogram);
+    const Histogram& histogram() const { return m_histogram; }
+    // A histogram with at least one bin and a non-empty [min, max]: something to draw and pick.
+    bool hasHistogram() const;
+
+    void setLogScale(bool log);
+    bool logScale() const { return m_logScale; }
+
+    // The marker line (the isovalue), real units; drawn only inside the histogram's range.
+    void setMarker(double real);
+    void clearMarker();
+    std::optional<double> marker() const { return m_marker; }
+
+    // Where the bars are drawn, in widget pixels (the value labels lie below it).
+    QRectF plotRect() const;
+    // The x pixel of a real value (not clamped: values outside the range fall outside the
+    // plot), and the real value at an x pixel, clamped to [min, max]. Without a histogram
+    // the range is [0, 1].
+    double valueToX(double real) const;
+    double xToValue(double x) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    // The value under the mouse on a left press and while dragging with it held: real units,
+    // clamped to the histogram's range. Never emitted without a histogram.
+    void valuePicked(double real);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+
+private:
+    double rangeMin() const;
+    double rangeMax() const;
+    // Bar height of a bin as a fraction of the plot height, in [0, 1].
+    double barFraction(std::uint64_t count) const;
+    void pick(double x);
+
+    Histogram m_histogram;
+    bool m_logScale = false;
+    bool m_dragging = false;
+    std::optional<double> m_marker;
+};
+
+} // namespace isoview::app
