@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace isoview::app {
@@ -28,8 +29,54 @@ glm::vec3 toVec(const QColor& c)
 
 } // namespace
 
+// The axis letters of the orientation marker: a transparent child widget painted by the
+// raster engine, so text never mixes with the engine's GL state, and grab() includes it.
+class OrientationLabels : public QWidget {
+public:
+    explicit OrientationLabels(QWidget* parent) : QWidget(parent)
+    {
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        setAttribute(Qt::WA_NoSystemBackground);
+        setAttribute(Qt::WA_TranslucentBackground);
+    }
+    void setLabels(bool anatomical, const std::array<QPointF, 3>& at)
+    {
+        if (anatomical == m_anatomical && at == m_at && geometry() == parentWidget()->rect())
+            return;
+        m_anatomical = anatomical;
+        m_at = at;
+        setGeometry(parentWidget()->rect());
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        static const char* kPatient[3] = {"L", "P", "S"};
+        static const char* kWorld[3] = {"X", "Y", "Z"};
+        const QColor colors[3] = {QColor(240, 100, 100), QColor(120, 220, 120),
+                                  QColor(120, 160, 255)};
+        QPainter painter(this);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        QFont font = painter.font();
+        font.setBold(true);
+        painter.setFont(font);
+        for (int a = 0; a < 3; ++a) {
+            painter.setPen(colors[a]);
+            painter.drawText(QRectF(m_at[std::size_t(a)] - QPointF(10, 10), QSizeF(20, 20)),
+                             Qt::AlignCenter, (m_anatomical ? kPatient : kWorld)[a]);
+        }
+    }
+
+private:
+    bool m_anatomical = false;
+    std::array<QPointF, 3> m_at{};
+};
+
 ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent)
 {
+    m_labels = new OrientationLabels(this);
+    m_labels->hide();
     setObjectName("viewport");
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 240);
@@ -180,7 +227,7 @@ void ViewportWidget::fitView()
 
 bool ViewportWidget::anatomical() const
 {
-    return m_volume && m_volume->metadata().sourceFormat == "DICOM";
+    return m_volume && m_volume->metadata().patientSpace;
 }
 
 std::optional<double> ViewportWidget::renderedIsovalue() const
@@ -204,7 +251,7 @@ IsoMesh ViewportWidget::captureMesh()
 
 QImage ViewportWidget::grabView()
 {
-    return grabFramebuffer();
+    return grab().toImage(); // the GL frame with the axis letters over it
 }
 
 float ViewportWidget::aspect() const
@@ -255,31 +302,24 @@ void ViewportWidget::paintGL()
     params.orientationMarker = m_showMarker;
     params.volumeResolutionScale = m_interacting ? kInteractiveVolumeScale : 1.0f;
     m_renderer->render(params);
+    m_labels->setVisible(m_showMarker);
     if (m_showMarker) paintOrientationLabels(params);
 }
 
 void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)
 {
     const gl::OrientationMarkerLayout layout = gl::orientationMarkerLayout(params);
-    const bool patient = anatomical();
-    const char* names[3] = {patient ? "L" : "X", patient ? "P" : "Y", patient ? "S" : "Z"};
     const qreal dpr = devicePixelRatioF();
-    QPainter painter(this);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    QFont font = painter.font();
-    font.setBold(true);
-    font.setPointSizeF(9.0);
-    painter.setFont(font);
-    const QColor colors[3] = {QColor(240, 90, 90), QColor(110, 220, 110), QColor(110, 150, 255)};
-    for (int a = 0; a < 3; ++a) {
-        const glm::vec2 tip = layout.axisTips[std::size_t(a)];
+    std::array<QPointF, 3> at;
+    for (std::size_t a = 0; a < 3; ++a) {
+        // A little beyond each tip, in widget coordinates (top-left origin, logical pixels).
+        const glm::vec2 tip = layout.axisTips[a];
         const glm::vec2 dir = tip - layout.center;
         const float len = glm::length(dir);
-        const glm::vec2 at = len > 1e-3f ? tip + dir / len * 9.0f * float(dpr) : tip;
-        const QPointF p(at.x / dpr, height() - at.y / dpr);
-        painter.setPen(colors[a]);
-        painter.drawText(QRectF(p.x() - 8, p.y() - 8, 16, 16), Qt::AlignCenter, names[a]);
+        const glm::vec2 p = len > 1e-3f ? tip + dir / len * 10.0f * float(dpr) : tip;
+        at[a] = QPointF(p.x / dpr, height() - p.y / dpr);
     }
+    m_labels->setLabels(anatomical(), at);
 }
 
 void ViewportWidget::onFrameSwapped()

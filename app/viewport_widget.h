@@ -27,6 +27,8 @@
 
 namespace isoview::app {
 
+class OrientationLabels;
+
 // What the status bar shows about the latest frame.
 struct FrameStats {
     double framesPerSecond = 0.0;           // over the last second of frames (0 when idle)
@@ -107,6 +109,7 @@ private:
     void pollTriangleCount();
 
     std::unique_ptr<gl::SceneRenderer> m_renderer;
+    OrientationLabels* m_labels = nullptr;
     std::shared_ptr<const Volume> m_volume;
     bool m_volumeUploaded = false;
     std::optional<TransferFunction> m_transferFunction;

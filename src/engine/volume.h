@@ -91,6 +91,9 @@ struct VolumeMetadata {
     std::string sourceFormat; // "DICOM", "NRRD", "MetaImage", "raw"
     std::string modality;     // DICOM modality: "CT", "MR", ...
     std::string units;        // real-value units after rescale: "HU" for CT
+    // Physical space is a patient's LPS millimetres (DICOM; NRRD with a patient space), so
+    // views and axes can be named anatomically.
+    bool patientSpace = false;
     std::string patientName;
     std::string patientId;
     std::string studyDate;    // as stored (DICOM: YYYYMMDD)

@@ -1685,6 +1685,7 @@ VolumeMetadata describeVolume(const std::vector<SourceFile>& files,
     const DicomHeader& h = files[records[layout.order.front()].file].header;
     VolumeMetadata m;
     m.sourceFormat = "DICOM";
+    m.patientSpace = true;
     m.modality = h.modality;
     m.units = h.units;
     m.patientName = h.patientName;

@@ -613,6 +613,9 @@ Volume readNrrd(const std::filesystem::path& path, LoadMonitor* monitor)
     Volume volume(header.dims, header.type, std::move(voxels), header.geometry, header.rescale);
     VolumeMetadata metadata;
     metadata.sourceFormat = "NRRD";
+    metadata.patientSpace = header.space == "left-posterior-superior" || header.space == "lps" ||
+                            header.space == "right-anterior-superior" || header.space == "ras" ||
+                            header.space == "left-anterior-superior" || header.space == "las";
     metadata.seriesDescription = header.content;
     metadata.warnings = std::move(warnings);
     for (const std::string& warning : metadata.warnings) {

@@ -569,5 +569,26 @@ TEST(NrrdReader, Brain1ImageFromPyradiomics)
     EXPECT_TRUE(volume.metadata().warnings.empty());
 }
 
+// The bundled sample's detached header (what the viewer opens by default): the raw voxels with
+// their real 2 mm spacing and oblique LPS orientation, marked as patient space so the viewer
+// names its views anatomically. A header in a non-patient space is not marked.
+TEST(NrrdReader, BundledSampleHeaderIsInPatientSpace)
+{
+    const fs::path path = fs::path(test::kSourceDir) / "resources" / "samples" / "mr_head.nhdr";
+    const Volume volume = readNrrd(path);
+    EXPECT_EQ(volume.dims(), glm::uvec3(128, 128, 85));
+    EXPECT_NEAR(volume.geometry().spacing.x, 2.0, 1e-5);
+    EXPECT_NEAR(volume.geometry().spacing.z, 2.0, 1e-5);
+    EXPECT_TRUE(volume.metadata().patientSpace);
+    EXPECT_FALSE(volume.geometry().isMirrored());
+
+    test::TempDir dir;
+    writeFile(dir.path() / "v.nhdr", "NRRD0004\ntype: uint8\ndimension: 3\nspace: "
+                                     "scanner-xyz\nsizes: 2 2 2\nspace directions: (1,0,0) "
+                                     "(0,1,0) (0,0,1)\nencoding: raw\ndata file: v.raw\n");
+    writeFile(dir.path() / "v.raw", std::string(8, '\x01'));
+    EXPECT_FALSE(readNrrd(dir.path() / "v.nhdr").metadata().patientSpace);
+}
+
 } // namespace
 } // namespace isoview::io
