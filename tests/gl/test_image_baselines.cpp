@@ -189,7 +189,11 @@ TEST_P(ImageBaselineTest, MatchesBaseline)
     const Comparison c = compare(actual, expected);
     const std::size_t allowed = std::size_t(kMaxDifferentFraction * kSize * kSize);
     const bool ok = c.differentPixels <= allowed && c.meanDifference < kMaxMeanDifference;
-    if (!ok) {
+    if (ok) {
+        // Leave only the current failures' images in the output folder.
+        fs::remove(actualPath);
+        fs::remove(diffPath);
+    } else {
         actual.save(QString::fromStdString(actualPath.string()), "PNG");
         c.diff.save(QString::fromStdString(diffPath.string()), "PNG");
     }
