@@ -150,14 +150,25 @@ Comparison compare(const QImage& actual, const QImage& expected)
 
 class ImageBaselineTest : public GlTest, public ::testing::WithParamInterface<RenderMode> {};
 
+} // namespace
+} // namespace isoview::test
+
+namespace isoview::gl {
+// Names the mode in test output (found by argument-dependent lookup).
+void PrintTo(RenderMode mode, std::ostream* os)
+{
+    *os << (mode == RenderMode::Surface  ? "surface"
+            : mode == RenderMode::Volume ? "volume"
+                                         : "surface_and_volume");
+}
+} // namespace isoview::gl
+
+namespace isoview::test {
+namespace {
+
 std::string modeName(RenderMode mode)
 {
-    switch (mode) {
-    case RenderMode::Surface: return "surface";
-    case RenderMode::Volume: return "volume";
-    case RenderMode::SurfaceAndVolume: return "surface_and_volume";
-    }
-    return "unknown";
+    return ::testing::PrintToString(mode);
 }
 
 TEST_P(ImageBaselineTest, MatchesBaseline)

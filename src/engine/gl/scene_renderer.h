@@ -41,7 +41,9 @@ struct SceneParams {
     glm::mat4 view{1.0f};       // physical -> view
     glm::mat4 projection{1.0f}; // view -> clip
     glm::ivec2 viewportSize{1, 1};
-    unsigned int targetFramebuffer = 0; // GL framebuffer name the frame ends up in
+    // GL framebuffer name the frame ends up in (glBlitFramebuffer from the renderer's own
+    // target, so it must be single-sampled, as QOpenGLWidget's is by default)
+    unsigned int targetFramebuffer = 0;
     RenderMode mode = RenderMode::Surface;
     glm::vec3 surfaceColor{0.9f, 0.85f, 0.75f};
     glm::vec3 backgroundTop{0.32f, 0.34f, 0.43f};
