@@ -242,10 +242,6 @@ void MainWindow::createActions()
     m_isoDownAction = new QAction(tr("Isovalue &Down"), this);
     m_isoDownAction->setShortcuts({QKeySequence(Qt::Key_BracketLeft), QKeySequence(Qt::Key_Minus)});
     connect(m_isoDownAction, &QAction::triggered, this, [this] { stepIsovalue(-1); });
-
-    // Window-wide shortcuts work whichever panel has focus.
-    for (QAction* a : findChildren<QAction*>())
-        a->setShortcutContext(Qt::WindowShortcut);
 }
 
 void MainWindow::createMenus()
@@ -309,6 +305,7 @@ void MainWindow::createStatusBar()
         label("timingLabel", tr("GPU time of the HistoPyramid build and of the extraction + "
                                 "shading pass, last frame"));
     m_fpsLabel = label("fpsLabel", tr("Frames per second while the view changes"));
+    m_fpsLabel->setMinimumWidth(m_fpsLabel->fontMetrics().horizontalAdvance("000.0 fps"));
     m_rendererLabel = label("rendererLabel", tr("OpenGL renderer"));
 
     QToolButton* cancelLoad = nullptr;

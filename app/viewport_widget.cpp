@@ -21,6 +21,8 @@ constexpr qint64 kFpsWindowNs = 1'000'000'000;
 // While the user drags, volume rendering runs at half resolution so the view stays fluid;
 // the full-resolution frame follows the release.
 constexpr float kInteractiveVolumeScale = 0.5f;
+// Polls for the count and GPU times of a frame: every 15 ms, for at most about 3 seconds.
+constexpr int kMaxPolls = 200;
 
 glm::vec3 toVec(const QColor& c)
 {
@@ -336,7 +338,7 @@ void ViewportWidget::onFrameSwapped()
         m_inFlightChangeNs.reset();
     }
     m_stats.renderedIsovalue = renderedIsovalue();
-    if (m_renderer) m_stats.gpu = m_renderer->lastGpuTimes();
+    m_pendingPolls = kMaxPolls;
     pollTriangleCount();
 }
 
@@ -345,13 +347,20 @@ void ViewportWidget::pollTriangleCount()
     if (!m_renderer || !m_volumeUploaded) return;
     makeCurrent();
     const std::optional<std::uint32_t> vertices = m_renderer->extractor().pollVertexCount();
+    const gl::FrameGpuTimes gpu = m_renderer->lastGpuTimes();
     doneCurrent();
+    // The pyramid time stays shown while frames that did not rebuild it (camera moves) go by.
+    const std::optional<double> extractMs = gpu.extractMs ? gpu.extractMs : m_stats.gpu.extractMs;
+    const bool timesPending = !gpu.surfaceMs && !gpu.volumeMs;
+    m_stats.gpu = gpu;
+    m_stats.gpu.extractMs = extractMs;
     if (vertices) {
         m_stats.triangles = *vertices / 3;
     } else {
         m_stats.triangles.reset();
-        m_pollTimer.start(); // the GPU is still building: ask again shortly, without a repaint
     }
+    // Ask again shortly, without a repaint, while the GPU is still working on this frame.
+    if ((!vertices || timesPending) && m_pendingPolls-- > 0) m_pollTimer.start();
     emit frameStatsChanged(m_stats);
 }
 

@@ -130,6 +130,7 @@ private:
     std::deque<qint64> m_frameTimesNs;
     FrameStats m_stats;
     QTimer m_pollTimer;
+    int m_pendingPolls = 0;
 
     enum class Drag { None, Rotate, Pan };
     Drag m_drag = Drag::None;
