@@ -75,6 +75,7 @@ int main(int argc, char** argv)
     QElapsedTimer clock;
     clock.start();
     qint64 lastSwap = -1;
+    std::uint64_t seenFrames = 0;
     int frame = 0;
     int valuesSinceSwap = 0;
     int step = 0;
@@ -101,8 +102,12 @@ int main(int argc, char** argv)
         lastSwap = -1;
     };
 
+    // Connected after the view's own handler, which updates lastFrameStats() first; swaps of
+    // the window that carry no new frame of the view (status bar text) are not frames.
     QObject::connect(view, &QOpenGLWidget::frameSwapped, [&] {
         if (phase == Phase::Loading || phase == Phase::Done) return;
+        if (view->lastFrameStats().framesRendered == seenFrames) return;
+        seenFrames = view->lastFrameStats().framesRendered;
         const qint64 now = clock.nsecsElapsed();
         const auto& stats = view->lastFrameStats();
         if (lastSwap >= 0) {

@@ -304,6 +304,7 @@ void ViewportWidget::paintGL()
     params.orientationMarker = m_showMarker;
     params.volumeResolutionScale = m_interacting ? kInteractiveVolumeScale : 1.0f;
     m_renderer->render(params);
+    m_renderedSinceSwap = true;
     m_labels->setVisible(m_showMarker);
     if (m_showMarker) paintOrientationLabels(params);
 }
@@ -326,6 +327,11 @@ void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)
 
 void ViewportWidget::onFrameSwapped()
 {
+    // The window also swaps when only other widgets changed (status bar text): count and time
+    // only swaps that carry a frame this widget rendered.
+    if (!m_renderedSinceSwap) return;
+    m_renderedSinceSwap = false;
+    ++m_stats.framesRendered;
     const qint64 now = m_clock.nsecsElapsed();
     m_frameTimesNs.push_back(now);
     while (!m_frameTimesNs.empty() && now - m_frameTimesNs.front() > kFpsWindowNs)

@@ -38,6 +38,7 @@ struct FrameStats {
     // newest value.
     std::optional<double> isovalueLatencyMs;
     std::optional<double> renderedIsovalue; // real units
+    std::uint64_t framesRendered = 0;       // frames this view rendered and swapped so far
 };
 
 class ViewportWidget : public QOpenGLWidget {
@@ -130,6 +131,7 @@ private:
     std::deque<qint64> m_frameTimesNs;
     FrameStats m_stats;
     QTimer m_pollTimer;
+    bool m_renderedSinceSwap = false;
     int m_pendingPolls = 0;
 
     enum class Drag { None, Rotate, Pan };
