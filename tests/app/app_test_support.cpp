@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 namespace isoview::app::test {
 
@@ -13,7 +14,11 @@ void setUpApplicationDefaults()
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName("isoview-tests");
     QCoreApplication::setApplicationName("isoview-tests");
+    // Settings of this process only: ctest runs test processes in parallel, and one process's
+    // window writing its settings on close must not clobber what another test just saved.
+    static QTemporaryDir settingsFolder;
     QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsFolder.path());
     QSettings().clear();
     setDefaultSurfaceFormat();
 }
