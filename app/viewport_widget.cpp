@@ -21,6 +21,9 @@ constexpr qint64 kFpsWindowNs = 1'000'000'000;
 // While the user drags, volume rendering runs at half resolution so the view stays fluid;
 // the full-resolution frame follows the release.
 constexpr float kInteractiveVolumeScale = 0.5f;
+// The ray caster's time budget per frame, and the lowest resolution it may drop to for it.
+constexpr double kVolumeBudgetMs = 60.0;
+constexpr float kMinVolumeScale = 0.2f;
 // Polls for the count and GPU times of a frame: every 15 ms, for at most about 3 seconds.
 constexpr int kMaxPolls = 200;
 
@@ -302,7 +305,11 @@ void ViewportWidget::paintGL()
     params.mode = m_mode;
     params.surfaceColor = m_surfaceColor;
     params.orientationMarker = m_showMarker;
-    params.volumeResolutionScale = m_interacting ? kInteractiveVolumeScale : 1.0f;
+    // Volume rendering adapts its resolution to the GPU: a software renderer gets a coarse but
+    // responsive image, a real GPU the full one. Dragging lowers it further.
+    params.volumeResolutionScale =
+        m_interacting ? std::min(m_volumeScale, kInteractiveVolumeScale) : m_volumeScale;
+    params.volumeStepVoxels = m_volumeScale < 0.5f ? 1.0f : 0.5f;
     m_renderer->render(params);
     m_renderedSinceSwap = true;
     m_labels->setVisible(m_showMarker);
@@ -358,6 +365,8 @@ void ViewportWidget::pollTriangleCount()
     // The pyramid time stays shown while frames that did not rebuild it (camera moves) go by.
     const std::optional<double> extractMs = gpu.extractMs ? gpu.extractMs : m_stats.gpu.extractMs;
     const bool timesPending = !gpu.surfaceMs && !gpu.volumeMs;
+    if (gpu.volumeMs && *gpu.volumeMs > 0.0 && gpu.volumeMs != m_stats.gpu.volumeMs)
+        adaptVolumeScale(*gpu.volumeMs);
     m_stats.gpu = gpu;
     m_stats.gpu.extractMs = extractMs;
     if (vertices) {
@@ -368,6 +377,15 @@ void ViewportWidget::pollTriangleCount()
     // Ask again shortly, without a repaint, while the GPU is still working on this frame.
     if ((!vertices || timesPending) && m_pendingPolls-- > 0) m_pollTimer.start();
     emit frameStatsChanged(m_stats);
+}
+
+void ViewportWidget::adaptVolumeScale(double volumeMs)
+{
+    // Pixels, hence time, grow with the square of the scale; move halfway to the scale that
+    // would meet the budget, so one odd frame does not make the image jump.
+    const float ideal =
+        m_volumeScale * float(std::sqrt(kVolumeBudgetMs / std::max(volumeMs, 1e-3)));
+    m_volumeScale = std::clamp(0.5f * (m_volumeScale + ideal), kMinVolumeScale, 1.0f);
 }
 
 glm::vec2 ViewportWidget::toNdc(const QPointF& p) const

@@ -108,6 +108,7 @@ private:
     void paintOrientationLabels(const gl::SceneParams& params);
     void onFrameSwapped();
     void pollTriangleCount();
+    void adaptVolumeScale(double volumeMs);
 
     std::unique_ptr<gl::SceneRenderer> m_renderer;
     OrientationLabels* m_labels = nullptr;
@@ -138,6 +139,7 @@ private:
     Drag m_drag = Drag::None;
     QPointF m_lastMouse;
     bool m_interacting = false;
+    float m_volumeScale = 0.5f; // adapted to the measured ray-casting time
 };
 
 } // namespace isoview::app

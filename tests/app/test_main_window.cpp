@@ -116,6 +116,14 @@ TEST(MainWindowTest, OpensTheSampleWithItsSurfaceShown)
     EXPECT_TRUE(w->findChild<QLabel*>("rendererLabel")->text().contains("OpenGL"));
     EXPECT_TRUE(w->findChild<QLabel*>("volumeLabel")->text().contains("128 x 128 x 85"));
     EXPECT_TRUE(w->windowTitle().contains("mr_head.nhdr"));
+    // GPU timings of the pyramid build and the surface pass arrive a little after the frame.
+    EXPECT_TRUE(waitUntil(
+        [&] {
+            const QString t = w->findChild<QLabel*>("timingLabel")->text();
+            return t.contains("pyramid") && t.contains("surface") && t.contains("ms");
+        },
+        10000))
+        << w->findChild<QLabel*>("timingLabel")->text().toStdString();
 }
 
 TEST(MainWindowTest, SettingTheIsovalueChangesTheTriangleCountShown)

@@ -59,7 +59,12 @@ public:
         m_next = (m_next + 1) % kRingSize;
         m_frame = nullptr;
     }
-    const FrameGpuTimes& last() const { return m_last; }
+    // The newest completed frame's times, collecting what finished since the last call.
+    const FrameGpuTimes& last()
+    {
+        collect();
+        return m_last;
+    }
 
 private:
     static constexpr std::size_t kRingSize = 4;
@@ -77,6 +82,7 @@ private:
     }
 
     // Reads every finished frame, oldest first, stopping at the first one still in flight.
+    // Never waits: GL_QUERY_RESULT_AVAILABLE is asked first.
     void collect()
     {
         for (std::size_t i = 0; i < kRingSize; ++i) {

@@ -104,6 +104,8 @@ public:
     // counts (pollVertexCount) and capture() for export.
     std::optional<float> renderedIsovalue() const;
     IsosurfaceExtractor& extractor();
+    // Collects the timer results that have completed since the last call (asks
+    // GL_QUERY_RESULT_AVAILABLE first: never waits). Needs the context current.
     FrameGpuTimes lastGpuTimes() const;
 
 private:
