@@ -370,15 +370,14 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     EXPECT_EQ(*renderer.renderedIsovalue(), 2.0f);
     EXPECT_EQ(renderer.extractor().isovalue(), 2.0f);
     gl::finishGpuWork();
+    const gl::FrameGpuTimes first = renderer.lastGpuTimes();
+    ASSERT_TRUE(first.extractMs) << "a finished frame's times are collected without another frame";
+    EXPECT_TRUE(first.surfaceMs);
+    EXPECT_FALSE(first.volumeMs);
 
     // The next frame, with no new isovalue, extracts nothing: its timings have no extraction.
     render(renderer, p, {32, 32});
-    const gl::FrameGpuTimes first = renderer.lastGpuTimes();
-    ASSERT_TRUE(first.extractMs) << "the first frame's timer queries are read a frame later";
-    EXPECT_TRUE(first.surfaceMs);
-    EXPECT_FALSE(first.volumeMs);
     gl::finishGpuWork();
-    render(renderer, p, {32, 32});
     const gl::FrameGpuTimes second = renderer.lastGpuTimes();
     EXPECT_FALSE(second.extractMs);
     EXPECT_TRUE(second.surfaceMs);
