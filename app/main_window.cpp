@@ -81,6 +81,13 @@ struct LoadOutcome {
     std::optional<io::VolumeSourceInfo> chooseSeries;
 };
 
+// A bar per mille of the work, or busy (no range) when the total is unknown.
+void showProgress(QProgressBar* bar, qint64 done, qint64 total)
+{
+    bar->setRange(0, total > 0 ? 1000 : 0);
+    if (total > 0) bar->setValue(int(1000 * done / total));
+}
+
 QWidget* makeProgressWidget(QWidget* parent, QLabel** label, QProgressBar** bar,
                             QToolButton** cancel)
 {
@@ -327,18 +334,6 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_timingLabel);
     statusBar()->addPermanentWidget(m_fpsLabel);
     statusBar()->addPermanentWidget(m_rendererLabel);
-
-    connect(&m_loadTask, &BackgroundTask::progressChanged, this,
-            [this](const QString& stage, qint64 done, qint64 total) {
-                m_loadProgressLabel->setText(stage);
-                m_loadProgressBar->setRange(0, total > 0 ? 1000 : 0);
-                if (total > 0) m_loadProgressBar->setValue(int(1000 * done / total));
-            });
-    connect(&m_exportTask, &BackgroundTask::progressChanged, this,
-            [this](const QString&, qint64 done, qint64 total) {
-                m_exportProgressBar->setRange(0, total > 0 ? 1000 : 0);
-                if (total > 0) m_exportProgressBar->setValue(int(1000 * done / total));
-            });
 }
 
 // ---- settings -------------------------------------------------------------------------------
@@ -437,8 +432,7 @@ void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
     connect(&m_loadTask, &BackgroundTask::progressChanged, this,
             [this](const QString& stage, qint64 done, qint64 total) {
                 m_loadProgressLabel->setText(stage);
-                m_loadProgressBar->setRange(0, total > 0 ? 1000 : 0);
-                if (total > 0) m_loadProgressBar->setValue(int(1000 * done / total));
+                showProgress(m_loadProgressBar, done, total);
             });
     connect(&m_loadTask, &BackgroundTask::succeeded, this,
             [this, outcome, path, isovalue, options] {
@@ -777,8 +771,7 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
     m_exportTask.disconnect(this);
     connect(&m_exportTask, &BackgroundTask::progressChanged, this,
             [this](const QString&, qint64 done, qint64 total) {
-                m_exportProgressBar->setRange(0, total > 0 ? 1000 : 0);
-                if (total > 0) m_exportProgressBar->setValue(int(1000 * done / total));
+                showProgress(m_exportProgressBar, done, total);
             });
     const qulonglong triangles = mesh->triangleCount();
     connect(&m_exportTask, &BackgroundTask::succeeded, this, [this, path, triangles] {

@@ -2,10 +2,16 @@
 
 #include "app_defaults.h"
 
+#include <gtest/gtest.h>
+
+#include <QApplication>
 #include <QCoreApplication>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QWidget>
+#include <cstdlib>
 
 namespace isoview::app::test {
 
@@ -21,6 +27,44 @@ void setUpApplicationDefaults()
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsFolder.path());
     QSettings().clear();
     setDefaultSurfaceFormat();
+}
+
+void saveScreenshot(QWidget& widget, const QString& name)
+{
+    const char* folder = std::getenv("ISOVIEW_TEST_SCREENSHOTS");
+    if (folder == nullptr) return;
+    ASSERT_TRUE(widget.grab().save(QString("%1/%2.png").arg(folder, name)));
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(45, 45, 48));
+    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    p.setColor(QPalette::Base, QColor(30, 30, 32));
+    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
+    p.setColor(QPalette::Text, QColor(220, 220, 220));
+    p.setColor(QPalette::Button, QColor(55, 55, 60));
+    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+    p.setColor(QPalette::Mid, QColor(80, 80, 85));
+    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+    return p;
+}
+
+void onModalDialog(std::function<void(QWidget*)> act)
+{
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, act] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            timer->stop();
+            timer->deleteLater();
+            act(modal);
+        }
+    });
+    timer->start();
 }
 
 } // namespace isoview::app::test

@@ -2,6 +2,7 @@
 // by clicking and dragging (clamped to the range), and bar heights in linear mode (scaled by
 // displayMaxCount, so the background peak does not flatten the rest) and in log mode, read
 // back from the painted pixels.
+#include "app_test_support.h"
 #include "histogram_view.h"
 
 #include <gtest/gtest.h>
@@ -17,12 +18,7 @@
 namespace isoview::app {
 namespace {
 
-void saveScreenshot(QWidget& widget, const QString& name)
-{
-    const char* folder = std::getenv("ISOVIEW_TEST_SCREENSHOTS");
-    if (folder == nullptr) return;
-    ASSERT_TRUE(widget.grab().save(QString("%1/%2.png").arg(folder, name)));
-}
+using test::saveScreenshot;
 
 // A move with the left button held, as during a drag.
 void dragTo(QWidget& widget, QPointF pos)

@@ -2,6 +2,7 @@
 // isovalue, every slider step and every committed spin box value emits exactly one signal with
 // the value it shows, the three views stay in sync without feeding back into each other, and
 // the slider's resolution follows the data (one step per unit for integer data, else 10,000).
+#include "app_test_support.h"
 #include "histogram_view.h"
 #include "isovalue_panel.h"
 #include "support/shared_data.h"
@@ -21,30 +22,8 @@
 namespace isoview::app {
 namespace {
 
-void saveScreenshot(QWidget& widget, const QString& name)
-{
-    const char* folder = std::getenv("ISOVIEW_TEST_SCREENSHOTS");
-    if (folder == nullptr) return;
-    ASSERT_TRUE(widget.grab().save(QString("%1/%2.png").arg(folder, name)));
-}
-
-// A dark desktop palette, to look at the widgets as many users see them.
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(45, 45, 48));
-    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
-    p.setColor(QPalette::Base, QColor(30, 30, 32));
-    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
-    p.setColor(QPalette::Text, QColor(220, 220, 220));
-    p.setColor(QPalette::Button, QColor(55, 55, 60));
-    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
-    p.setColor(QPalette::Mid, QColor(80, 80, 85));
-    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-    return p;
-}
+using test::darkPalette;
+using test::saveScreenshot;
 
 // A CT-like histogram in HU: an air peak and a soft-tissue hump, one bin per 16 HU.
 Histogram ctHistogram()

@@ -10,13 +10,16 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QLabel>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStyleOptionSlider>
 #include <QTest>
+#include <QUrl>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -265,6 +268,49 @@ TEST(MainWindowTest, OpenedFilesAreRememberedAsRecent)
     auto w = openSample();
     ASSERT_FALSE(w->recentFiles().isEmpty());
     EXPECT_EQ(w->recentFiles().first(), samplePath());
+}
+
+TEST(MainWindowTest, DroppingAFileOpensIt)
+{
+    auto w = openSample();
+    const QString neghip = QString::fromStdString(std::string(isoview::test::kSharedDataDir) +
+                                                  "/raw/neghip_64x64x64_uint8.raw");
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(neghip)});
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w.get(), &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w.get(), &drop);
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(64, 64, 64));
+    ASSERT_TRUE(waitForSurface(*w));
+    EXPECT_EQ(*shownTriangles(*w),
+              cpuTriangles(*w->document()->volume, w->isovaluePanel()->isovalue()));
+    EXPECT_EQ(w->recentFiles().first(), neghip);
+}
+
+TEST(MainWindowTest, SettingsAreRememberedByTheNextWindow)
+{
+    {
+        auto w = openSample();
+        for (QAction* a : w->findChildren<QAction*>()) {
+            if (a->text() == "Surface &and Volume") a->trigger();
+            if (a->text() == "&Orthographic Projection") a->setChecked(true);
+        }
+        w->close(); // saves the settings
+    }
+    MainWindow next;
+    EXPECT_EQ(next.viewport()->renderMode(), gl::RenderMode::SurfaceAndVolume);
+    EXPECT_EQ(next.viewport()->camera().projection(), Projection::Orthographic);
+    ASSERT_FALSE(next.recentFiles().isEmpty());
+    EXPECT_EQ(next.recentFiles().first(), samplePath());
+    for (QAction* a : next.findChildren<QAction*>()) {
+        if (a->text() == "&Surface") a->trigger(); // leave the next tests the default mode
+        if (a->text() == "&Orthographic Projection") a->setChecked(false);
+    }
+    next.close();
 }
 
 } // namespace

@@ -32,6 +32,9 @@
 namespace isoview::app {
 namespace {
 
+using test::onModalDialog;
+using test::saveScreenshot;
+
 namespace fs = std::filesystem;
 
 // A file of exactly `size` bytes (sparse: only the size matters to the dialog).
@@ -44,13 +47,6 @@ QString fileOfSize(const isoview::test::TempDir& dir, const std::string& name, s
 }
 
 // Writes the dialog's picture where ISOVIEW_TEST_SCREENSHOTS points, for looking at by eye.
-void saveScreenshot(QWidget& widget, const QString& name)
-{
-    const char* folder = std::getenv("ISOVIEW_TEST_SCREENSHOTS");
-    if (folder == nullptr) return;
-    ASSERT_TRUE(widget.grab().save(QString("%1/%2.png").arg(folder, name)));
-}
-
 struct DialogUnderTest {
     explicit DialogUnderTest(const QString& path) : dialog(std::make_unique<RawImportDialog>(path))
     {
@@ -325,21 +321,6 @@ TEST(RawImportDialog, UnreadableFileKeepsOpenDisabled)
     EXPECT_FALSE(d.openEnabled());
     EXPECT_TRUE(d.status().contains("cannot be read")) << d.status().toStdString();
     EXPECT_FALSE(d.dialog->applyGuess());
-}
-
-// Runs `act` on the modal dialog once exec() has shown it.
-void onModalDialog(std::function<void(QWidget*)> act)
-{
-    auto* timer = new QTimer;
-    timer->setInterval(10);
-    QObject::connect(timer, &QTimer::timeout, [timer, act] {
-        if (QWidget* modal = QApplication::activeModalWidget()) {
-            timer->stop();
-            timer->deleteLater();
-            act(modal);
-        }
-    });
-    timer->start();
 }
 
 TEST(RawImportDialog, AskReturnsTheAnswerAndRemembersIt)

@@ -27,17 +27,13 @@
 namespace isoview::app {
 namespace {
 
+using test::onModalDialog;
+using test::saveScreenshot;
+
 namespace fs = std::filesystem;
 using Column = SeriesPickerDialog::Column;
 
 const QString kTimes = QString::fromUtf8("\u00d7");
-
-void saveScreenshot(QWidget& widget, const QString& name)
-{
-    const char* folder = std::getenv("ISOVIEW_TEST_SCREENSHOTS");
-    if (folder == nullptr) return;
-    ASSERT_TRUE(widget.grab().save(QString("%1/%2.png").arg(folder, name)));
-}
 
 io::SeriesSummary series(std::string uid, std::string description, std::string modality,
                          std::size_t slices, glm::uvec3 dims, std::string note = {})
@@ -174,21 +170,6 @@ TEST(SeriesPickerDialog, DoubleClickAcceptsThatSeries)
     EXPECT_EQ(p.dialog->result(), QDialog::Accepted);
     EXPECT_FALSE(p.dialog->isVisible());
     EXPECT_EQ(p.dialog->selectedSeries(), 0u);
-}
-
-// Runs `act` on the modal dialog once exec() has shown it.
-void onModalDialog(std::function<void(QWidget*)> act)
-{
-    auto* timer = new QTimer;
-    timer->setInterval(10);
-    QObject::connect(timer, &QTimer::timeout, [timer, act] {
-        if (QWidget* modal = QApplication::activeModalWidget()) {
-            timer->stop();
-            timer->deleteLater();
-            act(modal);
-        }
-    });
-    timer->start();
 }
 
 TEST(SeriesPickerDialog, AskReturnsTheChoiceOrNothing)

@@ -4,6 +4,7 @@
 // and undo/redo walk back and forth through exact states. The panel applies presets and loads
 // and saves JSON files, each undoable, and refuses a malformed file without touching the
 // function. No modal dialog ever opens: the colour picker is replaced by a hook.
+#include "app_test_support.h"
 #include "engine/transfer_function.h"
 #include "support/temp_dir.h"
 #include "transfer_function_editor.h"
@@ -30,30 +31,8 @@
 namespace isoview::app {
 namespace {
 
-void saveScreenshot(QWidget& widget, const QString& name)
-{
-    const char* folder = std::getenv("ISOVIEW_TEST_SCREENSHOTS");
-    if (folder == nullptr) return;
-    ASSERT_TRUE(widget.grab().save(QString("%1/%2.png").arg(folder, name)));
-}
-
-// A dark desktop palette, to look at the widgets as many users see them.
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(45, 45, 48));
-    p.setColor(QPalette::WindowText, QColor(220, 220, 220));
-    p.setColor(QPalette::Base, QColor(30, 30, 32));
-    p.setColor(QPalette::AlternateBase, QColor(40, 40, 44));
-    p.setColor(QPalette::Text, QColor(220, 220, 220));
-    p.setColor(QPalette::Button, QColor(55, 55, 60));
-    p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
-    p.setColor(QPalette::Mid, QColor(80, 80, 85));
-    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-    return p;
-}
+using test::darkPalette;
+using test::saveScreenshot;
 
 // A move with the left button held, as during a drag.
 void dragTo(QWidget& widget, QPointF pos)
