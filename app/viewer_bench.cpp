@@ -51,7 +51,8 @@ int main(int argc, char** argv)
     QCommandLineOption isoOption("iso", "Centre isovalue, real units (default 40).", "VALUE", "40");
     QCommandLineOption framesOption("frames", "Frames per measurement (default 60).", "N", "60");
     QCommandLineOption sizeOption("size", "Window size (default 1280x800).", "WxH", "1280x800");
-    parser.addOptions({isoOption, framesOption, sizeOption});
+    QCommandLineOption modeOption("mode", "surface (default), volume or both.", "MODE", "surface");
+    parser.addOptions({isoOption, framesOption, sizeOption, modeOption});
     parser.process(app);
     const double centre = parser.value(isoOption).toDouble();
     const int frames = std::max(5, parser.value(framesOption).toInt());
@@ -61,8 +62,18 @@ int main(int argc, char** argv)
     isoview::app::MainWindow window;
     const QStringList wh = parser.value(sizeOption).split('x');
     window.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    const QStringList modes = {"surface", "volume", "both"};
+    const qsizetype mode = modes.indexOf(parser.value(modeOption));
+    if (mode < 0) {
+        std::fprintf(stderr, "isoview-viewer-bench: --mode expects surface, volume or both\n");
+        return 2;
+    }
     window.show();
     auto* view = window.viewport();
+    const isoview::gl::RenderMode renderModes[] = {isoview::gl::RenderMode::Surface,
+                                                   isoview::gl::RenderMode::Volume,
+                                                   isoview::gl::RenderMode::SurfaceAndVolume};
+    view->setRenderMode(renderModes[mode]);
     auto* panel = window.isovaluePanel();
 
     // The sweep: +-10% around the centre, a new value each step.
@@ -127,9 +138,9 @@ int main(int argc, char** argv)
         if (phase == Phase::EveryFrame) panel->setIsovalue(valueAt(++step));
     });
     QObject::connect(&window, &isoview::app::MainWindow::volumeLoaded, [&] {
-        std::printf("volume %s, window %dx%d, renderer %s\n",
+        std::printf("volume %s, view %dx%d, mode %s, renderer %s\n",
                     qPrintable(QFileInfo(path).fileName()), view->width(), view->height(),
-                    qPrintable(view->rendererName()));
+                    qPrintable(modes[mode]), qPrintable(view->rendererName()));
         QTimer::singleShot(500, [&] {
             phase = Phase::EveryFrame;
             panel->setIsovalue(valueAt(++step));
