@@ -30,9 +30,9 @@
 namespace isoview {
 
 struct TransferPoint {
-    double value = 0.0;           // real units
-    glm::vec3 color{1.0f};        // linear RGB in [0, 1]
-    float opacity = 0.0f;         // [0, 1], per unit of length (see VolumeRaycaster)
+    double value = 0.0;    // real units
+    glm::vec3 color{1.0f}; // linear RGB in [0, 1]
+    float opacity = 0.0f;  // [0, 1], of one sample per voxel (the ray caster corrects for its step)
     bool operator==(const TransferPoint&) const = default;
 };
 

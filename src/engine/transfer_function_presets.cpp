@@ -129,7 +129,7 @@ TransferFunction mrRamp(ValueRange realRange)
     return TransferFunction(
         {
             {lo, {0.0f, 0.0f, 0.0f}, 0.0f},
-            {tenth, {0.15f, 0.15f, 0.15f}, 0.04f},
+            {tenth, {0.55f, 0.5f, 0.45f}, 0.04f},
             {hi, {1.0f, 1.0f, 1.0f}, 0.6f},
         },
         std::string(transferPresetName(TransferPreset::Mr)));
