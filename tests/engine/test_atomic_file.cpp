@@ -3,22 +3,17 @@
 #include "engine/atomic_file.h"
 
 #include "engine/error.h"
+#include "support/child_process.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
-#include <grp.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
 #include <fstream>
-#include <functional>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -27,6 +22,9 @@ namespace isoview {
 namespace {
 
 namespace fs = std::filesystem;
+using test::ChildResult;
+using test::dropRootPrivileges;
+using test::runInChild;
 using test::TempDir;
 
 std::string readFile(const fs::path& path)
@@ -43,71 +41,6 @@ void writePlainFile(const fs::path& path, const std::string& text)
 fs::perms permissionsOf(const fs::path& path)
 {
     return fs::status(path).permissions() & fs::perms::mask;
-}
-
-// Runs body in a forked child (so process-wide limits and identities stay out of this
-// process). body returns the child's exit code and may fill message, which is piped back.
-struct ChildResult {
-    bool exited = false;
-    int exitCode = -1;
-    int signal = 0;
-    std::string message;
-};
-
-ChildResult runInChild(const std::function<int(std::string&)>& body)
-{
-    int fds[2];
-    if (::pipe(fds) != 0) {
-        ADD_FAILURE() << "pipe failed";
-        return {};
-    }
-    std::fflush(nullptr); // otherwise buffered output would be printed twice
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        ADD_FAILURE() << "fork failed";
-        return {};
-    }
-    if (pid == 0) {
-        ::close(fds[0]);
-        std::string message;
-        int code = 90;
-        try {
-            code = body(message);
-        } catch (const std::exception& e) {
-            message = std::string("unexpected exception: ") + e.what();
-            code = 91;
-        }
-        const char* data = message.data();
-        std::size_t left = message.size();
-        while (left > 0) {
-            const ssize_t n = ::write(fds[1], data, left);
-            if (n <= 0) break;
-            data += n;
-            left -= std::size_t(n);
-        }
-        ::_exit(code); // no gtest or static destructors in the child
-    }
-    ::close(fds[1]);
-    ChildResult result;
-    char buffer[4096];
-    for (;;) {
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        result.message.append(buffer, std::size_t(n));
-    }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            ADD_FAILURE() << "waitpid failed";
-            return result;
-        }
-    }
-    result.exited = WIFEXITED(status);
-    result.exitCode = result.exited ? WEXITSTATUS(status) : -1;
-    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    return result;
 }
 
 // Exit codes of the failure children below.
@@ -270,11 +203,9 @@ TEST(AtomicFile, UnwritableFolderThrowsIoErrorAndCreatesNothing)
     // Root ignores folder permissions, so the child gives up root first; the child also keeps
     // the identity change out of this process.
     const ChildResult child = runInChild([&](std::string& message) {
-        if (::geteuid() == 0) {
-            if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) {
-                message = "cannot drop root privileges";
-                return kSetupFailed;
-            }
+        if (!dropRootPrivileges()) {
+            message = "cannot drop root privileges";
+            return kSetupFailed;
         }
         try {
             AtomicFileWriter writer(target);

@@ -10,6 +10,7 @@
 #include "engine/mesh_metrics.h"
 #include "engine/obj_writer.h"
 #include "engine/stl_writer.h"
+#include "support/child_process.h"
 #include "support/synthetic_volumes.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
@@ -20,14 +21,11 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cerrno>
 #include <clocale>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <functional>
-#include <grp.h>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -37,8 +35,6 @@
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -46,6 +42,9 @@ namespace isoview {
 namespace {
 
 namespace fs = std::filesystem;
+using test::ChildResult;
+using test::dropRootPrivileges;
+using test::runInChild;
 using test::TempDir;
 
 constexpr double kPi = glm::pi<double>();
@@ -791,69 +790,6 @@ INSTANTIATE_TEST_SUITE_P(Formats, MeshExportProgress,
 
 // --- Failures -----------------------------------------------------------------------------------
 
-// Runs body in a forked child, so that a dropped identity or a file-size limit stays out of
-// this process. body returns the exit code and may fill message, which is piped back.
-struct ChildResult {
-    bool exited = false;
-    int exitCode = -1;
-    int signal = 0;
-    std::string message;
-};
-
-ChildResult runInChild(const std::function<int(std::string&)>& body)
-{
-    int fds[2];
-    if (::pipe(fds) != 0) {
-        ADD_FAILURE() << "pipe failed";
-        return {};
-    }
-    std::fflush(nullptr); // buffered output would otherwise be printed twice
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        ADD_FAILURE() << "fork failed";
-        return {};
-    }
-    if (pid == 0) {
-        ::close(fds[0]);
-        std::string message;
-        int code = 90;
-        try {
-            code = body(message);
-        } catch (const std::exception& e) {
-            message = std::string("unexpected exception: ") + e.what();
-            code = 91;
-        }
-        std::size_t written = 0;
-        while (written < message.size()) {
-            const ssize_t n = ::write(fds[1], message.data() + written, message.size() - written);
-            if (n <= 0) break;
-            written += std::size_t(n);
-        }
-        ::_exit(code); // no gtest or static destructors in the child
-    }
-    ::close(fds[1]);
-    ChildResult result;
-    char buffer[4096];
-    for (;;) {
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        result.message.append(buffer, std::size_t(n));
-    }
-    ::close(fds[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            ADD_FAILURE() << "waitpid failed";
-            return result;
-        }
-    }
-    result.exited = WIFEXITED(status);
-    result.exitCode = result.exited ? WEXITSTATUS(status) : -1;
-    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    return result;
-}
-
 // Exit codes of the children below.
 constexpr int kThrewIoError = 0;
 constexpr int kDidNotThrow = 1;
@@ -875,11 +811,9 @@ TEST_P(MeshExportFailure, UnwritableFolderThrowsIoErrorAndLeavesNothing)
 
     // Root ignores folder permissions, so the child gives up root first.
     const ChildResult child = runInChild([&](std::string& message) {
-        if (::geteuid() == 0) {
-            if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) {
-                message = "cannot drop root privileges";
-                return kSetupFailed;
-            }
+        if (!dropRootPrivileges()) {
+            message = "cannot drop root privileges";
+            return kSetupFailed;
         }
         try {
             exportMesh(target, mesh, {}, {.format = GetParam()});

@@ -2,6 +2,7 @@
 // written layout, clear errors for malformed input, and file saving/loading.
 #include "engine/error.h"
 #include "engine/transfer_function.h"
+#include "support/child_process.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -9,23 +10,21 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <grp.h>
 #include <iterator>
 #include <limits>
 #include <random>
 #include <string>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace isoview {
 namespace {
 
 namespace fs = std::filesystem;
+using test::ChildResult;
+using test::dropRootPrivileges;
+using test::runInChild;
 using test::TempDir;
 
 std::string readFile(const fs::path& path)
@@ -327,31 +326,23 @@ TEST(TransferFunctionJson, SavingIntoAnUnwritableFolderThrowsIoErrorAndLeavesNoF
 
     // Root ignores folder permissions, so a child process gives up root and tries; its exit
     // code says what happened: 0 IoError, 1 no exception, 2 another exception, 3 setup failed.
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        if (::geteuid() == 0 &&
-            (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)) {
-            ::_exit(3);
-        }
-        int code = 1;
+    const ChildResult child = runInChild([&](std::string& message) {
+        if (!dropRootPrivileges()) return 3;
         try {
             saveTransferFunction(path, tf);
         } catch (const IoError& e) {
-            const std::string message = e.what();
-            code = message.find(path.string()) != std::string::npos ? 0 : 4;
+            message = e.what();
+            return message.find(path.string()) != std::string::npos ? 0 : 4;
         } catch (...) {
-            code = 2;
+            return 2;
         }
-        ::_exit(code);
-    }
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+        return 1;
+    });
     fs::permissions(locked, fs::perms(0755));
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 0) << "0 IoError naming the path, 1 no exception, 2 another "
-                                         "exception, 3 setup failed, 4 message lacks the path";
+    ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal;
+    EXPECT_EQ(child.exitCode, 0) << "0 IoError naming the path, 1 no exception, 2 another "
+                                    "exception, 3 setup failed, 4 message lacks the path: "
+                                 << child.message;
     EXPECT_TRUE(fs::is_empty(locked));
 }
 

@@ -15,26 +15,14 @@ Usage: read_ply_vtk.py FILE.ply
 import os
 import sys
 
-# The Debian package python3-vtk9 installs VTK for the system interpreter only.
-SYSTEM_PYTHON = "/usr/bin/python3"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vtk_bootstrap  # noqa: E402
 
 
 def ensure_vtk():
-    """Imports VTK, re-running this script under the system Python when the current
+    """Imports VTK, re-running the running script under the system Python when the current
     interpreter (e.g. a pyenv or venv one) has no VTK."""
-    try:
-        import vtkmodules.vtkIOPLY  # noqa: F401
-        return
-    except ImportError as error:
-        reason = str(error)
-    script = os.path.abspath(sys.argv[0])
-    if (os.path.exists(SYSTEM_PYTHON)
-            and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON)
-            and not os.environ.get("ISOVIEW_VTK_REEXEC")):
-        os.environ["ISOVIEW_VTK_REEXEC"] = "1"
-        sys.stdout.flush()
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, script] + sys.argv[1:])
-    sys.exit("error: cannot import VTK's Python modules (%s); install python3-vtk9" % reason)
+    vtk_bootstrap.ensure_vtk(["vtkmodules.vtkIOPLY"])
 
 
 def read_ply(path):
