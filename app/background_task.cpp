@@ -1,7 +1,7 @@
 #include "background_task.h"
 
-#include "engine/error.h"
-#include "engine/log.h"
+#include "core/error.h"
+#include "core/log.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>

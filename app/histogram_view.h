@@ -16,7 +16,7 @@
 //   connect(view, &HistogramView::valuePicked, panel, &IsovaluePanel::setIsovalue);
 #pragma once
 
-#include "engine/histogram.h"
+#include "volume/histogram.h"
 
 #include <QRectF>
 #include <QWidget>

@@ -18,8 +18,8 @@
 //   connect(panel, &IsovaluePanel::isovalueChanged, view, &ViewportWidget::setIsovalue);
 #pragma once
 
-#include "engine/histogram.h"
-#include "engine/volume.h"
+#include "volume/histogram.h"
+#include "volume/volume.h"
 
 #include <QString>
 #include <QWidget>

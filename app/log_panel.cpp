@@ -1,6 +1,6 @@
 #include "log_panel.h"
 
-#include "engine/log.h"
+#include "core/log.h"
 
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/rotating_file_sink.h>

@@ -4,7 +4,7 @@
 // bundled sample volume when no PATH is given. --screenshot saves the window as PNG once the
 // surface is on screen, then exits (0 on success).
 #include "app_defaults.h"
-#include "engine/log.h"
+#include "core/log.h"
 #include "log_panel.h"
 #include "main_window.h"
 

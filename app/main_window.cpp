@@ -1,8 +1,8 @@
 #include "main_window.h"
 
-#include "engine/error.h"
-#include "engine/log.h"
-#include "io/dicom_series_loader.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "io/dicom/dicom_series_loader.h"
 #include "io/raw_volume_reader.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"

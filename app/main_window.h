@@ -7,7 +7,7 @@
 #pragma once
 
 #include "background_task.h"
-#include "engine/mesh_export.h"
+#include "mesh_export/mesh_export.h"
 #include "viewport_widget.h"
 #include "volume_document.h"
 

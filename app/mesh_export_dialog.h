@@ -3,7 +3,7 @@
 // and vertex colour. The choices are remembered (QSettings group "export").
 #pragma once
 
-#include "engine/mesh_export.h"
+#include "mesh_export/mesh_export.h"
 
 #include <QDialog>
 #include <QString>

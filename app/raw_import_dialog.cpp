@@ -1,6 +1,6 @@
 #include "raw_import_dialog.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -12,7 +12,7 @@
 //   stack->push(new MovePointCommand(editor, index, 320.0, 0.5f, dragId)); // merges per drag
 #pragma once
 
-#include "engine/transfer_function.h"
+#include "render/transfer_function.h"
 
 #include <QString>
 #include <QUndoCommand>

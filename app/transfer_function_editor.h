@@ -23,9 +23,9 @@
 //   connect(editor, &TransferFunctionEditor::transferFunctionChanged, ...);
 #pragma once
 
-#include "engine/histogram.h"
-#include "engine/transfer_function.h"
-#include "engine/volume.h"
+#include "volume/histogram.h"
+#include "render/transfer_function.h"
+#include "volume/volume.h"
 #include "transfer_function_commands.h"
 
 #include <QColor>

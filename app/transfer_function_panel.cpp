@@ -1,6 +1,6 @@
 #include "transfer_function_panel.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "transfer_function_editor.h"
 
 #include <QAction>

@@ -14,9 +14,9 @@
 //   });
 #pragma once
 
-#include "engine/histogram.h"
-#include "engine/transfer_function.h"
-#include "engine/volume.h"
+#include "volume/histogram.h"
+#include "render/transfer_function.h"
+#include "volume/volume.h"
 
 #include <QString>
 #include <QWidget>

@@ -1,7 +1,8 @@
 #include "viewport_widget.h"
 
-#include "engine/error.h"
-#include "engine/log.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "render/orientation_marker_layout.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 
@@ -16,16 +17,6 @@
 
 namespace isoview::app {
 namespace {
-
-constexpr qint64 kFpsWindowNs = 1'000'000'000;
-// While the user drags, volume rendering runs at half resolution so the view stays fluid;
-// the full-resolution frame follows the release.
-constexpr float kInteractiveVolumeScale = 0.5f;
-// The ray caster's time budget per frame, and the lowest resolution it may drop to for it.
-constexpr double kVolumeBudgetMs = 60.0;
-constexpr float kMinVolumeScale = 0.2f;
-// Polls for the count and GPU times of a frame: every 15 ms, for at most about 3 seconds.
-constexpr int kMaxPolls = 200;
 
 glm::vec3 toVec(const QColor& c)
 {
@@ -135,7 +126,7 @@ bool ViewportWidget::uploadVolume(QString* error)
     try {
         m_renderer->setVolume(*m_volume);
         m_volumeUploaded = true;
-        m_renderer->setIsovalue(float(m_volume->rescale().toStored(m_isovalueReal)));
+        m_renderer->setIsovalue(m_isovalueReal);
         if (m_transferFunction) m_renderer->setTransferFunction(*m_transferFunction);
         m_transferFunctionDirty = false;
         m_isovalueDirty = false;
@@ -162,7 +153,7 @@ std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> v
     }
     m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
     m_camera.setStandardView(StandardView::Anterior);
-    m_stats = {};
+    m_framePolicy.resetStats();
     update();
     return std::nullopt;
 }
@@ -172,7 +163,7 @@ void ViewportWidget::setIsovalue(double real)
     if (real == m_isovalueReal && !m_isovalueDirty) return;
     m_isovalueReal = real;
     m_isovalueDirty = true;
-    if (!m_oldestPendingChangeNs) m_oldestPendingChangeNs = m_clock.nsecsElapsed();
+    m_framePolicy.isovalueChanged(m_clock.nsecsElapsed());
     update();
 }
 
@@ -238,9 +229,7 @@ bool ViewportWidget::anatomical() const
 std::optional<double> ViewportWidget::renderedIsovalue() const
 {
     if (!m_renderer || !m_volume || !m_volumeUploaded) return std::nullopt;
-    const std::optional<float> stored = m_renderer->renderedIsovalue();
-    if (!stored) return std::nullopt;
-    return m_volume->rescale().toReal(double(*stored));
+    return m_renderer->renderedIsovalue();
 }
 
 IsoMesh ViewportWidget::captureMesh()
@@ -251,7 +240,7 @@ IsoMesh ViewportWidget::captureMesh()
         ViewportWidget* w;
         ~DoneCurrent() { w->doneCurrent(); }
     } done{this};
-    return m_renderer->extractor().capture();
+    return m_renderer->capture();
 }
 
 QImage ViewportWidget::grabView()
@@ -268,30 +257,19 @@ void ViewportWidget::resizeGL(int, int) {}
 
 void ViewportWidget::paintGL()
 {
-    QOpenGLExtraFunctions* f = context()->extraFunctions();
-    // QPainter (the overlay labels) may leave state behind; the engine expects GL defaults.
-    f->glDisable(GL_BLEND);
-    f->glDisable(GL_SCISSOR_TEST);
-    f->glDisable(GL_STENCIL_TEST);
-    f->glDisable(GL_CULL_FACE);
-    f->glDepthMask(GL_TRUE);
-    f->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    f->glUseProgram(0);
-    f->glBindVertexArray(0);
-
     const qreal dpr = devicePixelRatioF();
     const glm::ivec2 size(std::max(1, int(std::lround(width() * dpr))),
                           std::max(1, int(std::lround(height() * dpr))));
     if (!m_renderer || !m_volumeUploaded) {
+        QOpenGLExtraFunctions* f = context()->extraFunctions();
         f->glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
         f->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         return;
     }
     if (m_isovalueDirty) {
-        m_renderer->setIsovalue(float(m_volume->rescale().toStored(m_isovalueReal)));
+        m_renderer->setIsovalue(m_isovalueReal);
         m_isovalueDirty = false;
-        m_inFlightChangeNs = m_oldestPendingChangeNs;
-        m_oldestPendingChangeNs.reset();
+        m_framePolicy.frameTookIsovalue();
     }
     if (m_transferFunctionDirty && m_transferFunction) {
         m_renderer->setTransferFunction(*m_transferFunction);
@@ -305,11 +283,9 @@ void ViewportWidget::paintGL()
     params.mode = m_mode;
     params.surfaceColor = m_surfaceColor;
     params.orientationMarker = m_showMarker;
-    // Volume rendering adapts its resolution to the GPU: a software renderer gets a coarse but
-    // responsive image, a real GPU the full one. Dragging lowers it further.
-    params.volumeResolutionScale =
-        m_interacting ? std::min(m_volumeScale, kInteractiveVolumeScale) : m_volumeScale;
-    params.volumeStepVoxels = m_volumeScale < 0.5f ? 1.0f : 0.5f;
+    const VolumeQuality quality = m_framePolicy.volumeQuality(m_interacting);
+    params.volumeResolutionScale = quality.resolutionScale;
+    params.volumeStepVoxels = quality.stepVoxels;
     m_renderer->render(params);
     m_renderedSinceSwap = true;
     m_labels->setVisible(m_showMarker);
@@ -318,7 +294,8 @@ void ViewportWidget::paintGL()
 
 void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)
 {
-    const gl::OrientationMarkerLayout layout = gl::orientationMarkerLayout(params);
+    const OrientationMarkerLayout layout =
+        orientationMarkerLayout(params.view, params.viewportSize);
     const qreal dpr = devicePixelRatioF();
     std::array<QPointF, 3> at;
     for (std::size_t a = 0; a < 3; ++a) {
@@ -338,20 +315,7 @@ void ViewportWidget::onFrameSwapped()
     // only swaps that carry a frame this widget rendered.
     if (!m_renderedSinceSwap) return;
     m_renderedSinceSwap = false;
-    ++m_stats.framesRendered;
-    const qint64 now = m_clock.nsecsElapsed();
-    m_frameTimesNs.push_back(now);
-    while (!m_frameTimesNs.empty() && now - m_frameTimesNs.front() > kFpsWindowNs)
-        m_frameTimesNs.pop_front();
-    m_stats.framesPerSecond = m_frameTimesNs.size() >= 2 ? double(m_frameTimesNs.size() - 1) * 1e9 /
-                                                               double(now - m_frameTimesNs.front())
-                                                         : 0.0;
-    if (m_inFlightChangeNs) {
-        m_stats.isovalueLatencyMs = double(now - *m_inFlightChangeNs) / 1e6;
-        m_inFlightChangeNs.reset();
-    }
-    m_stats.renderedIsovalue = renderedIsovalue();
-    m_pendingPolls = kMaxPolls;
+    m_framePolicy.frameSwapped(m_clock.nsecsElapsed(), renderedIsovalue());
     pollTriangleCount();
 }
 
@@ -359,33 +323,12 @@ void ViewportWidget::pollTriangleCount()
 {
     if (!m_renderer || !m_volumeUploaded) return;
     makeCurrent();
-    const std::optional<std::uint32_t> vertices = m_renderer->extractor().pollVertexCount();
-    const gl::FrameGpuTimes gpu = m_renderer->lastGpuTimes();
+    const std::optional<std::uint32_t> vertices = m_renderer->pollVertexCount();
+    const FrameGpuTimes gpu = m_renderer->lastGpuTimes();
     doneCurrent();
-    // The pyramid time stays shown while frames that did not rebuild it (camera moves) go by.
-    const std::optional<double> extractMs = gpu.extractMs ? gpu.extractMs : m_stats.gpu.extractMs;
-    const bool timesPending = !gpu.surfaceMs && !gpu.volumeMs;
-    if (gpu.volumeMs && *gpu.volumeMs > 0.0 && gpu.volumeMs != m_stats.gpu.volumeMs)
-        adaptVolumeScale(*gpu.volumeMs);
-    m_stats.gpu = gpu;
-    m_stats.gpu.extractMs = extractMs;
-    if (vertices) {
-        m_stats.triangles = *vertices / 3;
-    } else {
-        m_stats.triangles.reset();
-    }
     // Ask again shortly, without a repaint, while the GPU is still working on this frame.
-    if ((!vertices || timesPending) && m_pendingPolls-- > 0) m_pollTimer.start();
-    emit frameStatsChanged(m_stats);
-}
-
-void ViewportWidget::adaptVolumeScale(double volumeMs)
-{
-    // Pixels, hence time, grow with the square of the scale; move halfway to the scale that
-    // would meet the budget, so one odd frame does not make the image jump.
-    const float ideal =
-        m_volumeScale * float(std::sqrt(kVolumeBudgetMs / std::max(volumeMs, 1e-3)));
-    m_volumeScale = std::clamp(0.5f * (m_volumeScale + ideal), kMinVolumeScale, 1.0f);
+    if (m_framePolicy.gpuResults(vertices, gpu)) m_pollTimer.start();
+    emit frameStatsChanged(m_framePolicy.stats());
 }
 
 glm::vec2 ViewportWidget::toNdc(const QPointF& p) const

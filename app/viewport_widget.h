@@ -10,36 +10,24 @@
 // make the context current themselves.
 #pragma once
 
-#include "engine/gl/scene_renderer.h"
-#include "engine/iso_mesh.h"
-#include "engine/orbit_camera.h"
-#include "engine/transfer_function.h"
-#include "engine/volume.h"
+#include "extraction/iso_mesh.h"
+#include "gpu/scene_renderer.h"
+#include "render/frame_policy.h"
+#include "render/orbit_camera.h"
+#include "render/transfer_function.h"
+#include "volume/volume.h"
 
 #include <QElapsedTimer>
 #include <QImage>
 #include <QOpenGLWidget>
 #include <QString>
 #include <QTimer>
-#include <deque>
 #include <memory>
 #include <optional>
 
 namespace isoview::app {
 
 class OrientationLabels;
-
-// What the status bar shows about the latest frame.
-struct FrameStats {
-    double framesPerSecond = 0.0;           // over the last second of frames (0 when idle)
-    std::optional<std::uint64_t> triangles; // of the surface on screen, when the GPU has it
-    gl::FrameGpuTimes gpu;
-    // From the oldest isovalue change not yet on screen to the swap of the frame showing the
-    // newest value.
-    std::optional<double> isovalueLatencyMs;
-    std::optional<double> renderedIsovalue; // real units
-    std::uint64_t framesRendered = 0;       // frames this view rendered and swapped so far
-};
 
 class ViewportWidget : public QOpenGLWidget {
     Q_OBJECT
@@ -78,14 +66,14 @@ public:
     // The isovalue (real units) of the surface on screen.
     std::optional<double> renderedIsovalue() const;
     // The figures of the last swapped frame.
-    const FrameStats& lastFrameStats() const { return m_stats; }
+    const FrameStats& lastFrameStats() const { return m_framePolicy.stats(); }
     // The GL renderer string, once the context exists.
     QString rendererName() const { return m_rendererName; }
     // Renders a frame now and returns it (the window's view, overlays included).
     QImage grabView();
 
 signals:
-    void frameStatsChanged(const isoview::app::FrameStats& stats);
+    void frameStatsChanged(const isoview::FrameStats& stats);
     void glError(const QString& message);
     // The user asked for the context menu actions through the keyboard/mouse; the main window
     // owns the actions.
@@ -108,7 +96,6 @@ private:
     void paintOrientationLabels(const gl::SceneParams& params);
     void onFrameSwapped();
     void pollTriangleCount();
-    void adaptVolumeScale(double volumeMs);
 
     std::unique_ptr<gl::SceneRenderer> m_renderer;
     OrientationLabels* m_labels = nullptr;
@@ -124,22 +111,17 @@ private:
 
     double m_isovalueReal = 0.0;
     bool m_isovalueDirty = false;
-    // Latency: when the oldest not-yet-shown isovalue change happened, and whether the frame
-    // being swapped carries a new isovalue.
-    std::optional<qint64> m_oldestPendingChangeNs;
-    std::optional<qint64> m_inFlightChangeNs;
+    // Statistics, isovalue latency and the adaptive volume resolution (src/render), fed with
+    // this monotonic clock.
+    FramePolicy m_framePolicy;
     QElapsedTimer m_clock;
-    std::deque<qint64> m_frameTimesNs;
-    FrameStats m_stats;
     QTimer m_pollTimer;
     bool m_renderedSinceSwap = false;
-    int m_pendingPolls = 0;
 
     enum class Drag { None, Rotate, Pan };
     Drag m_drag = Drag::None;
     QPointF m_lastMouse;
     bool m_interacting = false;
-    float m_volumeScale = 0.5f; // adapted to the measured ray-casting time
 };
 
 } // namespace isoview::app

@@ -1,6 +1,6 @@
 #include "volume_document.h"
 
-#include "engine/isovalue_suggestion.h"
+#include "volume/isovalue_suggestion.h"
 
 #include <QFileInfo>
 #include <algorithm>

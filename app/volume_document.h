@@ -3,8 +3,8 @@
 // between the widgets.
 #pragma once
 
-#include "engine/histogram.h"
-#include "engine/volume.h"
+#include "volume/histogram.h"
+#include "volume/volume.h"
 #include "io/volume_loader.h"
 
 #include <QString>

@@ -6,17 +6,18 @@
 // ISO +- 10% (1% of the value range around 0), as a slider drag visits them, and prints the
 // median, minimum and maximum of:
 //   build_ms   HistoPyramid rebuild for a new isovalue, until its vertex count is known
-//              (extract() + vertexCount(): the GPU work per isovalue, and one read-back)
-//   frame_ms   rebuild + draw into a 1024x768 offscreen framebuffer + glFinish: what one frame
-//              of a slider drag costs
+//              (extractSurface() + vertexCount(): the GPU work per isovalue, and one read-back)
+//   frame_ms   one SceneRenderer frame for a new isovalue (rebuild, background, surface, blit)
+//              into a 1024x768 offscreen framebuffer + glFinish: what one frame of a slider
+//              drag costs
 //   capture_ms transform-feedback capture, download and weld of the whole mesh (export path)
 // and the triangles at ISO and the GPU bytes per voxel of the volume texture and the pyramid.
 // Times are wall clock around glFinish-bounded work, so they include driver overhead.
-#include "engine/error.h"
-#include "engine/gl/headless_context.h"
-#include "engine/gl/isosurface_extractor.h"
-#include "engine/gl/offscreen_target.h"
-#include "engine/log.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "gpu/headless_context.h"
+#include "gpu/offscreen_target.h"
+#include "gpu/scene_renderer.h"
 #include "io/volume_loader.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -54,8 +55,12 @@ void print(const char* name, const Summary& s)
     std::printf("  %-11s median %9.3f  min %9.3f  max %9.3f\n", name, s.median, s.min, s.max);
 }
 
+constexpr int kWidth = 1024;
+constexpr int kHeight = 768;
+
 // A camera that frames the whole volume, so that every triangle is rasterised.
-isoview::gl::SurfaceDrawParams framing(const isoview::Volume& volume)
+isoview::gl::SceneParams framing(const isoview::Volume& volume,
+                                 const isoview::gl::OffscreenTarget& target)
 {
     const glm::dmat4 indexToPhysical = volume.geometry().indexToPhysical();
     const glm::dvec3 far =
@@ -66,10 +71,15 @@ isoview::gl::SurfaceDrawParams framing(const isoview::Volume& volume)
     const glm::mat4 view = glm::lookAt(centre + glm::vec3(0.0f, -2.5f * radius, 0.0f), centre,
                                        glm::vec3(0.0f, 0.0f, 1.0f));
     const glm::mat4 projection =
-        glm::perspective(glm::radians(45.0f), 1024.0f / 768.0f, 0.1f * radius, 10.0f * radius);
-    isoview::gl::SurfaceDrawParams params;
-    params.physicalToClip = projection * view;
-    params.physicalToViewNormal = glm::mat3(view);
+        glm::perspective(glm::radians(45.0f), float(kWidth) / float(kHeight), 0.1f * radius,
+                         10.0f * radius);
+    isoview::gl::SceneParams params;
+    params.view = view;
+    params.projection = projection;
+    params.viewportSize = {target.width(), target.height()};
+    params.targetFramebuffer = target.framebuffer();
+    params.mode = isoview::gl::RenderMode::Surface;
+    params.orientationMarker = false;
     return params;
 }
 
@@ -101,9 +111,9 @@ int main(int argc, char** argv)
 
     try {
         gl::HeadlessContext context;
-        gl::IsosurfaceExtractor extractor(gl::IsosurfaceExtractor::Options{gl33});
-        gl::OffscreenTarget target(1024, 768);
-        std::printf("renderer: %s (%s)\n", extractor.capabilities().summary().c_str(),
+        gl::SceneRenderer scene(gl::SceneRenderer::Options{gl33});
+        gl::OffscreenTarget target(kWidth, kHeight);
+        std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
                     context.platformDescription().c_str());
         std::printf("runs per figure: %d (distinct isovalues), times in ms\n", runs);
 
@@ -111,40 +121,44 @@ int main(int argc, char** argv)
             const auto loadStart = Clock::now();
             const Volume volume = io::loadVolume(path);
             const double loadMs = msSince(loadStart);
-            const float isoStored = float(volume.rescale().toStored(iso));
-            // Nearby isovalues, as a slider drag visits them: +-10% around ISO.
-            const ValueRange range = volume.storedRange();
-            const double spread = isoStored != 0.0f ? 0.1 * std::abs(double(isoStored))
-                                                    : 0.01 * (range.max - range.min);
-            extractor.setVolume(volume);
-            const gl::SurfaceDrawParams params = framing(volume);
+            // Nearby isovalues, as a slider drag visits them: +-10% around ISO (1% of the value
+            // range around 0). Frames take values half a step off the builds', so each frame
+            // rebuilds the pyramid as a drag does.
+            const ValueRange stored = volume.storedRange();
+            const double range = volume.rescale().toReal(stored.max) -
+                                 volume.rescale().toReal(stored.min);
+            const double spread = iso != 0.0 ? 0.1 * std::abs(iso) : 0.01 * range;
+            const double step = runs > 1 ? 2.0 * spread / (runs - 1) : 0.01 * spread;
+            scene.setVolume(volume);
+            const gl::SceneParams params = framing(volume, target);
 
             // Warm-up: first use compiles and pages in driver state.
-            extractor.extract(isoStored);
-            extractor.vertexCount();
+            scene.setIsovalue(iso);
+            scene.render(params);
+            scene.vertexCount();
             std::vector<double> build, frame, capture;
             for (int r = 0; r < runs; ++r) {
-                const float value =
-                    isoStored + float(spread * (runs > 1 ? (2.0 * r / (runs - 1) - 1.0) : 0.0));
+                const double value = iso - (runs > 1 ? spread : 0.0) + r * step;
                 auto t = Clock::now();
-                extractor.extract(value);
-                extractor.vertexCount();
+                scene.setIsovalue(value);
+                scene.extractSurface();
+                scene.vertexCount();
                 build.push_back(msSince(t));
 
-                target.bind();
                 t = Clock::now();
-                extractor.extract(value);
-                extractor.draw(params);
+                scene.setIsovalue(value + 0.5 * step);
+                scene.render(params);
                 gl::finishGpuWork();
                 frame.push_back(msSince(t));
 
                 t = Clock::now();
-                const IsoMesh mesh = extractor.capture();
+                const IsoMesh mesh = scene.capture();
                 capture.push_back(msSince(t));
             }
-            extractor.extract(isoStored);
-            const std::uint32_t vertices = extractor.vertexCount();
-            const gl::GpuMemoryUse memory = extractor.memoryUse();
+            scene.setIsovalue(iso);
+            scene.extractSurface();
+            const std::uint32_t vertices = scene.vertexCount();
+            const gl::GpuMemoryUse memory = scene.memoryUse();
             const glm::uvec3 d = volume.dims();
             std::printf("\n%s (%ux%ux%u %s) at iso %g\n", path.c_str(), d.x, d.y, d.z,
                         std::string(scalarTypeName(volume.type())).c_str(), iso);

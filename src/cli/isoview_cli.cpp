@@ -7,12 +7,12 @@
 // PATH is anything the loaders open (DICOM file/folder/DICOMDIR, NRRD, MetaImage, raw).
 // VALUE is in the volume's real units (HU for CT). Exit status 0 on success, 1 on bad usage,
 // 2 when loading, extraction or writing fails (with the reason on stderr).
-#include "engine/error.h"
-#include "engine/gl/headless_context.h"
-#include "engine/gl/isosurface_extractor.h"
-#include "engine/gl/offscreen_target.h"
-#include "engine/log.h"
-#include "engine/ply_writer.h"
+#include "core/error.h"
+#include "gpu/headless_context.h"
+#include "gpu/offscreen_target.h"
+#include "gpu/scene_renderer.h"
+#include "core/log.h"
+#include "mesh_export/ply_writer.h"
 #include "io/volume_loader.h"
 
 #include <chrono>
@@ -288,30 +288,30 @@ int main(int argc, char** argv)
         }
         const glm::uvec3 d = volume.dims();
         const glm::dvec3 s = volume.geometry().spacing;
-        const float isoStored = float(volume.rescale().toStored(*args->iso));
 
         gl::HeadlessContext context(gl::HeadlessContext::Options{.debug = args->verbose});
-        gl::IsosurfaceExtractor extractor(gl::IsosurfaceExtractor::Options{args->gl33});
+        gl::SceneRenderer scene(gl::SceneRenderer::Options{args->gl33});
         start = std::chrono::steady_clock::now();
-        extractor.setVolume(volume);
+        scene.setVolume(volume);
         gl::finishGpuWork();
         const double uploadMs = millisecondsSince(start);
 
         // Pyramid build plus the count read-back: the per-isovalue work before drawing.
         start = std::chrono::steady_clock::now();
-        extractor.extract(isoStored);
-        const std::uint32_t vertexCount = extractor.vertexCount();
+        scene.setIsovalue(*args->iso);
+        scene.extractSurface();
+        const std::uint32_t vertexCount = scene.vertexCount();
         const double extractMs = millisecondsSince(start);
 
         start = std::chrono::steady_clock::now();
-        const IsoMesh mesh = extractor.capture();
+        const IsoMesh mesh = scene.capture();
         const double captureMs = millisecondsSince(start);
 
-        const gl::GpuMemoryUse memory = extractor.memoryUse();
+        const gl::GpuMemoryUse memory = scene.memoryUse();
         std::printf("volume: %s\n", args->volumePath.c_str());
         std::printf("dimensions: %ux%ux%u %s, spacing %g %g %g\n", d.x, d.y, d.z,
                     std::string(scalarTypeName(volume.type())).c_str(), s.x, s.y, s.z);
-        std::printf("renderer: %s (%s)\n", extractor.capabilities().summary().c_str(),
+        std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
                     context.platformDescription().c_str());
         std::printf("isovalue: %g\n", *args->iso);
         std::printf("triangles: %zu\n", mesh.triangleCount());

@@ -1,6 +1,6 @@
 #include "io/load_monitor.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 
 namespace isoview::io {
 

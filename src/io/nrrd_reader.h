@@ -38,7 +38,7 @@
 //   io::NrrdHeader header = io::parseNrrdHeader(text);     // header fields only, no I/O
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 #include "io/load_monitor.h"
 
 #include <glm/glm.hpp>

@@ -1,7 +1,7 @@
 #include "io/raw_slice_folder_reader.h"
 
-#include "engine/error.h"
-#include "engine/log.h"
+#include "core/error.h"
+#include "core/log.h"
 #include "io/volume_size_check.h"
 #include "io/voxel_data_reader.h"
 

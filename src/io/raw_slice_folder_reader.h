@@ -26,7 +26,7 @@
 //   if (io::looksLikeRawSliceFolder(folder)) Volume ct = io::readRawSliceFolder(folder, slice);
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 #include "io/load_monitor.h"
 #include "io/raw_volume_reader.h"
 

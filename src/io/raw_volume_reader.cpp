@@ -1,7 +1,7 @@
 #include "io/raw_volume_reader.h"
 
-#include "engine/error.h"
-#include "engine/log.h"
+#include "core/error.h"
+#include "core/log.h"
 #include "io/volume_size_check.h"
 
 #include <fcntl.h>

@@ -26,7 +26,7 @@
 //                                                .spacing = {1.0, 1.0, 2.0}});
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 
 #include <glm/glm.hpp>
 

@@ -1,8 +1,8 @@
 #include "io/volume_loader.h"
 
-#include "engine/error.h"
-#include "engine/log.h"
-#include "io/dicom_series_loader.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "io/dicom/dicom_series_loader.h"
 #include "io/metaimage_reader.h"
 #include "io/nrrd_reader.h"
 #include "io/raw_slice_folder_reader.h"

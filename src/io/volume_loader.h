@@ -11,7 +11,7 @@
 // CancelledError when the monitor asks to stop.
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 #include "io/load_monitor.h"
 #include "io/raw_volume_reader.h"
 

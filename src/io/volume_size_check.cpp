@@ -1,6 +1,6 @@
 #include "io/volume_size_check.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 
 #include <unistd.h>
 

@@ -12,7 +12,7 @@
 //   std::vector<std::byte> voxels(*bytes);
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 
 #include <glm/glm.hpp>
 

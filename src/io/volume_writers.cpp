@@ -1,8 +1,8 @@
 #include "io/volume_writers.h"
 
-#include "engine/atomic_file.h"
-#include "engine/error.h"
-#include "engine/log.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/log.h"
 #include "io/header_text.h"
 #include "io/raw_volume_reader.h"
 #include "io/volume_size_check.h"

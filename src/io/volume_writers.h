@@ -34,7 +34,7 @@
 //   io::writeRawVolume(dir / io::rawVolumeFileName("head", volume), volume);
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 
 #include <filesystem>
 #include <string>

@@ -1,6 +1,6 @@
 #include "io/voxel_data_reader.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "io/volume_size_check.h"
 
 #include <fcntl.h>

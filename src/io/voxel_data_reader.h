@@ -25,7 +25,7 @@
 //   std::vector<std::byte> voxels = detail::readVoxelData(request, monitor, warnings);
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 #include "io/load_monitor.h"
 
 #include <glm/glm.hpp>

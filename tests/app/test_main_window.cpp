@@ -2,7 +2,7 @@
 // the isovalue driving the triangle count shown, a 100-step slider drag ending on the last
 // value, export read back by an independent reader (VTK), failures that leave nothing behind.
 #include "app_test_support.h"
-#include "engine/cpu_marching_cubes.h"
+#include "extraction/cpu_marching_cubes.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
 #include "support/temp_dir.h"

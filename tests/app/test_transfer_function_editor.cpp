@@ -5,7 +5,7 @@
 // and saves JSON files, each undoable, and refuses a malformed file without touching the
 // function. No modal dialog ever opens: the colour picker is replaced by a hook.
 #include "app_test_support.h"
-#include "engine/transfer_function.h"
+#include "render/transfer_function.h"
 #include "support/temp_dir.h"
 #include "transfer_function_editor.h"
 #include "transfer_function_panel.h"

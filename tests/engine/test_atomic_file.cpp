@@ -1,8 +1,8 @@
 // AtomicFileWriter: the destination holds either nothing (or its old content) or the complete
 // new content, and no temporary file survives any outcome.
-#include "engine/atomic_file.h"
+#include "core/atomic_file.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "support/child_process.h"
 #include "support/temp_dir.h"
 

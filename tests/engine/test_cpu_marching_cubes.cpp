@@ -1,9 +1,9 @@
 // The CPU reference marching cubes against analytic answers (sphere area and volume, planes),
 // topological invariants on random fields, and the edge cases the GPU must reproduce (NaN and
 // Inf voxels, isovalues on voxel values, degenerate volumes, mirrored geometry).
-#include "engine/cpu_marching_cubes.h"
+#include "extraction/cpu_marching_cubes.h"
 
-#include "engine/mesh_metrics.h"
+#include "extraction/mesh_metrics.h"
 #include "support/synthetic_volumes.h"
 
 #include <gtest/gtest.h>

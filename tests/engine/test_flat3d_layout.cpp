@@ -1,7 +1,7 @@
 // Flat-3D tiling of the volume texture and the pyramid's flat cell grid: pure arithmetic, so
 // every limit is checked here without a GPU.
-#include "engine/error.h"
-#include "engine/flat3d_layout.h"
+#include "core/error.h"
+#include "extraction/flat3d_layout.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // computeHistogram: real units, one bin per stored value for integer volumes with few values,
 // equal bins over the finite range otherwise, non-finite voxels apart, degenerate volumes, and
 // agreement with a voxel-by-voxel count through binOf (the oracle) for every scalar type.
-#include "engine/error.h"
-#include "engine/histogram.h"
+#include "core/error.h"
+#include "volume/histogram.h"
 #include "support/shared_data.h"
 #include "support/synthetic_volumes.h"
 

@@ -1,10 +1,10 @@
 // The generated case table: its shape, which edges it uses, and (by extracting every case
 // inside a small volume) that each case and each pair of face-sharing cases closes up into
 // consistently oriented surfaces.
-#include "engine/marching_cubes_tables.h"
+#include "extraction/marching_cubes_tables.h"
 
-#include "engine/cpu_marching_cubes.h"
-#include "engine/mesh_metrics.h"
+#include "extraction/cpu_marching_cubes.h"
+#include "extraction/mesh_metrics.h"
 #include "support/synthetic_volumes.h"
 
 #include <gtest/gtest.h>

@@ -4,12 +4,12 @@
 // geometry, vertex colours; and the failure paths: cancellation, unwritable folder, a write
 // that fails part-way, inconsistent meshes. Each failure leaves no file behind and an existing
 // file untouched.
-#include "engine/cpu_marching_cubes.h"
-#include "engine/error.h"
-#include "engine/mesh_export.h"
-#include "engine/mesh_metrics.h"
-#include "engine/obj_writer.h"
-#include "engine/stl_writer.h"
+#include "extraction/cpu_marching_cubes.h"
+#include "core/error.h"
+#include "mesh_export/mesh_export.h"
+#include "extraction/mesh_metrics.h"
+#include "mesh_export/obj_writer.h"
+#include "mesh_export/stl_writer.h"
 #include "support/child_process.h"
 #include "support/synthetic_volumes.h"
 #include "support/temp_dir.h"

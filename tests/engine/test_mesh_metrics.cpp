@@ -1,7 +1,7 @@
 // Mesh metrics on hand-built meshes whose answers are known exactly.
-#include "engine/mesh_metrics.h"
+#include "extraction/mesh_metrics.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // OrbitCamera and volumeBounds: the standard views in LPS, fitting in both projections and at
 // any aspect, near/far planes, pan under the cursor, the trackball's direction, size and
 // stability, zoom limits, and the bounds of tilted and rotated geometry.
-#include "engine/orbit_camera.h"
+#include "render/orbit_camera.h"
 
 #include <glm/gtc/quaternion.hpp>
 #include <gtest/gtest.h>

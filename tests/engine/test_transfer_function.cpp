@@ -1,7 +1,7 @@
 // TransferFunction: evaluation (at, between and beyond points, steps), lookup sampling, edits
 // that keep the points sorted, validation, the presets' key values and the default choice.
-#include "engine/error.h"
-#include "engine/transfer_function.h"
+#include "core/error.h"
+#include "render/transfer_function.h"
 #include "support/shared_data.h"
 #include "support/synthetic_volumes.h"
 

@@ -1,7 +1,7 @@
 // Transfer function JSON: exact round trips (presets, random functions, awkward floats), the
 // written layout, clear errors for malformed input, and file saving/loading.
-#include "engine/error.h"
-#include "engine/transfer_function.h"
+#include "core/error.h"
+#include "render/transfer_function.h"
 #include "support/child_process.h"
 #include "support/temp_dir.h"
 

@@ -1,8 +1,8 @@
 // Volume and VolumeGeometry: type names and sizes, constructor validation, the stored range,
 // and the index -> physical maps for anisotropic, mirrored geometry.
-#include "engine/volume.h"
+#include "volume/volume.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 
 #include <gtest/gtest.h>
 

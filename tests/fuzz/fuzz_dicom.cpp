@@ -2,9 +2,9 @@
 // loader provides for fuzzing (io::fuzzDicomBytes in io/dicom_series_loader.h: parses one
 // file's bytes and decodes its pixels as a load would). isoview::Error is the expected outcome
 // of bad input; anything else is a finding.
-#include "engine/error.h"
+#include "core/error.h"
 #include "fuzz_support.h"
-#include "io/dicom_series_loader.h"
+#include "io/dicom/dicom_series_loader.h"
 
 #include <cstddef>
 #include <cstdint>

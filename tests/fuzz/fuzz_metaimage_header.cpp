@@ -2,7 +2,7 @@
 // (.mha) header of at most 1 MiB of voxels, io::readMetaImage also reads them as a file, which
 // exercises the raw and zlib data paths. isoview::Error is the expected outcome of bad input;
 // anything else is a finding.
-#include "engine/error.h"
+#include "core/error.h"
 #include "fuzz_support.h"
 #include "io/metaimage_reader.h"
 

@@ -3,7 +3,7 @@
 // the raw and gzip data paths and the size checks. isoview::Error is the expected outcome of
 // bad input; anything else (a crash, a sanitizer report, another exception, a broken
 // invariant) is a finding.
-#include "engine/error.h"
+#include "core/error.h"
 #include "fuzz_support.h"
 #include "io/nrrd_reader.h"
 

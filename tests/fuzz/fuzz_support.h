@@ -7,7 +7,7 @@
 //   if (file.valid()) isoview::io::readNrrd(file.path());
 #pragma once
 
-#include "engine/log.h"
+#include "core/log.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -7,7 +7,7 @@
 //   EXPECT_NE(messageOf([&] { io::readNrrd(path); }).find("truncated"), std::string::npos);
 #pragma once
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "io/load_monitor.h"
 
 #include <gtest/gtest.h>

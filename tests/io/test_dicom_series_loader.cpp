@@ -1,8 +1,8 @@
 // The DICOM loader on the real files of the shared data folder (see its README for the values
 // checked here), on files written by these tests with DCMTK (tilted and gapped stacks, bit
 // depths, rescales, duplicates, a DICOMDIR), and on broken input.
-#include "engine/error.h"
-#include "io/dicom_series_loader.h"
+#include "core/error.h"
+#include "io/dicom/dicom_series_loader.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 

@@ -3,7 +3,7 @@
 // raw and compressed, byte order, HeaderSize, cancellation, and the real HeadMRVolume.mhd.
 #include "io/metaimage_reader.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "io/io_test_support.h"
 #include "io/raw_volume_reader.h"
 #include "support/temp_dir.h"

@@ -3,7 +3,7 @@
 // checks made before allocating, cancellation, and the real brain1_image.nrrd.
 #include "io/nrrd_reader.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "io/io_test_support.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"

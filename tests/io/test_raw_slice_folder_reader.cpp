@@ -3,7 +3,7 @@
 // and the real CThead study (113 big-endian int16 slices).
 #include "io/raw_slice_folder_reader.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "io/io_test_support.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"

@@ -5,7 +5,7 @@
 // formats.
 #include "io/volume_writers.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "io/io_test_support.h"
 #include "io/metaimage_reader.h"
 #include "io/nrrd_reader.h"

@@ -2,7 +2,7 @@
 // created once per test process; failing to create it fails the test loudly, never skips it.
 #pragma once
 
-#include "engine/gl/headless_context.h"
+#include "gpu/headless_context.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // GPU capture is checked against the CPU reference.
 #pragma once
 
-#include "engine/iso_mesh.h"
+#include "extraction/iso_mesh.h"
 
 #include <cstddef>
 #include <string>

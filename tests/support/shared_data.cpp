@@ -1,6 +1,6 @@
 #include "support/shared_data.h"
 
-#include "engine/error.h"
+#include "core/error.h"
 #include "io/raw_volume_reader.h"
 #include "test_paths.h"
 

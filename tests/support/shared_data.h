@@ -3,7 +3,7 @@
 // test failure that names the variable, never a skip.
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 
 #include <filesystem>
 #include <string_view>

@@ -7,7 +7,7 @@
 //   Volume noise = padWithValue(makeRandomVolume({7, 5, 3}, ScalarType::Int16, 42), -2000.0);
 #pragma once
 
-#include "engine/volume.h"
+#include "volume/volume.h"
 
 #include <glm/glm.hpp>
 

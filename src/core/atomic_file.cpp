@@ -1,0 +1,207 @@
+#include "core/atomic_file.h"
+
+#include "core/error.h"
+#include "core/log.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+#include <utility>
+
+namespace isoview {
+namespace {
+
+constexpr std::size_t kBufferCapacity = 256 * 1024;
+// The longest file name most file systems accept (NAME_MAX).
+constexpr std::size_t kMaxNameBytes = 255;
+
+std::string reason(int error)
+{
+    // std::error_code is thread-safe where strerror() is not guaranteed to be.
+    return std::error_code(error, std::generic_category()).message();
+}
+
+std::string quoted(const std::filesystem::path& path)
+{
+    return "'" + path.string() + "'";
+}
+
+// The process umask, read without changing it (umask() can only be read by setting it, which
+// races with other threads creating files).
+mode_t currentUmask()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("Umask:", 0) == 0) {
+            return mode_t(std::strtoul(line.c_str() + 6, nullptr, 8)) & 0777;
+        }
+    }
+    return 022;
+}
+
+std::filesystem::path folderOf(const std::filesystem::path& path)
+{
+    std::filesystem::path folder = path.parent_path();
+    return folder.empty() ? std::filesystem::path(".") : folder;
+}
+
+} // namespace
+
+AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
+    : m_finalPath(std::move(finalPath))
+{
+    const std::string name = m_finalPath.filename().string();
+    if (name.empty() || name == "." || name == "..") {
+        throw IoError("cannot write " + quoted(m_finalPath) + ": the path does not name a file");
+    }
+    // ".<name>.tmp-XXXXXX" must itself be a valid name, so shorten very long names.
+    // (Built with append rather than operator+: GCC 12 warns falsely about the latter at -O3.)
+    std::string prefix(1, '.');
+    prefix.append(name, 0, kMaxNameBytes - 12);
+    const std::filesystem::path folder = folderOf(m_finalPath);
+    std::string pattern = (folder / (prefix + ".tmp-XXXXXX")).string();
+
+    m_fd = ::mkstemp(pattern.data());
+    if (m_fd < 0) {
+        const int error = errno;
+        throw IoError("cannot create a file in folder " + quoted(folder) + " to write " +
+                      quoted(m_finalPath) + ": " + reason(error));
+    }
+    m_tempPath = pattern;
+    // The file must not leak into child processes (tests and tools spawn some).
+    ::fcntl(m_fd, F_SETFD, FD_CLOEXEC);
+
+    // mkstemp creates 0600; give the result the mode a plain open() would have, or keep the
+    // mode of the file being replaced.
+    struct stat existing {};
+    const mode_t mode = ::stat(m_finalPath.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)
+                            ? (existing.st_mode & 07777)
+                            : (0666 & ~currentUmask());
+    if (::fchmod(m_fd, mode) != 0) {
+        log::get("io")->warn("cannot set the permissions of {}: {}", m_tempPath.string(),
+                             reason(errno));
+    }
+    m_buffer.reserve(kBufferCapacity);
+}
+
+AtomicFileWriter::~AtomicFileWriter()
+{
+    discard();
+}
+
+AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
+    : m_finalPath(std::move(other.m_finalPath)), m_tempPath(std::exchange(other.m_tempPath, {})),
+      m_fd(std::exchange(other.m_fd, -1)), m_buffer(std::move(other.m_buffer))
+{
+}
+
+AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
+{
+    if (this != &other) {
+        discard();
+        m_finalPath = std::move(other.m_finalPath);
+        m_tempPath = std::exchange(other.m_tempPath, {});
+        m_fd = std::exchange(other.m_fd, -1);
+        m_buffer = std::move(other.m_buffer);
+    }
+    return *this;
+}
+
+void AtomicFileWriter::write(const void* data, std::size_t n)
+{
+    if (m_fd < 0) {
+        throw IoError("cannot write " + quoted(m_finalPath) +
+                      ": the file was already committed or an earlier write failed");
+    }
+    const auto* bytes = static_cast<const std::byte*>(data);
+    if (m_buffer.size() + n > kBufferCapacity) flushBuffer();
+    if (n >= kBufferCapacity) {
+        writeAll(bytes, n); // large blocks skip the copy into the buffer
+    } else {
+        m_buffer.insert(m_buffer.end(), bytes, bytes + n);
+    }
+}
+
+void AtomicFileWriter::commit()
+{
+    if (m_fd < 0) {
+        throw IoError("cannot commit " + quoted(m_finalPath) +
+                      ": the file was already committed or an earlier write failed");
+    }
+    flushBuffer();
+    if (::fsync(m_fd) != 0) fail("cannot flush to disk", errno);
+    const int fd = std::exchange(m_fd, -1);
+    // close() can report a deferred write error (NFS, quotas): the data may not be complete.
+    if (::close(fd) != 0) fail("cannot finish writing", errno);
+    if (std::rename(m_tempPath.c_str(), m_finalPath.c_str()) != 0) {
+        fail("cannot replace", errno);
+    }
+    m_tempPath.clear();
+
+    // Make the rename itself durable. The file is complete and in place by now, so a failure
+    // here is only worth a warning.
+    const std::filesystem::path folder = folderOf(m_finalPath);
+    const int dirFd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        if (::fsync(dirFd) != 0 && errno != EINVAL) {
+            log::get("io")->warn("cannot flush folder {} to disk: {}", folder.string(),
+                                 reason(errno));
+        }
+        ::close(dirFd);
+    }
+}
+
+void AtomicFileWriter::flushBuffer()
+{
+    if (m_buffer.empty()) return;
+    writeAll(m_buffer.data(), m_buffer.size());
+    m_buffer.clear();
+}
+
+void AtomicFileWriter::writeAll(const std::byte* data, std::size_t n)
+{
+    while (n > 0) {
+        const ssize_t written = ::write(m_fd, data, n);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            fail("cannot write", errno);
+        }
+        if (written == 0) fail("cannot write", EIO); // no progress and no error: give up
+        data += written;
+        n -= std::size_t(written);
+    }
+}
+
+void AtomicFileWriter::fail(const std::string& what, int error)
+{
+    discard();
+    throw IoError(what + " " + quoted(m_finalPath) + ": " + reason(error) +
+                  " (an existing file there was left unchanged)");
+}
+
+void AtomicFileWriter::discard() noexcept
+{
+    if (m_fd >= 0) ::close(std::exchange(m_fd, -1));
+    if (!m_tempPath.empty()) {
+        ::unlink(m_tempPath.c_str());
+        m_tempPath.clear();
+    }
+    m_buffer.clear();
+}
+
+void writeFileAtomically(const std::filesystem::path& path, std::span<const std::byte> bytes)
+{
+    AtomicFileWriter writer(path);
+    writer.write(bytes);
+    writer.commit();
+}
+
+} // namespace isoview

@@ -1,0 +1,85 @@
+#include "gpu/gl_loader.h"
+
+#include "core/error.h"
+#include "core/log.h"
+
+#include <epoxy/gl.h>
+
+#include <sstream>
+
+namespace isoview::gl {
+namespace {
+
+std::string glString(GLenum name)
+{
+    const auto* s = reinterpret_cast<const char*>(glGetString(name));
+    return s ? std::string(s) : std::string();
+}
+
+void GLAPIENTRY onDebugMessage(GLenum /*source*/, GLenum type, GLuint id, GLenum severity,
+                               GLsizei /*length*/, const GLchar* message, const void* /*user*/)
+{
+    static const auto logger = log::get("gl");
+    if (type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH) {
+        logger->error("GL debug [{}]: {}", id, message);
+    } else if (severity != GL_DEBUG_SEVERITY_NOTIFICATION) {
+        logger->debug("GL debug [{}]: {}", id, message);
+    }
+}
+
+} // namespace
+
+std::string GlCapabilities::summary() const
+{
+    std::ostringstream s;
+    s << renderer << ", OpenGL " << major << "." << minor << " core";
+    if (!indirectDraw) s << " (3.3 path)";
+    return s.str();
+}
+
+GlCapabilities queryCapabilities(const GlFeatureLimits& limits)
+{
+    // epoxy_gl_version() needs a current context; without one glGetString returns null.
+    if (glGetString(GL_VERSION) == nullptr) {
+        throw GlError("no OpenGL context is current on this thread");
+    }
+    GlCapabilities caps;
+    glGetIntegerv(GL_MAJOR_VERSION, &caps.major);
+    glGetIntegerv(GL_MINOR_VERSION, &caps.minor);
+    caps.renderer = glString(GL_RENDERER);
+    caps.vendor = glString(GL_VENDOR);
+    caps.version = glString(GL_VERSION);
+    if (caps.major * 10 + caps.minor < 33) {
+        throw GlError("isoview needs OpenGL 3.3 core or newer; this context (" + caps.renderer +
+                      ") offers " + caps.version);
+    }
+    GLint maxTexture = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
+    caps.maxTextureSize = std::uint32_t(maxTexture);
+    caps.indirectDraw = !limits.limitToGl33 && caps.major >= 4;
+    caps.debugOutput = epoxy_has_gl_extension("GL_KHR_debug") || caps.major * 10 + caps.minor >= 43;
+    return caps;
+}
+
+void installDebugMessageLogger()
+{
+    if (!(epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug"))) return;
+    GLint flags = 0;
+    glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+    if ((flags & GL_CONTEXT_FLAG_DEBUG_BIT) == 0) return; // non-debug contexts may drop messages
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+    glDebugMessageCallback(onDebugMessage, nullptr);
+}
+
+void throwOnGlError(const char* what)
+{
+    std::string codes;
+    for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) {
+        std::ostringstream s;
+        s << " 0x" << std::hex << e;
+        codes += s.str();
+    }
+    if (!codes.empty()) throw GlError(std::string(what) + " failed with GL error" + codes);
+}
+
+} // namespace isoview::gl

@@ -1,0 +1,39 @@
+// What the GPU engine reports about the GPU it runs on: the context's capabilities and the
+// memory the volume and its pyramid take. Plain data, no GL types: a facade header that the
+// window and the CLI read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace isoview::gl {
+
+struct GlCapabilities {
+    int major = 0;
+    int minor = 0;
+    std::string renderer; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+    std::string vendor;
+    std::string version;  // GL_VERSION string
+    std::uint32_t maxTextureSize = 0;
+    // GL 4.0 indirect draws: the vertex count stays on the GPU (no read-back per frame).
+    bool indirectDraw = false;
+    // KHR_debug: object labels and the debug message callback.
+    bool debugOutput = false;
+
+    std::string summary() const; // "renderer, OpenGL x.y"
+};
+
+// Options that narrow what the engine uses below what the context offers, so that the 3.3
+// floor can be tested on a 4.x driver.
+struct GlFeatureLimits {
+    bool limitToGl33 = false;
+};
+
+struct GpuMemoryUse {
+    std::size_t volumeTextureBytes = 0;
+    std::size_t pyramidBytes = 0;
+    std::uint64_t voxels = 0;
+};
+
+} // namespace isoview::gl

@@ -1,0 +1,104 @@
+// The vec4 HistoPyramid of Dyken, Ziegler, Theobalt and Seidel, rebuilt on the GPU for every
+// isovalue.
+//
+// Level 0 (the base) covers the flat cell grid, each texel 2 x 2 marching-cubes cells, one per
+// RGBA channel, storing (vertex count | case << 4). Level l+1 halves level l: channel c of a
+// texel holds the total of its child texel c. The 1 x 1 top level's four channels add up to the
+// number of vertices of the whole isosurface. Unlike the paper's square power-of-two base, each
+// level is only as large as the cells it covers (PyramidLayout::levelExtent), which roughly
+// halves memory and work on real volumes: traversal only ever descends into non-empty children.
+//
+// Compact integer levels: counts grow by 4x per level, so each level uses the narrowest
+// unsigned format that holds 15 * 4^l: levels 1-2 RGBA8UI, 3-6 RGBA16UI, 7+ RGBA32UI, and the
+// base RGBA16UI. Levels of one format are the mip levels of one texture, so traversal needs
+// four samplers whatever the pyramid's height.
+//
+// GL side effects of build(): binds its framebuffers, programs, vertex array and the
+// transform-feedback buffer, enables GL_RASTERIZER_DISCARD for the count pass, and restores
+// them; it also binds texture units kHpBase..kReduceSource, which the caller restores (the
+// extractor wraps every pass in ScopedTextureUnits). No CPU wait. readVertexCount() waits for
+// the GPU.
+#pragma once
+
+#include "extraction/flat3d_layout.h"
+#include "gpu/gl_objects.h"
+#include "gpu/shader_program.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace isoview::gl {
+
+inline constexpr int kFirst16BitLevel = 3;
+inline constexpr int kFirst32BitLevel = 7;
+
+struct HistoPyramidPrograms {
+    const ShaderProgram& classify; // writes level 0 (hp_base_level.frag)
+    const ShaderProgram& reduce;   // writes level l+1 from level l (hp_reduce.frag)
+    const ShaderProgram& count;    // writes the indirect draw command (hp_indirect_count.vert)
+};
+
+class HistoPyramid {
+public:
+    // Allocates every level and its framebuffer. Throws GlError when the driver rejects them.
+    explicit HistoPyramid(const PyramidLayout& layout);
+
+    const PyramidLayout& layout() const { return m_layout; }
+
+    // Runs classify, the reductions and the count pass. The caller has bound the volume and
+    // case-table textures to units::kVolume and units::kCaseTable and set the classify
+    // program's uniforms (isovalue, layout).
+    void build(const HistoPyramidPrograms& programs, GLuint emptyVertexArray);
+
+    // Binds the four level textures to units kHpBase..kHp32 (for traversal). The caller
+    // restores the units (ScopedTextureUnits).
+    void bindLevelTextures() const;
+
+    // The buffer holding {count, 1, 0, 0}: a DrawArraysIndirectCommand written by build().
+    GLuint countBuffer() const { return m_countBuffer.id(); }
+
+    // A complete framebuffer to bind around draws that rasterise nothing (transform-feedback
+    // capture): GL rejects draws into an incomplete framebuffer even then, and a surfaceless
+    // context has no default framebuffer.
+    GLuint framebufferForDiscardedDraws() const { return m_framebuffers.back().id(); }
+
+    // The vertex count of the last build, read back from the count buffer. Waits for the GPU.
+    std::uint32_t readVertexCount() const;
+
+    // The vertex count of the last build once the GPU has produced it, else nullopt; never
+    // waits (build() copies the count aside behind a fence). For per-frame statistics.
+    std::optional<std::uint32_t> pollVertexCount() const;
+
+    // The texels of one level within its extent, row by row (for tests and debugging). Waits
+    // for the GPU.
+    std::vector<glm::uvec4> readLevel(std::uint32_t level) const;
+
+    // GPU memory of all levels, in bytes.
+    std::size_t bytes() const { return m_bytes; }
+
+private:
+    struct LevelStorage {
+        const Texture* texture;
+        GLint mip;
+    };
+    LevelStorage storageOf(std::uint32_t level) const;
+    void setSampledMipRange(const Texture& texture, GLint first, GLint last) const;
+
+    PyramidLayout m_layout;
+    Texture m_base;
+    Texture m_levels8;
+    Texture m_levels16;
+    Texture m_levels32;
+    GLint m_mips8 = 0;
+    GLint m_mips16 = 0;
+    GLint m_mips32 = 0;
+    std::vector<Framebuffer> m_framebuffers; // one per level
+    Buffer m_countBuffer;
+    Buffer m_countCopy; // the count copied aside for pollVertexCount()
+    SyncFence m_countReady;
+    std::size_t m_bytes = 0;
+};
+
+} // namespace isoview::gl

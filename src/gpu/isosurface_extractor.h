@@ -1,0 +1,102 @@
+// The GPU isosurface engine: marching cubes through a HistoPyramid (Dyken et al.), the same
+// code for the viewer, the headless CLI, the benchmarks and the tests.
+//
+// Per isovalue: extract() rebuilds the pyramid on the GPU and leaves the vertex count there;
+// draw() renders the surface by HistoPyramid traversal in the vertex shader (an indirect draw
+// on OpenGL 4.x, so no CPU wait; on the 3.3 floor the count is read back once per isovalue);
+// capture() records the same vertices with transform feedback and welds them into an IsoMesh.
+//
+// Contract: internal to the engine (SceneRenderer is the facade). Every call, the constructor and
+// the destructor need the same OpenGL 3.3+ core context current on the calling thread.
+// Isovalues are in the volume's STORED units (GpuVolume::toStored maps real units to them). The
+// volume is borrowed: the GpuVolume given to setVolume must outlive its use here (until the next
+// setVolume or the destructor). The per-frame calls (extract, draw) never throw.
+//
+// Example:
+//   HeadlessContext context;
+//   IsosurfaceExtractor extractor;
+//   GpuVolume gpuVolume(volume, extractor.capabilities().maxTextureSize);
+//   extractor.setVolume(gpuVolume);
+//   extractor.extract(gpuVolume.toStored(300.0));
+//   IsoMesh mesh = extractor.capture();
+#pragma once
+
+#include "extraction/flat3d_layout.h"
+#include "extraction/iso_mesh.h"
+#include "gpu/gl_loader.h"
+
+#include <glm/glm.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace isoview::gl {
+
+class GpuVolume; // gpu/gpu_volume.h (kept out of this header: it pulls in epoxy)
+
+struct SurfaceDrawParams {
+    // projection * view: the camera over physical space (the engine maps the volume's index
+    // space into physical space itself, per slice for tilted or unevenly spaced stacks)
+    glm::mat4 physicalToClip{1.0f};
+    glm::mat3 physicalToViewNormal{1.0f}; // rotates physical-space normals into view space
+    glm::vec3 color{0.9f, 0.85f, 0.75f};
+};
+
+class IsosurfaceExtractor {
+public:
+    struct Options {
+        // Use only OpenGL 3.3 features even on a newer context (tests the floor).
+        bool limitToGl33 = false;
+    };
+
+    // Compiles the pyramid programs. Throws GlError / ShaderError.
+    IsosurfaceExtractor();
+    explicit IsosurfaceExtractor(const Options& options);
+    ~IsosurfaceExtractor();
+    IsosurfaceExtractor(const IsosurfaceExtractor&) = delete;
+    IsosurfaceExtractor& operator=(const IsosurfaceExtractor&) = delete;
+
+    const GlCapabilities& capabilities() const;
+
+    // Takes the volume (borrowed) and allocates its pyramid, replacing the previous one. Throws
+    // GlError naming the limit when the pyramid exceeds GL_MAX_TEXTURE_SIZE, ShaderError when a
+    // program for the volume's sampler type fails; the previous volume stays in place then.
+    void setVolume(const GpuVolume& volume);
+    bool hasVolume() const;
+
+    // Rebuilds the HistoPyramid for this isovalue (stored units). GPU work only, no wait.
+    void extract(float isovalue);
+    float isovalue() const;
+
+    // Vertices (3 per triangle) of the last extract. Waits for the GPU on first call after an
+    // extract (cached afterwards).
+    std::uint32_t vertexCount();
+
+    // The same count without waiting: nullopt while the GPU is still building the pyramid of
+    // the last extract, never a count of an earlier one. For per-frame statistics.
+    std::optional<std::uint32_t> pollVertexCount() const;
+
+    // Draws the last extract into the bound framebuffer, with the caller's depth and cull state.
+    void draw(const SurfaceDrawParams& params);
+
+    // The last extract as a welded mesh (positions in index space, normals physical). Waits for
+    // the GPU and downloads the captured vertices.
+    IsoMesh capture();
+
+    // GPU memory of the borrowed volume and of the pyramid.
+    GpuMemoryUse memoryUse() const;
+
+    // For tests and debugging: the pyramid's layout (empty when the volume has no cells) and
+    // the texels of one level after the last extract. Waits for the GPU.
+    PyramidLayout pyramidLayout() const;
+    std::vector<glm::uvec4> readPyramidLevel(std::uint32_t level) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace isoview::gl

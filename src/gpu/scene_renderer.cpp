@@ -1,0 +1,380 @@
+#include "gpu/scene_renderer.h"
+
+#include "gpu/gl_loader.h"
+#include "gpu/gl_objects.h"
+#include "gpu/gl_state.h"
+#include "gpu/gpu_volume.h"
+#include "gpu/isosurface_extractor.h"
+#include "gpu/orientation_marker.h"
+#include "gpu/shader_defines.h"
+#include "gpu/shader_program.h"
+#include "gpu/volume_raycaster.h"
+#include "core/log.h"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include <array>
+#include <cstddef>
+
+namespace isoview::gl {
+namespace {
+
+// GPU timer queries (GL_TIME_ELAPSED) per pass, in a ring of frames: a frame's results are read
+// only once GL_QUERY_RESULT_AVAILABLE says so, a frame or more later, and a frame whose ring
+// slot is still in flight goes untimed rather than wait.
+class GpuTimers {
+public:
+    enum Pass : std::size_t { Extract, Surface, Volume, kPassCount };
+
+    GpuTimers()
+    {
+        GLint bits = 0;
+        glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
+        m_supported = bits > 0;
+    }
+
+    void beginFrame()
+    {
+        collect();
+        m_frame = nullptr;
+        if (!m_supported) return;
+        Frame& f = m_ring[m_next];
+        if (f.pending) return; // the GPU is kRingSize frames behind: skip timing this one
+        f.used = {};
+        m_frame = &f;
+    }
+    void begin(Pass pass)
+    {
+        if (!m_frame) return;
+        glBeginQuery(GL_TIME_ELAPSED, m_frame->queries[pass].id());
+        m_frame->used[pass] = true;
+    }
+    void end()
+    {
+        if (m_frame) glEndQuery(GL_TIME_ELAPSED);
+    }
+    void endFrame()
+    {
+        if (!m_frame) return;
+        m_frame->pending =
+            m_frame->used[Extract] || m_frame->used[Surface] || m_frame->used[Volume];
+        m_next = (m_next + 1) % kRingSize;
+        m_frame = nullptr;
+    }
+    // The newest completed frame's times, collecting what finished since the last call.
+    const FrameGpuTimes& last()
+    {
+        collect();
+        return m_last;
+    }
+
+private:
+    static constexpr std::size_t kRingSize = 4;
+    struct Frame {
+        std::array<Query, kPassCount> queries{Query::create(), Query::create(), Query::create()};
+        std::array<bool, kPassCount> used{};
+        bool pending = false;
+    };
+
+    static bool available(const Query& q)
+    {
+        GLint ready = 0;
+        glGetQueryObjectiv(q.id(), GL_QUERY_RESULT_AVAILABLE, &ready);
+        return ready != 0;
+    }
+
+    // Reads every finished frame, oldest first, stopping at the first one still in flight.
+    // Never waits: GL_QUERY_RESULT_AVAILABLE is asked first.
+    void collect()
+    {
+        for (std::size_t i = 0; i < kRingSize; ++i) {
+            Frame& f = m_ring[(m_next + i) % kRingSize];
+            if (!f.pending) continue;
+            bool ready = true;
+            for (std::size_t p = 0; p < kPassCount; ++p)
+                if (f.used[p] && !available(f.queries[p])) ready = false;
+            if (!ready) return;
+            FrameGpuTimes times;
+            std::array<std::optional<double>*, kPassCount> out = {
+                &times.extractMs, &times.surfaceMs, &times.volumeMs};
+            for (std::size_t p = 0; p < kPassCount; ++p) {
+                if (!f.used[p]) continue;
+                GLuint64 ns = 0;
+                glGetQueryObjectui64v(f.queries[p].id(), GL_QUERY_RESULT, &ns);
+                *out[p] = double(ns) / 1e6;
+            }
+            m_last = times;
+            f.pending = false;
+        }
+    }
+
+    bool m_supported = false;
+    std::array<Frame, kRingSize> m_ring;
+    std::size_t m_next = 0;
+    Frame* m_frame = nullptr;
+    FrameGpuTimes m_last;
+};
+
+// Brackets one pass with its timer query.
+class TimedPass {
+public:
+    TimedPass(GpuTimers& timers, GpuTimers::Pass pass) : m_timers(timers) { timers.begin(pass); }
+    ~TimedPass() { m_timers.end(); }
+    TimedPass(const TimedPass&) = delete;
+    TimedPass& operator=(const TimedPass&) = delete;
+
+private:
+    GpuTimers& m_timers;
+};
+
+// The frame is composed here (colour + a sampleable depth texture, which the ray caster reads
+// as the surface's depth) and blitted to the caller's framebuffer at the end.
+struct SceneTarget {
+    glm::ivec2 size{0, 0};
+    Texture color = Texture::create();
+    Texture depth = Texture::create();
+    Framebuffer withDepth = Framebuffer::create(); // colour + depth: background, surface, marker
+    Framebuffer colorOnly = Framebuffer::create(); // colour alone: the ray caster samples depth
+    bool complete = false;
+
+    // Re-creates the attachments at a new size. No throw: an incomplete target is logged once
+    // per size and the frame skipped.
+    void resize(glm::ivec2 newSize)
+    {
+        if (newSize == size) return;
+        size = newSize;
+        const auto allocate = [&](const Texture& t, GLint internalFormat, GLenum format,
+                                  GLenum type) {
+            ScopedTextureBinding bind(t.id());
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+            glTexImage2D(GL_TEXTURE_2D, 0, internalFormat, size.x, size.y, 0, format, type,
+                         nullptr);
+        };
+        allocate(color, GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE);
+        allocate(depth, GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT);
+
+        ScopedFramebuffer restore(withDepth.id());
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color.id(), 0);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth.id(), 0);
+        complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+        glBindFramebuffer(GL_FRAMEBUFFER, colorOnly.id());
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color.id(), 0);
+        complete = complete && glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+        if (!complete) {
+            log::get("engine")->error("scene framebuffer of {}x{} is incomplete; frame skipped",
+                                      size.x, size.y);
+        }
+    }
+};
+
+} // namespace
+
+struct SceneRenderer::Impl {
+    explicit Impl(const Options& options)
+        : extractor(IsosurfaceExtractor::Options{options.limitToGl33})
+    {
+    }
+
+    // The passes borrow the volume; it is replaced only after both have moved to a new one.
+    std::unique_ptr<GpuVolume> volume;
+    IsosurfaceExtractor extractor;
+    VolumeRaycaster raycaster;
+    OrientationMarker marker;
+    ShaderProgram background{"background gradient",
+                             {{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
+                              {GL_FRAGMENT_SHADER, "background_gradient.frag"}},
+                             engineShaderDefines(SamplerKind::Unsigned)};
+    VertexArray emptyVertexArray = VertexArray::create();
+    SceneTarget target;
+    GpuTimers timers;
+
+    // Real units, as the caller gave them; the extractor gets them in stored units.
+    std::optional<double> requestedIsovalue;
+    std::optional<double> renderedIsovalue;
+
+    // Pass 1: the backdrop gradient, and depth cleared to the far plane.
+    void drawBackground(const SceneParams& p)
+    {
+        ScopedClearValues clear(
+            {p.backgroundBottom.r, p.backgroundBottom.g, p.backgroundBottom.b, 1.0f}, 1.0f);
+        ScopedDepthState depthWrites(GL_LESS, true);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        ScopedCapability noDepthTest(GL_DEPTH_TEST, false);
+        ScopedProgram use(background.id());
+        ScopedVertexArray vao(emptyVertexArray.id());
+        glUniform3fv(background.uniform("u_top"), 1, glm::value_ptr(p.backgroundTop));
+        glUniform3fv(background.uniform("u_bottom"), 1, glm::value_ptr(p.backgroundBottom));
+        glUniform1f(background.uniform("u_height"), float(p.viewportSize.y));
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+
+    // Pass 2: a new pyramid, only for an isovalue not extracted yet.
+    void extractIfChanged()
+    {
+        if (!volume || !requestedIsovalue || requestedIsovalue == renderedIsovalue) return;
+        TimedPass timed(timers, GpuTimers::Extract);
+        extractor.extract(volume->toStored(*requestedIsovalue));
+        renderedIsovalue = requestedIsovalue;
+    }
+
+    // Pass 3: the opaque surface, depth tested and written (its depth limits the rays).
+    void drawSurface(const SceneParams& p)
+    {
+        if (!renderedIsovalue) return;
+        SurfaceDrawParams draw;
+        draw.physicalToClip = p.projection * p.view;
+        draw.physicalToViewNormal = glm::transpose(glm::inverse(glm::mat3(p.view)));
+        draw.color = p.surfaceColor;
+        ScopedCapability depthTest(GL_DEPTH_TEST, true);
+        ScopedDepthState depth(GL_LESS, true);
+        ScopedCapability noCulling(GL_CULL_FACE, false); // back faces are shaded darker
+        ScopedCapability noBlend(GL_BLEND, false);
+        TimedPass timed(timers, GpuTimers::Surface);
+        extractor.draw(draw);
+    }
+
+    // Pass 4: the volume, composited over the background and surface up to the surface's depth.
+    void drawVolume(const SceneParams& p)
+    {
+        if (!volume || !raycaster.hasTransferFunction()) return;
+        RaycastFrame frame;
+        frame.physicalToClip = p.projection * p.view;
+        frame.viewportSize = p.viewportSize;
+        frame.targetFramebuffer = target.colorOnly.id();
+        frame.surfaceDepthTexture = target.depth.id();
+        frame.stepVoxels = p.volumeStepVoxels;
+        frame.resolutionScale = p.volumeResolutionScale;
+        frame.shading = p.volumeShading;
+        TimedPass timed(timers, GpuTimers::Volume);
+        raycaster.render(frame);
+    }
+};
+
+SceneRenderer::SceneRenderer() : SceneRenderer(Options{}) {}
+
+SceneRenderer::SceneRenderer(const Options& options)
+    : m_impl(std::make_unique<Impl>(options))
+{
+    throwOnGlError("setting up the scene renderer");
+}
+
+SceneRenderer::~SceneRenderer() = default;
+
+const GlCapabilities& SceneRenderer::capabilities() const
+{
+    return m_impl->extractor.capabilities();
+}
+
+void SceneRenderer::setVolume(const Volume& volume)
+{
+    Impl& d = *m_impl;
+    // Everything that may throw comes first: the upload, the ray caster's program, the pyramid.
+    // Until the extractor takes the new volume, both passes still hold the previous one.
+    auto fresh = std::make_unique<GpuVolume>(volume, d.extractor.capabilities().maxTextureSize);
+    d.raycaster.prepare(fresh->samplerKind());
+    d.extractor.setVolume(*fresh);
+    d.raycaster.setVolume(*fresh); // cannot throw after prepare()
+    d.volume = std::move(fresh);   // the previous volume goes only now
+    d.requestedIsovalue.reset();
+    d.renderedIsovalue.reset();
+}
+
+bool SceneRenderer::hasVolume() const
+{
+    return m_impl->volume != nullptr;
+}
+
+void SceneRenderer::setIsovalue(double isovalue)
+{
+    m_impl->requestedIsovalue = isovalue;
+}
+
+void SceneRenderer::setTransferFunction(const TransferFunction& tf)
+{
+    m_impl->raycaster.setTransferFunction(tf);
+}
+
+void SceneRenderer::render(const SceneParams& params)
+{
+    Impl& d = *m_impl;
+    const glm::ivec2 size = params.viewportSize;
+    if (size.x <= 0 || size.y <= 0) return;
+    d.target.resize(size);
+    if (!d.target.complete) return;
+
+    // The entry state every pass expects, whatever the host left (QPainter overlays leave
+    // blending, scissoring, stencil or a colour mask behind); all of it comes back at the end.
+    ScopedCapability noBlend(GL_BLEND, false);
+    ScopedCapability noScissor(GL_SCISSOR_TEST, false);
+    ScopedCapability noStencil(GL_STENCIL_TEST, false);
+    ScopedCapability noCulling(GL_CULL_FACE, false);
+    ScopedColorMask allChannels(true, true, true, true);
+    ScopedDepthState depthWrites(GL_LESS, true);
+    ScopedProgram noProgram(0);
+    ScopedVertexArray noVertexArray(0);
+
+    d.timers.beginFrame();
+    {
+        ScopedFramebuffer framebuffer(d.target.withDepth.id());
+        ScopedViewport viewport(0, 0, size.x, size.y);
+        d.drawBackground(params);
+        if (d.volume) {
+            d.extractIfChanged();
+            const bool surface = params.mode != RenderMode::Volume;
+            const bool volume = params.mode != RenderMode::Surface;
+            if (surface) d.drawSurface(params);
+            if (volume) d.drawVolume(params);
+        }
+        // Pass 5: the orientation marker in its corner, over everything.
+        if (params.orientationMarker) d.marker.draw(params.view, size);
+    }
+    d.timers.endFrame();
+
+    // Pass 6: the finished frame to the caller's framebuffer.
+    ScopedFramebuffer restore(0);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, d.target.withDepth.id());
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(params.targetFramebuffer));
+    glBlitFramebuffer(0, 0, size.x, size.y, 0, 0, size.x, size.y, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+}
+
+void SceneRenderer::extractSurface()
+{
+    m_impl->extractIfChanged();
+}
+
+std::optional<double> SceneRenderer::renderedIsovalue() const
+{
+    return m_impl->renderedIsovalue;
+}
+
+std::uint32_t SceneRenderer::vertexCount()
+{
+    return m_impl->renderedIsovalue ? m_impl->extractor.vertexCount() : 0;
+}
+
+std::optional<std::uint32_t> SceneRenderer::pollVertexCount() const
+{
+    return m_impl->extractor.pollVertexCount();
+}
+
+IsoMesh SceneRenderer::capture()
+{
+    if (!m_impl->renderedIsovalue) return {};
+    return m_impl->extractor.capture();
+}
+
+GpuMemoryUse SceneRenderer::memoryUse() const
+{
+    return m_impl->extractor.memoryUse();
+}
+
+FrameGpuTimes SceneRenderer::lastGpuTimes() const
+{
+    return m_impl->timers.last();
+}
+
+} // namespace isoview::gl

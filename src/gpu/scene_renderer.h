@@ -1,0 +1,125 @@
+// The GPU engine's facade: everything the window, the CLI and the benchmarks do with the GPU
+// goes through it. It owns the volume on the GPU (GpuVolume, uploaded once) and lends it to the
+// HistoPyramid extraction and the ray caster, and draws one frame of the viewer's scene: a
+// background, the isosurface, direct volume rendering (ray casting through the same flat-3D
+// texture with the transfer function) or both composited by depth, and an orientation marker.
+// The window, the headless screenshots and the image tests all render through it, so what the
+// tests see is what the user sees.
+//
+// Units: isovalues and transfer functions are in the volume's REAL units (HU for CT); the
+// conversion to stored voxel values happens here, once.
+//
+// Per frame: setIsovalue() only records the newest value; render() rebuilds the pyramid at most
+// once, for the newest value, so a slider drag never queues work behind itself. Without a
+// window, extractSurface() does the same rebuild without drawing.
+//
+// Contract: every call, the constructor and the destructor need the same OpenGL 3.3+ core
+// context current. render() sets the GL state it needs itself (depth, blending, culling,
+// scissor, colour mask, program, vertex array, framebuffer, viewport, texture units) and
+// restores every state it changes, so it runs inside a host's frame (QOpenGLWidget) unchanged;
+// it never throws and never waits for the GPU (timings and counts come from queries read a frame
+// or more later). No GL type appears in this header.
+//
+// Example:
+//   SceneRenderer scene;
+//   scene.setVolume(volume);
+//   scene.setTransferFunction(defaultTransferFunction(volume));
+//   scene.setIsovalue(300.0); // HU
+//   scene.render({.view = camera.viewMatrix(), .projection = camera.projectionMatrix(aspect),
+//                 .viewportSize = {w, h}, .targetFramebuffer = fbo});
+//   IsoMesh mesh = scene.capture(); // the surface on screen, for export
+#pragma once
+
+#include "extraction/iso_mesh.h"
+#include "gpu/gpu_info.h"
+#include "render/frame_policy.h"
+#include "render/transfer_function.h"
+#include "volume/volume.h"
+
+#include <glm/glm.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace isoview::gl {
+
+enum class RenderMode { Surface, Volume, SurfaceAndVolume };
+
+struct SceneParams {
+    glm::mat4 view{1.0f};       // physical -> view
+    glm::mat4 projection{1.0f}; // view -> clip
+    glm::ivec2 viewportSize{1, 1};
+    // GL framebuffer name the frame ends up in (glBlitFramebuffer from the renderer's own
+    // target, so it must be single-sampled, as QOpenGLWidget's is by default)
+    unsigned int targetFramebuffer = 0;
+    RenderMode mode = RenderMode::Surface;
+    glm::vec3 surfaceColor{0.9f, 0.85f, 0.75f};
+    glm::vec3 backgroundTop{0.32f, 0.34f, 0.43f};
+    glm::vec3 backgroundBottom{0.05f, 0.05f, 0.08f};
+    bool orientationMarker = true;
+    // Ray-casting step in voxels, and the fraction of the viewport's resolution the volume
+    // is ray cast at (the viewer lowers it while the user drags, for a fluid frame rate).
+    float volumeStepVoxels = 0.5f;
+    float volumeResolutionScale = 1.0f;
+    // Headlight shading of the volume by its gradient: clearer shapes, about twice the cost
+    // where the volume is not transparent.
+    bool volumeShading = true;
+};
+
+class SceneRenderer {
+public:
+    struct Options {
+        // Use only OpenGL 3.3 features even on a newer context (tests the floor).
+        bool limitToGl33 = false;
+    };
+
+    // Compiles every program. Throws GlError / ShaderError.
+    SceneRenderer();
+    explicit SceneRenderer(const Options& options);
+    ~SceneRenderer();
+    SceneRenderer(const SceneRenderer&) = delete;
+    SceneRenderer& operator=(const SceneRenderer&) = delete;
+
+    const GlCapabilities& capabilities() const;
+
+    // Uploads the volume (texture + pyramid). Throws GlError naming the limit when it does not
+    // fit; the previous volume stays then. The isovalue must be set again afterwards.
+    void setVolume(const Volume& volume);
+    bool hasVolume() const;
+
+    // Real units. Recorded only; the next render() or extractSurface() extracts it.
+    void setIsovalue(double isovalue);
+    // Sampled over the volume's real value range into the ray caster's lookup table (kept and
+    // re-sampled for later volumes).
+    void setTransferFunction(const TransferFunction& tf);
+
+    void render(const SceneParams& params);
+
+    // Rebuilds the pyramid for the newest isovalue if it is not extracted yet, without drawing
+    // (what render() does first). GPU work only, no wait. For headless extraction.
+    void extractSurface();
+
+    // The isovalue (real units) of the last extraction: what is on screen.
+    std::optional<double> renderedIsovalue() const;
+    // Vertices (3 per triangle) of the last extraction. Waits for the GPU.
+    std::uint32_t vertexCount();
+    // The same count without waiting: nullopt while the GPU is still building the pyramid,
+    // never a count of an earlier isovalue. For per-frame statistics.
+    std::optional<std::uint32_t> pollVertexCount() const;
+    // The surface of the last extraction as a welded mesh (positions in index space, normals
+    // physical); empty before any. Waits for the GPU. Throws GlError if the GPU fails.
+    IsoMesh capture();
+    // GPU memory of the volume texture and the pyramid.
+    GpuMemoryUse memoryUse() const;
+    // Collects the timer results that have completed since the last call (asks
+    // GL_QUERY_RESULT_AVAILABLE first: never waits).
+    FrameGpuTimes lastGpuTimes() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace isoview::gl

@@ -1,0 +1,114 @@
+// DICOM reading: finds the image series in a file, a folder (searched recursively) or a
+// DICOMDIR, and loads one series as a Volume in patient (LPS) millimetres. Built on DCMTK
+// (parsing, RLE, JPEG, JPEG-LS) and OpenJPEG (JPEG 2000, which open-source DCMTK lacks).
+//
+// Scanning (scanDicom) reads headers only: parsing stops before the pixel data. Images are
+// grouped by SeriesInstanceUID; a UID whose images differ in orientation or in size is split
+// into stacks, one DicomSeriesInfo each (the summary's uid then ends in "#<n>"). Non-image
+// objects (presentation states, SR, RT plans, DICOMDIR files) and files that are not DICOM are
+// skipped with a note, never an error.
+//
+// Loading (loadDicomSeries) reads one stack. What it guarantees:
+// - Slice order: ImagePositionPatient projected on the slice normal n = row x column (from
+//   ImageOrientationPatient), ascending; direction columns are (row, column, n). Never file
+//   names. InstanceNumber (then file name, frame) orders slices only when positions are
+//   missing, with a warning.
+// - Spacing between slices comes from the positions (mean gap), not SliceThickness. A stack
+//   whose gaps differ by more than 1e-3 (relative) or whose positions leave the normal
+//   (gantry tilt, shear) is kept as measured, not resampled: geometry.sliceOrigins holds every
+//   slice's ImagePositionPatient and a warning says what was found (a gap in mm and where, an
+//   angle). Regular stacks leave sliceOrigins empty. One slice: spacing z = SliceThickness,
+//   else 1.
+// - Duplicates: the same image twice (same SOPInstanceUID and frame, e.g. a copied file) is
+//   dropped with a warning; two different images at one position (echoes, phases, time points)
+//   make the stack ambiguous: InvalidInputError naming both.
+// - Values: the scalar type is the smallest of uint8/int8/uint16/int16/uint32/int32 that holds
+//   every value BitsStored allows (sign-extended from HighBit when PixelRepresentation is 1);
+//   RescaleSlope/Intercept (RT dose: DoseGridScaling) become Volume::rescale(). A negative
+//   slope is made positive by negating the stored values (warning). Slices with different
+//   rescales are converted to real values in float32 with an identity rescale (warning).
+// - Multi-frame objects: enhanced CT/MR frames take their positions from the per-frame
+//   functional groups (orientation, pixel spacing and rescale from the shared or per-frame
+//   groups); RT dose frames from GridFrameOffsetVector; other multi-frame objects without
+//   positions are stacked in frame order, like any slices without positions, at
+//   SpacingBetweenSlices, else SliceThickness, else 1 mm, with a warning.
+// - Transfer syntaxes: implicit/explicit little endian, explicit big endian, deflated, RLE,
+//   JPEG baseline/extended/lossless, JPEG-LS, JPEG 2000 (lossless and lossy). Anything else is
+//   an IoError naming the transfer syntax UID and its name.
+// - Before allocating, sizes are validated: products that overflow or exceed this machine's
+//   memory are InvalidInputError; pixel data shorter than the header promises is an IoError
+//   naming the file and the expected and actual byte counts.
+// Metadata: sourceFormat "DICOM", modality, units ("HU" for CT, the dose units for RT dose),
+// patient name and ID, study date, series description and UID, the first window centre/width,
+// and every warning (also logged to the "io" logger). DCMTK's own log lines go to the "io"
+// logger at debug level.
+//
+// Thread: any; calls are independent (DCMTK's codecs and logging are set up once, thread-safely,
+// on first use). Progress stages: "scanning files", "reading headers", "decoding slices"; every
+// call throws CancelledError promptly once the monitor asks to stop.
+//
+// Example:
+//   DicomScan scan = io::scanDicom("/data/study", &monitor);   // lists series, reads headers
+//   const DicomSeriesInfo& series = scan.series[scan.defaultSeries];
+//   Volume ct = io::loadDicomSeries(series, &monitor);          // HU via ct.rescale()
+#pragma once
+
+#include "volume/volume.h"
+#include "io/load_monitor.h"
+#include "io/volume_loader.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace isoview::io {
+
+// One loadable stack: the images of one SeriesInstanceUID that share orientation and size.
+struct DicomSeriesInfo {
+    // uid (with "#<n>" when the UID was split), description, modality, sliceCount (frames of
+    // multi-frame files counted one by one), dims (columns, rows, slices), and note: why the
+    // stack cannot be loaded (undecodable transfer syntax, colour, unsupported bit depth), if so.
+    SeriesSummary summary;
+    std::vector<std::filesystem::path> files; // sorted by path; loading sorts by position
+    std::string seriesInstanceUid;            // as stored, without the stack suffix
+    std::string transferSyntaxUid;            // of the first file
+    std::uint32_t rows = 0;
+    std::uint32_t columns = 0;
+    std::size_t frameCount = 0; // slices over all files, before duplicates are dropped
+    std::optional<std::array<double, 6>> orientation; // ImageOrientationPatient, if present
+};
+
+struct DicomScan {
+    std::vector<DicomSeriesInfo> series; // ordered by SeriesNumber, then UID
+    std::size_t defaultSeries = 0;       // the loadable stack with the most voxels
+    std::vector<std::string> notes;      // skipped files and why (non-image, not DICOM, damaged)
+};
+
+// True when the file holds a DICOM object: a Part 10 file ("DICM" after the 128-byte preamble)
+// or a bare dataset without file meta information (implicit or explicit VR little endian, or
+// explicit big endian) that DCMTK parses. Reads at most the header; never throws.
+bool looksLikeDicom(const std::filesystem::path& file);
+
+// Scans a single DICOM file, a folder (recursively) or a DICOMDIR (its referenced files).
+// Throws IoError "no DICOM image series found in ..." (with the notes) when nothing is
+// loadable, IoError when the path cannot be read, CancelledError on request.
+DicomScan scanDicom(const std::filesystem::path& fileFolderOrDicomdir,
+                    LoadMonitor* monitor = nullptr);
+
+// Loads one stack (only series.files is required; the other fields are informational). Throws
+// IoError (unreadable or truncated file, undecodable transfer syntax or frame),
+// InvalidInputError (mixed image sizes, ambiguous duplicate positions, unsupported pixel
+// format, absurd sizes), CancelledError on request. Cost: one header pass and one decoding pass
+// over the files; memory: the volume plus one decoded frame.
+Volume loadDicomSeries(const DicomSeriesInfo& series, LoadMonitor* monitor = nullptr);
+
+// Fuzzing entry: parses bytes as one DICOM object (from memory, through DCMTK's
+// DcmInputBufferStream) and runs the same header and pixel decoding path as loadDicomSeries,
+// with a 256 MiB cap on the volume. isoview::Error is swallowed; anything else escapes.
+void fuzzDicomBytes(const std::uint8_t* data, std::size_t size);
+
+} // namespace isoview::io

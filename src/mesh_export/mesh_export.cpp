@@ -1,0 +1,58 @@
+#include "mesh_export/mesh_export.h"
+
+#include "mesh_export/obj_writer.h"
+#include "mesh_export/stl_writer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+namespace isoview {
+
+std::string_view meshFormatExtension(MeshFormat format)
+{
+    switch (format) {
+    case MeshFormat::Ply: return "ply";
+    case MeshFormat::Stl: return "stl";
+    case MeshFormat::Obj: return "obj";
+    }
+    return "ply";
+}
+
+std::optional<MeshFormat> meshFormatForPath(const std::filesystem::path& path)
+{
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    for (MeshFormat format : {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj}) {
+        if (extension == "." + std::string(meshFormatExtension(format))) return format;
+    }
+    return std::nullopt;
+}
+
+void exportMesh(const std::filesystem::path& path, const IsoMesh& mesh,
+                const VolumeGeometry& geometry, const MeshExportOptions& options)
+{
+    switch (options.format) {
+    case MeshFormat::Ply: {
+        PlyOptions ply;
+        ply.encoding = options.plyEncoding;
+        ply.space = options.space;
+        ply.axes = options.axes;
+        ply.normals = options.normals;
+        ply.vertexColor = options.vertexColor;
+        ply.progress = options.progress;
+        writePly(path, mesh, geometry, ply);
+        return;
+    }
+    case MeshFormat::Stl:
+        writeStl(path, mesh, geometry, {options.space, options.axes, options.progress});
+        return;
+    case MeshFormat::Obj:
+        writeObj(path, mesh, geometry,
+                 {options.space, options.axes, options.normals, options.progress});
+        return;
+    }
+}
+
+} // namespace isoview

@@ -1,0 +1,61 @@
+// Exports the current isosurface mesh in the formats users expect: PLY (binary or ASCII),
+// STL (binary) and OBJ, in patient/world millimetres (LPS, or RAS on request) or in voxel
+// indices. The one entry point the viewer, the CLI and the tests call; the per-format writers
+// sit behind it.
+//
+// Contract: written through AtomicFileWriter, so on failure or cancellation no partial file is
+// left at path and a previous file there is untouched. Throws IoError (with the system's reason,
+// e.g. "No space left on device"), InvalidInputError (inconsistent mesh), CancelledError (the
+// monitor asked to stop). Progress is reported as records written: vertices then triangles for
+// PLY and OBJ (total = vertices + triangles), triangles for STL; every 65536 records
+// (kExportProgressInterval) and once at the end with done == total, before the file is
+// committed, so a cancel even then leaves no file. Runs on the calling thread (the viewer calls
+// it from a background task); the progress callback is called on that thread.
+//
+// Formats (coordinates, normals and winding as in mesh_coordinates.h, in every format):
+// - PLY: see ply_writer.h; the only format with vertex colours.
+// - STL: binary, facet normals computed from the written positions (see stl_writer.h).
+// - OBJ: text, "v", optional "vn", 1-based "f a//a b//b c//c" (see obj_writer.h).
+//
+// Example:
+//   exportMesh("skull.stl", mesh, volume.geometry(), {.format = MeshFormat::Stl});
+#pragma once
+
+#include "extraction/iso_mesh.h"
+#include "mesh_export/mesh_coordinates.h"
+#include "mesh_export/ply_writer.h"
+#include "volume/volume.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string_view>
+
+namespace isoview {
+
+enum class MeshFormat { Ply, Stl, Obj };
+
+// MeshSpace and PatientAxes (LPS, or RAS: x and y negated) come from mesh_coordinates.h.
+
+struct MeshExportOptions {
+    MeshFormat format = MeshFormat::Ply;
+    MeshSpace space = MeshSpace::Physical;
+    PatientAxes axes = PatientAxes::Lps;
+    PlyEncoding plyEncoding = PlyEncoding::BinaryLittleEndian; // PLY only
+    bool normals = true;                                       // PLY and OBJ
+    std::optional<glm::u8vec3> vertexColor = {};               // PLY only: uchar red green blue
+    // Called now and then with (records written, total); return false to cancel.
+    std::function<bool(std::uint64_t done, std::uint64_t total)> progress = {};
+};
+
+// "ply", "stl", "obj"; and the format for a file name's extension (case-insensitive).
+std::string_view meshFormatExtension(MeshFormat format);
+std::optional<MeshFormat> meshFormatForPath(const std::filesystem::path& path);
+
+void exportMesh(const std::filesystem::path& path, const IsoMesh& mesh,
+                const VolumeGeometry& geometry, const MeshExportOptions& options = {});
+
+} // namespace isoview

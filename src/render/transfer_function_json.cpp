@@ -1,0 +1,259 @@
+// Transfer functions as JSON text and files (format in transfer_function.h).
+//
+// Writing: one point per line, so that a hand-edited or version-controlled file diffs
+// cleanly. Values are doubles printed by nlohmann's shortest round-trip formatter. Colours and
+// opacities are floats: each is written as the shortest decimal that reads back as the same
+// float ("0.9", not 0.8999999761581421), checked once more through the double that JSON
+// carries, since decimal -> double -> float can round twice.
+//
+// Reading: the checks run in the order a person would fix them (is it JSON, is it ours, which
+// version, then each point), and each message names the field and, for points, its 1-based
+// position in the file. Unknown keys are ignored, so later version-1 writers may add fields. An
+// empty point list is allowed: it is the empty (transparent) function.
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "render/transfer_function.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <system_error>
+
+namespace isoview {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::string_view kFormat = "isoview-transfer-function";
+constexpr int kVersion = 1;
+// A transfer function file is a few kilobytes; anything this large is the wrong file.
+constexpr long kMaxFileBytes = 16L * 1024 * 1024;
+
+std::string quoted(const std::filesystem::path& path)
+{
+    return "'" + path.string() + "'";
+}
+
+std::string systemReason(int error)
+{
+    return std::error_code(error, std::generic_category()).message();
+}
+
+// The JSON number for a float: the shortest decimal of the float when that survives the
+// double JSON carries, else the float's exact double value (always exact, just longer).
+Json floatToJson(float x)
+{
+    char buffer[64];
+    const auto printed = std::to_chars(buffer, buffer + sizeof buffer, x);
+    double shortest = 0.0;
+    const auto parsed = std::from_chars(buffer, printed.ptr, shortest);
+    if (parsed.ec == std::errc() && static_cast<float>(shortest) == x) return Json(shortest);
+    return Json(static_cast<double>(x));
+}
+
+std::string pointToJson(const TransferPoint& p)
+{
+    return "{\"value\": " + Json(p.value).dump() + ", \"color\": [" +
+           floatToJson(p.color.r).dump() + ", " + floatToJson(p.color.g).dump() + ", " +
+           floatToJson(p.color.b).dump() + "], \"opacity\": " + floatToJson(p.opacity).dump() + "}";
+}
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; a person needs the rest.
+std::string withoutExceptionTag(const char* what)
+{
+    std::string message = what;
+    if (message.rfind("[json.exception.", 0) == 0) {
+        const std::size_t end = message.find("] ");
+        if (end != std::string::npos) message.erase(0, end + 2);
+    }
+    return message;
+}
+
+// Reads JSON text; `context` starts every message ("transfer function JSON", or the file).
+class Reader {
+public:
+    explicit Reader(std::string context) : m_context(std::move(context)) {}
+
+    TransferFunction read(std::string_view text) const
+    {
+        Json root;
+        try {
+            root = Json::parse(text.begin(), text.end());
+        } catch (const Json::exception& e) {
+            // parse_error (with line and column) or out_of_range (a number such as 1e400).
+            fail("not valid JSON: " + withoutExceptionTag(e.what()));
+        }
+        if (!root.is_object()) fail("expected an object at the top, got " + describe(root));
+
+        const auto format = root.find("format");
+        if (format == root.end()) fail("not an isoview transfer function (no 'format')");
+        if (!format->is_string() || format->get_ref<const std::string&>() != kFormat) {
+            fail("not an isoview transfer function (format is " + describe(*format) + ")");
+        }
+
+        const auto version = root.find("version");
+        if (version == root.end()) fail("missing 'version'");
+        if (!version->is_number_integer()) {
+            fail("'version' must be an integer, got " + describe(*version));
+        }
+        if (*version != kVersion) {
+            fail("unsupported version " + version->dump() + " (this isoview reads version " +
+                 std::to_string(kVersion) + ")");
+        }
+
+        std::string name;
+        if (const auto it = root.find("name"); it != root.end()) {
+            if (!it->is_string()) fail("'name' must be a string, got " + describe(*it));
+            name = it->get<std::string>();
+        }
+
+        const auto points = root.find("points");
+        if (points == root.end()) fail("missing 'points'");
+        if (!points->is_array()) fail("'points' must be an array, got " + describe(*points));
+        std::vector<TransferPoint> result;
+        result.reserve(points->size());
+        for (std::size_t i = 0; i < points->size(); ++i) {
+            result.push_back(readPoint((*points)[i], "point " + std::to_string(i + 1)));
+        }
+        return TransferFunction(std::move(result), std::move(name));
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const
+    {
+        throw InvalidInputError(m_context + ": " + what);
+    }
+
+    // How a value reads in a message: strings in quotes, short values as JSON, else the type.
+    static std::string describe(const Json& j)
+    {
+        if (j.is_string()) {
+            const auto& s = j.get_ref<const std::string&>();
+            return "'" + (s.size() <= 60 ? s : s.substr(0, 60) + "...") + "'";
+        }
+        if (j.is_primitive()) return j.dump();
+        return j.is_array() ? "an array" : "an object";
+    }
+
+    const Json& field(const Json& object, const char* key, const std::string& where) const
+    {
+        const auto it = object.find(key);
+        if (it == object.end()) fail(where + " has no '" + key + "'");
+        return *it;
+    }
+
+    double number(const Json& j, const std::string& what) const
+    {
+        if (!j.is_number()) fail(what + " must be a number, got " + describe(j));
+        return j.get<double>();
+    }
+
+    // A colour or opacity: range-checked as the double in the file, then narrowed, so that
+    // 1.0000001 is refused rather than rounded to 1.
+    float unitFloat(const Json& j, const std::string& what) const
+    {
+        const double x = number(j, what);
+        if (!(x >= 0.0 && x <= 1.0)) fail(what + " is " + j.dump() + ", expected 0..1");
+        return static_cast<float>(x);
+    }
+
+    TransferPoint readPoint(const Json& j, const std::string& where) const
+    {
+        if (!j.is_object()) fail(where + " must be an object, got " + describe(j));
+        TransferPoint p;
+        p.value = number(field(j, "value", where), where + " 'value'");
+
+        const Json& color = field(j, "color", where);
+        if (!color.is_array() || color.size() != 3) {
+            fail(where + " 'color' must be an array of 3 numbers (red, green, blue), got " +
+                 (color.is_array() ? std::to_string(color.size()) + " elements" : describe(color)));
+        }
+        for (int c = 0; c < 3; ++c) {
+            static constexpr const char* kChannel[] = {"red", "green", "blue"};
+            p.color[c] = unitFloat(color[std::size_t(c)], where + " " + kChannel[c]);
+        }
+
+        const Json& opacity = field(j, "opacity", where);
+        const double o = number(opacity, where + " 'opacity'");
+        if (!(o >= 0.0 && o <= 1.0)) {
+            fail(where + " has opacity " + opacity.dump() + ", expected 0..1");
+        }
+        p.opacity = static_cast<float>(o);
+
+        // Catches what the JSON grammar lets through (no NaN there, and 1e400 fails to
+        // parse), so the point meets the model's own rules.
+        validateTransferPoint(p, m_context + ": " + where);
+        return p;
+    }
+
+    std::string m_context;
+};
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+std::string readWholeFile(const std::filesystem::path& path)
+{
+    const std::string what = "cannot read transfer function " + quoted(path);
+    errno = 0;
+    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+    if (!file) throw IoError(what + ": " + systemReason(errno));
+
+    std::string text;
+    char buffer[64 * 1024];
+    for (;;) {
+        const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
+        text.append(buffer, n);
+        if (text.size() > std::size_t(kMaxFileBytes)) {
+            throw IoError(what + ": larger than " + std::to_string(kMaxFileBytes >> 20) +
+                          " MiB, not a transfer function");
+        }
+        if (n < sizeof buffer) break;
+    }
+    // A folder opens on Linux and fails here with EISDIR.
+    if (std::ferror(file.get())) throw IoError(what + ": " + systemReason(errno));
+    return text;
+}
+
+} // namespace
+
+std::string transferFunctionToJson(const TransferFunction& tf)
+{
+    // An invalid UTF-8 name (it is free text) becomes U+FFFD rather than an exception: saving
+    // must not fail on a label.
+    const std::string name = Json(tf.name()).dump(-1, ' ', false, Json::error_handler_t::replace);
+    std::string text = "{\n  \"format\": " + Json(kFormat).dump() +
+                       ",\n  \"version\": " + std::to_string(kVersion) + ",\n  \"name\": " + name +
+                       ",\n  \"points\": [";
+    const auto& points = tf.points();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        text += (i == 0 ? "\n    " : ",\n    ") + pointToJson(points[i]);
+    }
+    text += points.empty() ? "]\n}\n" : "\n  ]\n}\n";
+    return text;
+}
+
+TransferFunction transferFunctionFromJson(std::string_view json)
+{
+    return Reader("transfer function JSON").read(json);
+}
+
+void saveTransferFunction(const std::filesystem::path& path, const TransferFunction& tf)
+{
+    const std::string text = transferFunctionToJson(tf);
+    AtomicFileWriter out(path);
+    out.write(text.data(), text.size());
+    out.commit();
+}
+
+TransferFunction loadTransferFunction(const std::filesystem::path& path)
+{
+    const std::string text = readWholeFile(path);
+    return Reader("transfer function file " + quoted(path)).read(text);
+}
+
+} // namespace isoview

@@ -1,0 +1,523 @@
+// The scene renderer against answers known without it: the ray caster's silhouette of an opaque
+// sphere is the isosurface's, a surface hides the volume behind it but not the volume in front
+// of it, the step and resolution levers leave the image alone, the marker points where the
+// axes point, one extraction serves any number of isovalue changes, odd sizes, every sampler
+// type, and the GL state the host had before a frame.
+#include "core/error.h"
+#include "extraction/cpu_marching_cubes.h"
+#include "gpu/gl_loader.h"
+#include "gpu/offscreen_target.h"
+#include "gpu/scene_renderer.h"
+#include "render/orientation_marker_layout.h"
+#include "render/transfer_function.h"
+#include "support/gl_test_context.h"
+#include "support/synthetic_volumes.h"
+
+#include <epoxy/gl.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <numbers>
+#include <vector>
+
+namespace isoview::test {
+namespace {
+
+using gl::RenderMode;
+using gl::SceneParams;
+using gl::SceneRenderer;
+
+struct Image {
+    int width = 0;
+    int height = 0;
+    std::vector<std::uint8_t> rgba; // bottom row first
+
+    glm::ivec4 at(int x, int y) const
+    {
+        const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
+        return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
+    }
+};
+
+GLuint framebufferOf(const gl::OffscreenTarget& target)
+{
+    GLint previous = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
+    target.bind();
+    GLint id = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
+    return GLuint(id);
+}
+
+Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
+{
+    gl::OffscreenTarget target(size.x, size.y);
+    params.viewportSize = size;
+    params.targetFramebuffer = framebufferOf(target);
+    renderer.render(params);
+    return {size.x, size.y, target.readPixels()};
+}
+
+// The synthetic volumes are 48^3 voxels around (23.5, 23.5, 23.5), seen along -z through an
+// orthographic camera that maps 48 units onto the image: 2 pixels per voxel at 96 x 96.
+constexpr glm::ivec2 kImageSize{96, 96};
+constexpr glm::vec3 kCenter{23.5f};
+constexpr float kPixelsPerVoxel = 2.0f;
+
+SceneParams frontView(RenderMode mode)
+{
+    SceneParams p;
+    p.view = glm::lookAt(kCenter + glm::vec3(0.0f, 0.0f, 100.0f), kCenter, {0.0f, 1.0f, 0.0f});
+    p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, 1.0f, 200.0f);
+    p.mode = mode;
+    p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
+    p.orientationMarker = false;
+    return p;
+}
+
+// A transfer function whose opacity switches on at `threshold`: transparent below, opaque white
+// from the threshold up.
+TransferFunction opaqueAbove(double threshold)
+{
+    return TransferFunction(
+        {{threshold - 0.05, glm::vec3(1.0f), 0.0f}, {threshold, glm::vec3(1.0f), 1.0f}});
+}
+
+// The pixels within `radius` pixels of the image centre.
+template <class F> void forDisc(const Image& image, float radius, F f)
+{
+    const glm::vec2 c(float(image.width) * 0.5f, float(image.height) * 0.5f);
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x)
+            if (glm::length(glm::vec2(float(x) + 0.5f, float(y) + 0.5f) - c) <= radius) f(x, y);
+}
+
+int maxChannelDifference(glm::ivec4 a, glm::ivec4 b)
+{
+    const glm::ivec4 d = glm::abs(a - b);
+    return std::max({d.r, d.g, d.b});
+}
+
+double meanDifference(const Image& a, const Image& b)
+{
+    double sum = 0.0;
+    for (std::size_t i = 0; i < a.rgba.size(); ++i)
+        if (i % 4 != 3) sum += std::abs(int(a.rgba[i]) - int(b.rgba[i]));
+    return sum / (double(a.width) * a.height * 3.0);
+}
+
+// Pixels where some channel differs by more than `threshold`.
+std::size_t countDifferent(const Image& a, const Image& b, int threshold)
+{
+    std::size_t n = 0;
+    for (int y = 0; y < a.height; ++y)
+        for (int x = 0; x < a.width; ++x)
+            if (maxChannelDifference(a.at(x, y), b.at(x, y)) > threshold) ++n;
+    return n;
+}
+
+class SceneRendererTest : public GlTest {};
+
+TEST_F(SceneRendererTest, EveryProgramRunsForEverySamplerType)
+{
+    SceneRenderer renderer;
+    const std::array<Volume, 3> volumes = {
+        makeTypedVolume<std::uint16_t>({20, 18, 16},
+                                       [](auto i, auto j, auto k) { return (i + j + k) * 10; }),
+        makeTypedVolume<std::int16_t>(
+            {20, 18, 16}, [](auto i, auto j, auto k) { return int(i + j + k) * 10 - 200; }),
+        makeSphere({20, 18, 16}, glm::vec3(9.5f, 8.5f, 7.5f), 6.0f)};
+    for (const Volume& volume : volumes) {
+        SCOPED_TRACE(scalarTypeName(volume.type()));
+        ASSERT_NO_THROW(renderer.setVolume(volume));
+        const ValueRange range = volume.storedRange();
+        renderer.setIsovalue(float((range.min + range.max) * 0.5));
+        renderer.setTransferFunction(opaqueAbove((range.min + range.max) * 0.5));
+        for (RenderMode mode :
+             {RenderMode::Surface, RenderMode::Volume, RenderMode::SurfaceAndVolume}) {
+            SceneParams p;
+            p.view = glm::lookAt(glm::vec3(40.0f, 30.0f, 50.0f), glm::vec3(10.0f), {0, 1, 0});
+            p.projection = glm::perspective(0.6f, 1.0f, 1.0f, 200.0f);
+            p.mode = mode;
+            p.volumeResolutionScale = mode == RenderMode::Volume ? 0.5f : 1.0f;
+            render(renderer, p, {32, 32});
+        }
+        EXPECT_NO_THROW(gl::throwOnGlError("rendering every mode"));
+    }
+}
+
+TEST_F(SceneRendererTest, OpaqueVolumeSilhouetteIsTheIsosurfaceSilhouette)
+{
+    constexpr float radius = 16.0f;
+    SceneRenderer renderer;
+    renderer.setVolume(makeSphere({48, 48, 48}, kCenter, radius));
+    renderer.setIsovalue(0.0f);
+    renderer.setTransferFunction(opaqueAbove(0.0));
+
+    const Image surface = render(renderer, frontView(RenderMode::Surface), kImageSize);
+    SceneParams volumeParams = frontView(RenderMode::Volume);
+    volumeParams.volumeShading = false; // white where opaque: the mask is the alpha
+    const Image volume = render(renderer, volumeParams, kImageSize);
+
+    std::size_t surfacePixels = 0;
+    std::size_t volumePixels = 0;
+    std::size_t disagreeing = 0;
+    for (int y = 0; y < kImageSize.y; ++y) {
+        for (int x = 0; x < kImageSize.x; ++x) {
+            const bool s = surface.at(x, y).r > 0 || surface.at(x, y).g > 0;
+            const bool v = volume.at(x, y).g > 127;
+            surfacePixels += s;
+            volumePixels += v;
+            disagreeing += s != v;
+        }
+    }
+    const double r = radius * kPixelsPerVoxel;
+    const double disc = std::numbers::pi * r * r;
+    const double perimeter = 2.0 * std::numbers::pi * r;
+    EXPECT_NEAR(double(surfacePixels) / disc, 1.0, 0.03);
+    EXPECT_NEAR(double(volumePixels) / disc, 1.0, 0.03);
+    // At most a fifth of the rim's pixels may fall on different sides of the two silhouettes.
+    EXPECT_LT(double(disagreeing), 0.2 * perimeter) << disagreeing << " pixels differ";
+}
+
+// A ball (value 10; the isosurface at 5) inside a shell of value -20 that the transfer function
+// shows as translucent red; everything else is 0 and transparent.
+Volume ballInShell(bool withBackHalfOfShell)
+{
+    return makeFloatField({48, 48, 48}, [=](glm::vec3 p) {
+        const float r = glm::length(p - kCenter);
+        if (r < 8.0f) return 10.0f;
+        const bool back = p.z < kCenter.z; // away from the camera
+        if (r > 12.0f && r < 16.0f && (withBackHalfOfShell || !back)) return -20.0f;
+        return 0.0f;
+    });
+}
+
+TransferFunction translucentRedBelow(double value, float opacity)
+{
+    const glm::vec3 red(1.0f, 0.15f, 0.1f);
+    return TransferFunction({{-20.0, red, opacity}, {value, red, 0.0f}, {10.0, red, 0.0f}});
+}
+
+TEST_F(SceneRendererTest, SurfaceHidesTheVolumeBehindItButNotTheVolumeInFront)
+{
+    const auto renderBoth = [](bool backHalf, RenderMode mode) {
+        SceneRenderer renderer;
+        renderer.setVolume(ballInShell(backHalf));
+        renderer.setIsovalue(5.0f);
+        renderer.setTransferFunction(translucentRedBelow(-12.0, 0.2f));
+        return render(renderer, frontView(mode), kImageSize);
+    };
+    const Image full = renderBoth(true, RenderMode::SurfaceAndVolume);
+    const Image frontOnly = renderBoth(false, RenderMode::SurfaceAndVolume);
+    const Image surfaceOnly = renderBoth(true, RenderMode::Surface);
+    const Image volumeFull = renderBoth(true, RenderMode::Volume);
+    const Image volumeFrontOnly = renderBoth(false, RenderMode::Volume);
+
+    // Inside the ball's silhouette (radius 8 voxels = 16 px), the rays end on the surface: the
+    // shell's back half, behind the ball, cannot change a pixel.
+    int worstInside = 0;
+    forDisc(full, 12.0f, [&](int x, int y) {
+        worstInside =
+            std::max(worstInside, maxChannelDifference(full.at(x, y), frontOnly.at(x, y)));
+    });
+    EXPECT_LE(worstInside, 1);
+
+    // Without the surface the same rays go on through the (transparent) ball into the back
+    // half, which then shows: the comparison above could fail.
+    const int cx = kImageSize.x / 2;
+    const int cy = kImageSize.y / 2;
+    EXPECT_GT(maxChannelDifference(volumeFull.at(cx, cy), volumeFrontOnly.at(cx, cy)), 20);
+
+    // The front half of the shell is composited over the surface: redder than the bare surface.
+    const glm::ivec4 composite = full.at(cx, cy);
+    const glm::ivec4 bare = surfaceOnly.at(cx, cy);
+    EXPECT_GT(composite.r - composite.g, bare.r - bare.g + 30)
+        << "composite " << composite.r << "," << composite.g << " bare " << bare.r << "," << bare.g;
+    EXPECT_LT(composite.g, bare.g);
+
+    // Beside the ball (10 voxels from the axis) no surface stops the rays: the back half shows.
+    const int besideX = cx + int(10.0f * kPixelsPerVoxel);
+    EXPECT_GT(maxChannelDifference(full.at(besideX, cy), frontOnly.at(besideX, cy)), 10);
+}
+
+TEST_F(SceneRendererTest, HalvingTheStepKeepsTheImage)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(ballInShell(true));
+    renderer.setIsovalue(5.0f);
+    renderer.setTransferFunction(translucentRedBelow(-12.0, 0.15f));
+    SceneParams p = frontView(RenderMode::Volume);
+    p.backgroundTop = p.backgroundBottom = glm::vec3(0.3f);
+    for (bool shading : {false, true}) {
+        SCOPED_TRACE(shading ? "shaded" : "unshaded");
+        p.volumeShading = shading;
+        p.volumeStepVoxels = 0.5f;
+        const Image coarse = render(renderer, p, kImageSize);
+        p.volumeStepVoxels = 0.25f;
+        const Image fine = render(renderer, p, kImageSize);
+
+        if (!shading) {
+            // The translucent shell (red 255, 38, 26) over grey 77 is neither absent nor opaque
+            // at the centre.
+            const glm::ivec4 centre = fine.at(kImageSize.x / 2, kImageSize.y / 2);
+            EXPECT_GT(centre.r, 77 + 40);
+            EXPECT_GT(centre.g, 38 + 5);
+            EXPECT_LT(centre.g, 77 - 10);
+        }
+        // Without the opacity correction twice the samples would double the optical depth and
+        // change the shell by far more than this.
+        EXPECT_LT(meanDifference(coarse, fine), 1.5);
+        EXPECT_LT(countDifferent(coarse, fine, 10), std::size_t(kImageSize.x * kImageSize.y / 100));
+    }
+
+    // An opaque volume stops the rays at once, whatever the step.
+    renderer.setTransferFunction(opaqueAbove(5.0));
+    p.volumeStepVoxels = 1.0f;
+    const Image opaqueCoarse = render(renderer, p, kImageSize);
+    p.volumeStepVoxels = 0.25f;
+    const Image opaqueFine = render(renderer, p, kImageSize);
+    EXPECT_LT(meanDifference(opaqueCoarse, opaqueFine), 1.5);
+}
+
+TEST_F(SceneRendererTest, ReducedResolutionIsUpscaledNotCropped)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(makeSphere({48, 48, 48}, kCenter, 16.0f));
+    renderer.setIsovalue(0.0f);
+    renderer.setTransferFunction(opaqueAbove(0.0));
+    SceneParams p = frontView(RenderMode::Volume);
+    const Image full = render(renderer, p, kImageSize);
+    p.volumeResolutionScale = 0.5f;
+    const Image half = render(renderer, p, kImageSize);
+    // The same disc, softer at the rim: the half-size image covers the whole viewport.
+    EXPECT_LT(meanDifference(full, half), 6.0);
+    const auto lit = [](const Image& image) {
+        std::size_t n = 0;
+        for (int y = 0; y < image.height; ++y)
+            for (int x = 0; x < image.width; ++x)
+                n += image.at(x, y).g > 60;
+        return double(n);
+    };
+    EXPECT_NEAR(lit(half) / lit(full), 1.0, 0.05);
+}
+
+TEST(OrientationMarkerLayout, IdentityViewPutsXRightYUpZTowardTheEye)
+{
+    SceneParams p;
+    p.viewportSize = {400, 300};
+    const OrientationMarkerLayout layout = orientationMarkerLayout(p.view, p.viewportSize);
+    ASSERT_GT(layout.radius, 10.0f);
+    EXPECT_EQ(layout.center.x, layout.center.y); // a square in the bottom-left corner
+    EXPECT_LT(layout.center.x + layout.radius, 150.0f);
+    const glm::vec2 c = layout.center;
+    EXPECT_NEAR(layout.axisTips[0].x, c.x + layout.radius, 1e-3);
+    EXPECT_NEAR(layout.axisTips[0].y, c.y, 1e-3);
+    EXPECT_NEAR(layout.axisTips[1].x, c.x, 1e-3);
+    EXPECT_NEAR(layout.axisTips[1].y, c.y + layout.radius, 1e-3);
+    EXPECT_NEAR(glm::distance(layout.axisTips[2], c), 0.0f, 1e-3);
+    EXPECT_FLOAT_EQ(layout.tipDepth[2], 1.0f);
+
+    // Turned 90 degrees about +y: +x goes away from the eye and +z points right.
+    p.view = glm::rotate(glm::mat4(1.0f), glm::radians(90.0f), glm::vec3(0.0f, 1.0f, 0.0f));
+    const OrientationMarkerLayout turned = orientationMarkerLayout(p.view, p.viewportSize);
+    EXPECT_NEAR(turned.tipDepth[0], -1.0f, 1e-5);
+    EXPECT_NEAR(turned.axisTips[2].x, c.x + layout.radius, 1e-3);
+    // Translation and zoom of the camera do not move the marker.
+    p.view = glm::translate(glm::scale(glm::mat4(1.0f), glm::vec3(3.0f)), {5.0f, -7.0f, 1.0f});
+    const OrientationMarkerLayout moved = orientationMarkerLayout(p.view, p.viewportSize);
+    EXPECT_NEAR(moved.axisTips[0].x, layout.axisTips[0].x, 1e-3);
+}
+
+TEST_F(SceneRendererTest, MarkerIsDrawnWhereItsLayoutSays)
+{
+    SceneRenderer renderer; // no volume: background and marker only
+    SceneParams p = frontView(RenderMode::Surface);
+    p.view = glm::mat4(1.0f);
+    p.orientationMarker = true;
+    const glm::ivec2 size(320, 240);
+    p.viewportSize = size;
+    const OrientationMarkerLayout layout = orientationMarkerLayout(p.view, p.viewportSize);
+    const Image image = render(renderer, p, size);
+    const auto pixelAt = [&](glm::vec2 pos) { return image.at(int(pos.x), int(pos.y)); };
+    const glm::vec2 c = layout.center;
+    const glm::ivec4 xArrow = pixelAt(c + glm::vec2(layout.radius * 0.85f, 0.0f));
+    const glm::ivec4 yArrow = pixelAt(c + glm::vec2(0.0f, layout.radius * 0.85f));
+    EXPECT_GT(xArrow.r, xArrow.g + 60) << "the +x arrow is red";
+    EXPECT_GT(yArrow.g, yArrow.r + 60) << "the +y arrow is green";
+    // The +z arrow points at the eye: its blue tip covers the centre.
+    const glm::ivec4 centre = pixelAt(c);
+    EXPECT_GT(centre.b, centre.r + 60);
+    // Outside the marker's square only the (black) background.
+    EXPECT_EQ(pixelAt(c + glm::vec2(layout.radius * 2.5f, 0.0f)), glm::ivec4(0, 0, 0, 255));
+}
+
+TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
+{
+    SceneRenderer renderer;
+    const Volume sphere = makeSphere({32, 32, 32}, glm::vec3(15.5f), 10.0f);
+    renderer.setVolume(sphere);
+    EXPECT_FALSE(renderer.renderedIsovalue());
+    renderer.setIsovalue(-1.0f);
+    renderer.setIsovalue(1.0f);
+    renderer.setIsovalue(2.0f);
+    EXPECT_FALSE(renderer.renderedIsovalue()) << "setIsovalue only records the value";
+    SceneParams p = frontView(RenderMode::Surface);
+    render(renderer, p, {32, 32});
+    ASSERT_TRUE(renderer.renderedIsovalue());
+    EXPECT_EQ(*renderer.renderedIsovalue(), 2.0f);
+    // The surface on the GPU is the one of the newest value, not of an earlier one.
+    EXPECT_EQ(renderer.capture().triangleCount(),
+              extractIsosurfaceCpu(sphere, 2.0f).triangleCount());
+    gl::finishGpuWork();
+    const FrameGpuTimes first = renderer.lastGpuTimes();
+    ASSERT_TRUE(first.extractMs) << "a finished frame's times are collected without another frame";
+    EXPECT_TRUE(first.surfaceMs);
+    EXPECT_FALSE(first.volumeMs);
+
+    // The next frame, with no new isovalue, extracts nothing: its timings have no extraction.
+    render(renderer, p, {32, 32});
+    gl::finishGpuWork();
+    const FrameGpuTimes second = renderer.lastGpuTimes();
+    EXPECT_FALSE(second.extractMs);
+    EXPECT_TRUE(second.surfaceMs);
+    EXPECT_EQ(*renderer.renderedIsovalue(), 2.0f);
+
+    // The same value again is no change either; a new volume forgets the isovalue.
+    renderer.setIsovalue(2.0f);
+    gl::finishGpuWork();
+    render(renderer, p, {32, 32});
+    gl::finishGpuWork();
+    render(renderer, p, {32, 32});
+    EXPECT_FALSE(renderer.lastGpuTimes().extractMs);
+    renderer.setVolume(makeSphere({16, 16, 16}, glm::vec3(7.5f), 5.0f));
+    EXPECT_FALSE(renderer.renderedIsovalue());
+}
+
+TEST_F(SceneRendererTest, OddSizedFramebufferIsFilledEdgeToEdge)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(makeSphere({48, 48, 48}, kCenter, 16.0f));
+    renderer.setIsovalue(0.0f);
+    const glm::ivec2 size(257, 131);
+    gl::OffscreenTarget target(size.x, size.y);
+    target.bind();
+    glClearColor(1.0f, 0.0f, 1.0f, 1.0f); // magenta: anything left of it was never drawn
+    glClear(GL_COLOR_BUFFER_BIT);
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+    SceneParams p = frontView(RenderMode::Surface);
+    p.projection =
+        glm::ortho(-24.0f * 257.0f / 131.0f, 24.0f * 257.0f / 131.0f, -24.0f, 24.0f, 1.0f, 200.0f);
+    p.backgroundTop = {0.2f, 0.4f, 0.6f};
+    p.backgroundBottom = {0.0f, 0.1f, 0.2f};
+    p.viewportSize = size;
+    p.targetFramebuffer = framebufferOf(target);
+    p.orientationMarker = true;
+    renderer.render(p);
+    const Image image{size.x, size.y, target.readPixels()};
+
+    std::size_t magenta = 0;
+    for (int y = 0; y < size.y; ++y)
+        for (int x = 0; x < size.x; ++x)
+            magenta += image.at(x, y) == glm::ivec4(255, 0, 255, 255);
+    EXPECT_EQ(magenta, 0u);
+    // The gradient runs from the bottom colour to the top colour (dither within 1/255).
+    EXPECT_LE(maxChannelDifference(image.at(size.x - 1, 0), glm::ivec4(0, 26, 51, 255)), 2);
+    EXPECT_LE(maxChannelDifference(image.at(size.x - 1, size.y - 1), glm::ivec4(51, 102, 153, 255)),
+              2);
+    // The sphere is in the middle, round: as wide as high.
+    const glm::ivec4 middle = image.at(size.x / 2, size.y / 2);
+    EXPECT_GT(middle.r, 150);
+    const auto onSphere = [&](int x, int y) { return image.at(x, y).r > 60; };
+    int width = 0;
+    int height = 0;
+    for (int x = 0; x < size.x; ++x)
+        width += onSphere(x, size.y / 2);
+    for (int y = 0; y < size.y; ++y)
+        height += onSphere(size.x / 2, y);
+    EXPECT_NEAR(width, height, 3);
+    EXPECT_NEAR(double(width), 2.0 * 16.0 * 131.0 / 48.0, 4.0);
+}
+
+TEST_F(SceneRendererTest, HostGlStateIsRestored)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f));
+    renderer.setIsovalue(0.0f);
+    renderer.setTransferFunction(opaqueAbove(-2.0));
+    gl::OffscreenTarget target(64, 48);
+    const GLuint fbo = framebufferOf(target);
+
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glViewport(3, 4, 50, 40);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_GEQUAL);
+    glDepthMask(GL_FALSE);
+    glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+    glActiveTexture(GL_TEXTURE3);
+
+    SceneParams p = frontView(RenderMode::SurfaceAndVolume);
+    p.viewportSize = {64, 48};
+    p.targetFramebuffer = fbo;
+    p.orientationMarker = true;
+    p.volumeResolutionScale = 0.5f;
+    renderer.render(p);
+
+    GLint i = 0;
+    std::array<GLint, 4> viewport{};
+    glGetIntegerv(GL_VIEWPORT, viewport.data());
+    EXPECT_EQ(viewport, (std::array<GLint, 4>{3, 4, 50, 40}));
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &i);
+    EXPECT_EQ(GLuint(i), fbo);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &i);
+    EXPECT_EQ(GLuint(i), fbo);
+    EXPECT_TRUE(glIsEnabled(GL_BLEND));
+    glGetIntegerv(GL_BLEND_SRC_RGB, &i);
+    EXPECT_EQ(i, GL_SRC_ALPHA);
+    glGetIntegerv(GL_BLEND_DST_ALPHA, &i);
+    EXPECT_EQ(i, GL_ONE);
+    EXPECT_TRUE(glIsEnabled(GL_DEPTH_TEST));
+    glGetIntegerv(GL_DEPTH_FUNC, &i);
+    EXPECT_EQ(i, GL_GEQUAL);
+    GLboolean depthMask = GL_TRUE;
+    glGetBooleanv(GL_DEPTH_WRITEMASK, &depthMask);
+    EXPECT_EQ(depthMask, GL_FALSE);
+    EXPECT_FALSE(glIsEnabled(GL_SCISSOR_TEST));
+    std::array<GLfloat, 4> clear{};
+    glGetFloatv(GL_COLOR_CLEAR_VALUE, clear.data());
+    EXPECT_EQ(clear, (std::array<GLfloat, 4>{0.25f, 0.5f, 0.75f, 1.0f}));
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &i);
+    EXPECT_EQ(i, GL_TEXTURE3);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &i);
+    EXPECT_EQ(i, 0);
+
+    glDisable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ZERO);
+    glDisable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+    glActiveTexture(GL_TEXTURE0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    EXPECT_NO_THROW(gl::throwOnGlError("rendering inside a host's state"));
+}
+
+TEST_F(SceneRendererTest, VolumeWithoutTransferFunctionShowsOnlyTheBackground)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f));
+    const Image image = render(renderer, frontView(RenderMode::Volume), {40, 40});
+    for (int y = 0; y < 40; ++y)
+        for (int x = 0; x < 40; ++x)
+            ASSERT_EQ(image.at(x, y), glm::ivec4(0, 0, 0, 255));
+}
+
+} // namespace
+} // namespace isoview::test

@@ -1,0 +1,31 @@
+// The GPU extraction without the scene around it, for the GL tests: an IsosurfaceExtractor with
+// a GpuVolume of its own, paired exactly as SceneRenderer pairs them (the volume is replaced only
+// after the extractor has taken the new one, so a volume that does not fit leaves the previous
+// one usable). Isovalues are in stored units, as the extractor takes them.
+#pragma once
+
+#include "gpu/gpu_volume.h"
+#include "gpu/isosurface_extractor.h"
+
+#include <memory>
+
+namespace isoview::test {
+
+class GpuExtractor {
+public:
+    explicit GpuExtractor(bool limitToGl33 = false);
+
+    // Uploads the volume and gives it to the extractor. Throws as GpuVolume and
+    // IsosurfaceExtractor::setVolume do, with the previous volume still in place.
+    void setVolume(const Volume& volume);
+
+    gl::IsosurfaceExtractor* operator->() { return &m_extractor; }
+    const gl::IsosurfaceExtractor* operator->() const { return &m_extractor; }
+    gl::IsosurfaceExtractor& extractor() { return m_extractor; }
+
+private:
+    std::unique_ptr<gl::GpuVolume> m_volume;
+    gl::IsosurfaceExtractor m_extractor;
+};
+
+} // namespace isoview::test
