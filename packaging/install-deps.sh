@@ -15,6 +15,8 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth python3 python3-vtk9
+  # VTK's numpy_support (the screenshot and mesh checks); python3-vtk9 only recommends numpy
+  python3-numpy
   # sanitizer and fuzzer builds (packaging/run-sanitizers-and-fuzzers.sh): clang-14, libFuzzer
   clang libclang-rt-14-dev
 )

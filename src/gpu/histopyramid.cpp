@@ -78,7 +78,10 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     restoreTexture.reset();
 
     {
+        // The zero fill below is a clear: scissor and colour mask must let it reach every texel.
         ScopedFramebuffer restore(0);
+        ScopedCapability noScissor(GL_SCISSOR_TEST, false);
+        ScopedColorMask allChannels(true, true, true, true);
         for (std::uint32_t level = 0; level < layout.levelCount; ++level) {
             Framebuffer fb = Framebuffer::create();
             const LevelStorage s = storageOf(level);
