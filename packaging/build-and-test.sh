@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # README command (b): installs the Debian 12 dependencies, builds isoview (Release) and runs the
-# whole test suite through ctest, then builds the loaders' tests and fuzzers with clang-14 under
-# AddressSanitizer + UndefinedBehaviorSanitizer, runs those tests and fuzzes every parser for a
-# bounded time (FUZZ_SECONDS, default 30 each). Needs no display server: the GUI tests run on a
+# whole test suite through ctest, checks src/ and app/ with clang-tidy, then builds the loaders'
+# tests and fuzzers with clang-14 under AddressSanitizer + UndefinedBehaviorSanitizer, runs those
+# tests and fuzzes every parser for a bounded time (FUZZ_SECONDS, default 30 each). Needs no display server: the GUI tests run on a
 # virtual one (Xvfb) started here; the GL engine tests use headless EGL. Run as root (or with
 # sudo available).
 set -euo pipefail
@@ -11,4 +11,5 @@ bash packaging/install-deps.sh
 cmake --preset release
 cmake --build --preset release
 xvfb-run -a -s "-screen 0 1600x1200x24" ctest --preset release
+bash packaging/run-clang-tidy.sh build/release
 bash packaging/run-sanitizers-and-fuzzers.sh

@@ -19,6 +19,8 @@ packages=(
   python3-numpy
   # sanitizer and fuzzer builds (packaging/run-sanitizers-and-fuzzers.sh): clang-14, libFuzzer
   clang libclang-rt-14-dev
+  # static analysis of src/ and app/ (packaging/run-clang-tidy.sh): clang-tidy-14
+  clang-tidy
 )
 
 missing=()

@@ -1,5 +1,5 @@
 // Reading voxels from the flat-3D volume texture: slice z is the tile
-// (z % u_volumeTilesPerRow, z / u_volumeTilesPerRow) of W x H texels (src/engine/flat3d_layout.h).
+// (z % u_volumeTilesPerRow, z / u_volumeTilesPerRow) of W x H texels (src/extraction/flat3d_layout.h).
 //
 // ISOVIEW_VOLUME_SAMPLER (usampler2D, isampler2D or sampler2D) is defined by the engine from the
 // voxel type, so 16-bit CT keeps its exact integers; values convert to float exactly as
@@ -36,7 +36,7 @@ float finiteOr(float v, float fallback)
 
 // Index-space gradient by central differences, one-sided at the borders; non-finite neighbours
 // count as the centre value, a non-finite centre has no gradient (same rules as indexGradient()
-// in src/engine/cpu_marching_cubes.cpp).
+// in src/extraction/cpu_marching_cubes.cpp).
 vec3 voxelGradient(ivec3 p)
 {
     float c = fetchVoxel(p);

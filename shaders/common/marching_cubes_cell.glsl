@@ -3,7 +3,7 @@
 // The (W-1) x (H-1) x (D-1) cells are laid out flat: cell tiles of (W-1) x (H-1), u_cellTilesPerRow
 // to a row; each pyramid base texel covers 2 x 2 flat cells, channel c holding the cell at
 // offset (c & 1, c >> 1). MC_EDGE_LOWER_CORNER (defined by the engine from
-// src/engine/marching_cubes_tables.h) gives the lower corner of each edge; corner c sits at
+// src/extraction/marching_cubes_tables.h) gives the lower corner of each edge; corner c sits at
 // offset (c & 1, (c >> 1) & 1, (c >> 2) & 1).
 
 // 16 x 256 R8UI: row = case; columns 0..14 the edge of each triangle vertex, column 15 the
