@@ -84,7 +84,7 @@ QString startLogFile()
     const QString folder =
         QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/logs";
     if (!QDir().mkpath(folder)) return {};
-    const QString path = folder + "/isoview.log";
+    QString path = folder + "/isoview.log";
     try {
         // 5 MB per file, 3 files: enough to hold a session, never fills a disk.
         auto sink = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(path.toStdString(),

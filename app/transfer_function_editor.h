@@ -23,10 +23,10 @@
 //   connect(editor, &TransferFunctionEditor::transferFunctionChanged, ...);
 #pragma once
 
-#include "volume/histogram.h"
 #include "render/transfer_function.h"
-#include "volume/volume.h"
 #include "transfer_function_commands.h"
+#include "volume/histogram.h"
+#include "volume/volume.h"
 
 #include <QColor>
 #include <QPainterPath>

@@ -14,8 +14,8 @@
 //   });
 #pragma once
 
-#include "volume/histogram.h"
 #include "render/transfer_function.h"
+#include "volume/histogram.h"
 #include "volume/volume.h"
 
 #include <QString>

@@ -97,6 +97,7 @@ int main(int argc, char** argv)
 
     auto report = [&](const char* name) {
         std::vector<double> fps;
+        fps.reserve(intervals.size());
         for (double dt : intervals)
             fps.push_back(1000.0 / dt);
         std::printf("%-16s frames %zu  median fps %.1f  median frame %.1f ms  median latency "

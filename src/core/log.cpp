@@ -44,7 +44,7 @@ void setLevel(spdlog::level::level_enum level)
     for (const auto& logger : reg.loggers) logger->set_level(level);
 }
 
-void addSink(spdlog::sink_ptr sink)
+void addSink(const spdlog::sink_ptr& sink)
 {
     Registry& reg = registry();
     std::lock_guard lock(reg.mutex);

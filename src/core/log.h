@@ -18,6 +18,6 @@ void setLevel(spdlog::level::level_enum level);
 
 // Adds a sink to every isoview logger (existing and future ones); the viewer forwards its log
 // panel this way.
-void addSink(spdlog::sink_ptr sink);
+void addSink(const spdlog::sink_ptr& sink);
 
 } // namespace isoview::log

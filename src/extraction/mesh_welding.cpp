@@ -1,6 +1,5 @@
-#include "extraction/iso_mesh.h"
-
 #include "core/error.h"
+#include "extraction/iso_mesh.h"
 
 #include <limits>
 #include <string>

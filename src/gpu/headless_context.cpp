@@ -1,8 +1,8 @@
 #include "gpu/headless_context.h"
 
 #include "core/error.h"
-#include "gpu/gl_loader.h"
 #include "core/log.h"
+#include "gpu/gl_loader.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>

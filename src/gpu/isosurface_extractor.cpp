@@ -1,15 +1,15 @@
 #include "gpu/isosurface_extractor.h"
 
 #include "core/error.h"
+#include "core/log.h"
+#include "extraction/marching_cubes_tables.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
+#include "gpu/gpu_volume.h"
 #include "gpu/histopyramid.h"
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
 #include "gpu/texture_units.h"
-#include "gpu/gpu_volume.h"
-#include "core/log.h"
-#include "extraction/marching_cubes_tables.h"
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -129,10 +129,10 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
     // The case table as a 16 x 256 R8UI texture: row = case, columns 0..14 = edges, 15 = count.
     const mc::CaseTables& tables = mc::caseTables();
     std::array<std::uint8_t, 16 * 256> texels{};
-    for (int c = 0; c < 256; ++c) {
-        for (int v = 0; v < 15; ++v)
-            texels[std::size_t(c * 16 + v)] = tables.triangleEdges[std::size_t(c)][std::size_t(v)];
-        texels[std::size_t(c * 16 + 15)] = tables.vertexCount[std::size_t(c)];
+    for (std::size_t c = 0; c < 256; ++c) {
+        for (std::size_t v = 0; v < 15; ++v)
+            texels[c * 16 + v] = tables.triangleEdges[c][v];
+        texels[c * 16 + 15] = tables.vertexCount[c];
     }
     {
         ScopedTextureBinding bind(d.caseTable.id());

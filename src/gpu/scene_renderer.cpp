@@ -1,5 +1,6 @@
 #include "gpu/scene_renderer.h"
 
+#include "core/log.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
@@ -9,7 +10,6 @@
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
 #include "gpu/volume_raycaster.h"
-#include "core/log.h"
 
 #include <glm/gtc/type_ptr.hpp>
 

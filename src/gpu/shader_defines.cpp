@@ -1,7 +1,7 @@
 #include "gpu/shader_defines.h"
 
-#include "gpu/histopyramid.h"
 #include "extraction/marching_cubes_tables.h"
+#include "gpu/histopyramid.h"
 
 #include <sstream>
 

@@ -1,10 +1,9 @@
 #include "gpu/shader_program.h"
 
-#include "gpu/gl_state.h"
-
 #include "core/error.h"
-#include "gpu/embedded_shaders.h"
 #include "core/log.h"
+#include "gpu/embedded_shaders.h"
+#include "gpu/gl_state.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -139,6 +138,7 @@ ShaderProgram::ShaderProgram(std::string label, const std::vector<ShaderStage>& 
     }
     if (!captureVaryings.empty()) {
         std::vector<const char*> names;
+        names.reserve(captureVaryings.size());
         for (const std::string& v : captureVaryings)
             names.push_back(v.c_str());
         glTransformFeedbackVaryings(m_program.id(), GLsizei(names.size()), names.data(),

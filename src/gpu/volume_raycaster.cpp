@@ -1,8 +1,8 @@
 #include "gpu/volume_raycaster.h"
 
 #include "gpu/gl_loader.h"
-#include "gpu/gpu_volume.h"
 #include "gpu/gl_state.h"
+#include "gpu/gpu_volume.h"
 #include "gpu/shader_defines.h"
 #include "gpu/texture_units.h"
 

@@ -284,7 +284,7 @@ void readGeometry(const RawKeys& raw, MetaImageHeader& header)
                                       header)) {
         const std::vector<double> values = parseNumbers(*matrix, 9);
         for (int a = 0; a < 3; ++a) {
-            const std::size_t at = std::size_t(3 * a);
+            const std::size_t at = 3 * std::size_t(a);
             const glm::dvec3 column(values[at], values[at + 1], values[at + 2]);
             const double length = glm::length(column);
             if (!std::isfinite(length) || !(length > 0.0)) {

@@ -32,8 +32,8 @@
 //   Volume head = io::readMetaImage("HeadMRVolume.mhd");  // 48x62x42 uint8, spacing 4 mm
 #pragma once
 
-#include "volume/volume.h"
 #include "io/load_monitor.h"
+#include "volume/volume.h"
 
 #include <glm/glm.hpp>
 

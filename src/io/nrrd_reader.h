@@ -38,8 +38,8 @@
 //   io::NrrdHeader header = io::parseNrrdHeader(text);     // header fields only, no I/O
 #pragma once
 
-#include "volume/volume.h"
 #include "io/load_monitor.h"
+#include "volume/volume.h"
 
 #include <glm/glm.hpp>
 

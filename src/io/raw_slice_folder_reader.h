@@ -26,9 +26,9 @@
 //   if (io::looksLikeRawSliceFolder(folder)) Volume ct = io::readRawSliceFolder(folder, slice);
 #pragma once
 
-#include "volume/volume.h"
 #include "io/load_monitor.h"
 #include "io/raw_volume_reader.h"
+#include "volume/volume.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -25,8 +25,8 @@
 //   std::vector<std::byte> voxels = detail::readVoxelData(request, monitor, warnings);
 #pragma once
 
-#include "volume/volume.h"
 #include "io/load_monitor.h"
+#include "volume/volume.h"
 
 #include <glm/glm.hpp>
 

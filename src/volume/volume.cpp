@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace isoview {
 
@@ -121,7 +122,7 @@ glm::dmat3 VolumeGeometry::gradientToPhysical() const
 
 Volume::Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
                VolumeGeometry geometry, ValueRescale rescale)
-    : m_dims(dims), m_type(type), m_voxels(std::move(voxels)), m_geometry(geometry),
+    : m_dims(dims), m_type(type), m_voxels(std::move(voxels)), m_geometry(std::move(geometry)),
       m_rescale(rescale)
 {
     if (dims.x == 0 || dims.y == 0 || dims.z == 0) {

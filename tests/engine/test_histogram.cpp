@@ -2,9 +2,9 @@
 // equal bins over the finite range otherwise, non-finite voxels apart, degenerate volumes, and
 // agreement with a voxel-by-voxel count through binOf (the oracle) for every scalar type.
 #include "core/error.h"
-#include "volume/histogram.h"
 #include "support/shared_data.h"
 #include "support/synthetic_volumes.h"
+#include "volume/histogram.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The isovalue a volume opens at: on the bundled sample it lands on the skin (the README's
 // 40, where the descent from the background levels off), CT in HU opens at the skin value,
 // and odd histograms still give a value inside the data.
-#include "volume/histogram.h"
-#include "volume/isovalue_suggestion.h"
 #include "support/shared_data.h"
 #include "support/synthetic_volumes.h"
+#include "volume/histogram.h"
+#include "volume/isovalue_suggestion.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,8 @@
 // The generated case table: its shape, which edges it uses, and (by extracting every case
 // inside a small volume) that each case and each pair of face-sharing cases closes up into
 // consistently oriented surfaces.
-#include "extraction/marching_cubes_tables.h"
-
 #include "extraction/cpu_marching_cubes.h"
+#include "extraction/marching_cubes_tables.h"
 #include "extraction/mesh_metrics.h"
 #include "support/synthetic_volumes.h"
 

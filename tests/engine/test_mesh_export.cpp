@@ -4,10 +4,10 @@
 // geometry, vertex colours; and the failure paths: cancellation, unwritable folder, a write
 // that fails part-way, inconsistent meshes. Each failure leaves no file behind and an existing
 // file untouched.
-#include "extraction/cpu_marching_cubes.h"
 #include "core/error.h"
-#include "mesh_export/mesh_export.h"
+#include "extraction/cpu_marching_cubes.h"
 #include "extraction/mesh_metrics.h"
+#include "mesh_export/mesh_export.h"
 #include "mesh_export/obj_writer.h"
 #include "mesh_export/stl_writer.h"
 #include "support/child_process.h"

@@ -1,12 +1,10 @@
 // Mesh metrics on hand-built meshes whose answers are known exactly.
-#include "extraction/mesh_metrics.h"
-
 #include "core/error.h"
-
-#include <gtest/gtest.h>
+#include "extraction/mesh_metrics.h"
 
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <utility>

@@ -1,8 +1,7 @@
 // writePly: exact header text, values read back by an independent reader written here (and by
 // VTK), winding under mirroring geometry, locale independence of the ASCII form.
-#include "mesh_export/ply_writer.h"
-
 #include "core/error.h"
+#include "mesh_export/ply_writer.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 

@@ -1,8 +1,7 @@
 // Volume and VolumeGeometry: type names and sizes, constructor validation, the stored range,
 // and the index -> physical maps for anisotropic, mirrored geometry.
-#include "volume/volume.h"
-
 #include "core/error.h"
+#include "volume/volume.h"
 
 #include <gtest/gtest.h>
 

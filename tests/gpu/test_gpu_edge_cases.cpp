@@ -1,11 +1,11 @@
 // Awkward inputs on the GPU path: odd and non-power-of-two dimensions, volumes without cells,
 // constant volumes, isovalues outside the data or equal to voxel values, NaN/Inf voxels,
 // volumes beyond the texture limit, and the drawn image of both GL paths.
-#include "extraction/cpu_marching_cubes.h"
 #include "core/error.h"
-#include "support/gpu_extractor.h"
+#include "extraction/cpu_marching_cubes.h"
 #include "gpu/offscreen_target.h"
 #include "support/gl_test_context.h"
+#include "support/gpu_extractor.h"
 #include "support/mesh_compare.h"
 #include "support/synthetic_volumes.h"
 

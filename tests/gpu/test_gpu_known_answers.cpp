@@ -1,8 +1,8 @@
 // The GPU mesh against geometry with known answers: a sampled sphere's area and volume, its
 // topology (closed, manifold, Euler characteristic 2), and a plane's exact triangle count.
-#include "support/gpu_extractor.h"
 #include "extraction/mesh_metrics.h"
 #include "support/gl_test_context.h"
+#include "support/gpu_extractor.h"
 #include "support/synthetic_volumes.h"
 
 #include <cmath>

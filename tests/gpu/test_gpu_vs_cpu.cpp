@@ -5,8 +5,8 @@
 // with winding), identical welded vertex count, positions within 1e-3 voxels, normals within
 // 1 degree.
 #include "extraction/cpu_marching_cubes.h"
-#include "support/gpu_extractor.h"
 #include "support/gl_test_context.h"
+#include "support/gpu_extractor.h"
 #include "support/mesh_compare.h"
 #include "support/shared_data.h"
 #include "support/synthetic_volumes.h"

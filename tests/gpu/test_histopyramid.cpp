@@ -1,9 +1,9 @@
 // The pyramid itself, level by level, against a CPU build of the same pyramid: classification
 // (count and cached case per cell), every reduction level, the total, and the level formats.
-#include "gpu/histopyramid.h"
-#include "support/gpu_extractor.h"
 #include "extraction/marching_cubes_tables.h"
+#include "gpu/histopyramid.h"
 #include "support/gl_test_context.h"
+#include "support/gpu_extractor.h"
 #include "support/synthetic_volumes.h"
 
 #include <cmath>

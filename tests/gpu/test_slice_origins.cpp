@@ -4,11 +4,11 @@
 // (known answer), the GPU must produce the CPU's mesh, export must place vertices at the same
 // physical positions, and the rendered silhouette must match a regular grid's.
 #include "extraction/cpu_marching_cubes.h"
-#include "support/gpu_extractor.h"
-#include "gpu/offscreen_target.h"
 #include "extraction/mesh_metrics.h"
+#include "gpu/offscreen_target.h"
 #include "mesh_export/ply_writer.h"
 #include "support/gl_test_context.h"
+#include "support/gpu_extractor.h"
 #include "support/mesh_compare.h"
 #include "support/synthetic_volumes.h"
 
