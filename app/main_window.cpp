@@ -2,8 +2,6 @@
 
 #include "core/error.h"
 #include "core/log.h"
-#include "io/dicom/dicom_series_loader.h"
-#include "io/raw_volume_reader.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"
 #include "mesh_export_dialog.h"
@@ -49,19 +47,6 @@ QString formatValue(double v)
     return QString::number(v, 'g', 6);
 }
 
-// Raw files whose name does not carry their dimensions (and that are not any other format)
-// need the import dialog before anything can be read.
-bool needsRawParameters(const QString& path)
-{
-    const QFileInfo info(path);
-    if (!info.isFile()) return false;
-    const QString ext = info.suffix().toLower();
-    static const QStringList known = {"nrrd", "nhdr", "mhd", "mha", "dcm", "dicom", "ima"};
-    if (known.contains(ext) || info.fileName() == "DICOMDIR") return false;
-    if (io::parseRawFileName(info.fileName().toStdString())) return false;
-    return !io::looksLikeDicom(path.toStdString());
-}
-
 std::size_t loadableSeriesCount(const io::VolumeSourceInfo& info)
 {
     std::size_t n = 0;
@@ -74,11 +59,14 @@ const StandardView kStandardViews[] = {StandardView::Anterior, StandardView::Pos
                                        StandardView::Left,     StandardView::Right,
                                        StandardView::Superior, StandardView::Inferior};
 
-// What a load in the background hands back: either the volume, or the series list when the
-// user must choose first.
+// What a load in the background hands back: the opened source, and either the volume or what
+// the user must answer first (raw parameters, or which series) before it is loaded from that
+// same source.
 struct LoadOutcome {
+    std::shared_ptr<const io::VolumeSource> source;
     std::shared_ptr<VolumeDocument> document;
-    std::optional<io::VolumeSourceInfo> chooseSeries;
+    bool askRawParameters = false;
+    bool chooseSeries = false;
 };
 
 // A bar per mille of the work, or busy (no range) when the total is unknown.
@@ -414,17 +402,12 @@ void MainWindow::openPath(const QString& path, std::optional<double> isovalue,
         showError(tr("Busy"), tr("A volume is still loading. Cancel it first, or wait."));
         return;
     }
-    io::LoadOptions chosen = options;
-    if (!chosen.raw && needsRawParameters(path)) {
-        std::optional<io::RawVolumeParameters> raw = RawImportDialog::ask(path, this, std::nullopt);
-        if (!raw) return;
-        chosen.raw = raw;
-    }
-    startLoad(path, isovalue, chosen);
+    startLoad(path, isovalue, options, nullptr);
 }
 
 void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
-                           const io::LoadOptions& options)
+                           const io::LoadOptions& options,
+                           const std::shared_ptr<const io::VolumeSource>& source)
 {
     auto outcome = std::make_shared<LoadOutcome>();
     const bool askSeries = !options.seriesIndex.has_value() && !options.raw.has_value();
@@ -437,13 +420,23 @@ void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
     connect(&m_loadTask, &BackgroundTask::succeeded, this,
             [this, outcome, path, isovalue, options] {
                 setBusy(m_loadProgress, false);
+                // The answers go back to the source already opened: nothing is scanned again.
+                if (outcome->askRawParameters) {
+                    std::optional<io::RawVolumeParameters> raw =
+                        RawImportDialog::ask(path, this, std::nullopt);
+                    if (!raw) return;
+                    io::LoadOptions withRaw = options;
+                    withRaw.raw = raw;
+                    startLoad(path, isovalue, withRaw, outcome->source);
+                    return;
+                }
                 if (outcome->chooseSeries) {
                     const std::optional<std::size_t> series =
-                        SeriesPickerDialog::ask(*outcome->chooseSeries, this);
+                        SeriesPickerDialog::ask(*outcome->source, this);
                     if (!series) return;
                     io::LoadOptions withSeries = options;
                     withSeries.seriesIndex = *series;
-                    startLoad(path, isovalue, withSeries);
+                    startLoad(path, isovalue, withSeries, outcome->source);
                     return;
                 }
                 applyDocument(outcome->document, isovalue);
@@ -461,33 +454,36 @@ void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
     m_loadProgressLabel->setText(tr("Opening %1").arg(QFileInfo(path).fileName()));
     m_loadProgressBar->setRange(0, 0);
     setBusy(m_loadProgress, true);
-    m_loadTask.start([outcome, path, options, askSeries](TaskContext& context) {
-        const std::filesystem::path fsPath = path.toStdString();
-        io::VolumeFormat format = io::VolumeFormat::Raw;
-        if (options.raw) {
-            format =
-                QFileInfo(path).isDir() ? io::VolumeFormat::RawSliceFolder : io::VolumeFormat::Raw;
-        } else {
-            io::VolumeSourceInfo info = io::inspectVolumeSource(fsPath, &context);
-            format = info.format;
-            if (info.format == io::VolumeFormat::Dicom && askSeries) {
-                if (loadableSeriesCount(info) == 0) {
-                    std::string why = "no series in it can be loaded";
-                    for (const io::SeriesSummary& s : info.series)
-                        why += "; " + s.note;
-                    throw InvalidInputError(why);
-                }
-                if (loadableSeriesCount(info) > 1) {
-                    outcome->chooseSeries = std::move(info);
-                    return;
-                }
+    m_loadTask.start([outcome, path, options, askSeries, source](TaskContext& context) {
+        outcome->source = source;
+        if (!outcome->source) {
+            const std::filesystem::path fsPath = path.toStdString();
+            outcome->source = std::make_shared<const io::VolumeSource>(
+                options.raw ? io::openRawSource(fsPath) : io::openSource(fsPath, &context));
+        }
+        const io::VolumeSource& opened = *outcome->source;
+        if (opened.needsRawParameters && !options.raw) {
+            outcome->askRawParameters = true;
+            return;
+        }
+        if (opened.format == io::VolumeFormat::Dicom && askSeries) {
+            if (loadableSeriesCount(opened) == 0) {
+                std::string why = "no series in it can be loaded";
+                for (const io::SeriesSummary& s : opened.series)
+                    why += "; " + s.note;
+                throw InvalidInputError(why);
+            }
+            if (loadableSeriesCount(opened) > 1) {
+                outcome->chooseSeries = true;
+                return;
             }
         }
-        outcome->document = loadVolumeDocument(path, format, options, &context);
+        outcome->document = loadVolumeDocument(opened, options, &context);
     });
 }
 
-void MainWindow::applyDocument(std::shared_ptr<VolumeDocument> doc, std::optional<double> isovalue)
+void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
+                               std::optional<double> isovalue)
 {
     if (const std::optional<QString> error = m_view->setVolume(doc->volume)) {
         showError(tr("Cannot show %1").arg(doc->displayName), *error);

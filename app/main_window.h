@@ -36,8 +36,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens a volume in the background (asks for raw parameters or a DICOM series first when
-    // needed). isovalue: real units to start at instead of the suggested one.
+    // Opens a volume in the background: the source is opened (scanned) once, then raw
+    // parameters or a DICOM series are asked for when needed, and the volume is loaded from that
+    // same source. isovalue: real units to start at instead of the suggested one.
     void openPath(const QString& path, std::optional<double> isovalue = std::nullopt,
                   const io::LoadOptions& options = {});
     // Exports the surface on screen in the background. Ends with exportFinished.
@@ -78,9 +79,12 @@ private:
     void openFolderDialog();
     void exportMeshDialog();
     void screenshotDialog();
+    // Opens path in the background unless source is given (an answer to the raw or series
+    // question about it), then loads or asks.
     void startLoad(const QString& path, std::optional<double> isovalue,
-                   const io::LoadOptions& options);
-    void applyDocument(std::shared_ptr<VolumeDocument> doc, std::optional<double> isovalue);
+                   const io::LoadOptions& options,
+                   const std::shared_ptr<const io::VolumeSource>& source);
+    void applyDocument(const std::shared_ptr<VolumeDocument>& doc, std::optional<double> isovalue);
     void onIsovalueChanged(double real);
     void onTransferFunctionChanged();
     void updateSurfaceColor();

@@ -10,9 +10,9 @@
 // Contract: GUI thread only; reads nothing from disk and throws nothing.
 //
 // Example:
-//   const io::VolumeSourceInfo info = io::inspectVolumeSource(folder);
-//   if (std::optional<std::size_t> series = SeriesPickerDialog::ask(info, this))
-//       startLoad(folder, {.seriesIndex = *series});
+//   const io::VolumeSource source = io::openSource(folder);
+//   if (std::optional<std::size_t> series = SeriesPickerDialog::ask(source, this))
+//       volume = io::loadVolume(source, {.seriesIndex = *series});
 #pragma once
 
 #include "io/volume_loader.h"

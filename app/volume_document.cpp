@@ -21,16 +21,16 @@ bool isWhole(double x)
 
 } // namespace
 
-std::shared_ptr<VolumeDocument> loadVolumeDocument(const QString& path, io::VolumeFormat format,
-                                                   const io::LoadOptions& options,
+std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& source,
+                                                   const io::VolumeChoice& choice,
                                                    io::LoadMonitor* monitor)
 {
-    const std::filesystem::path fsPath = path.toStdString();
+    const QString path = QString::fromStdString(source.path.string());
     auto doc = std::make_shared<VolumeDocument>();
     doc->path = path;
-    doc->options = options;
-    doc->format = format;
-    auto volume = std::make_shared<Volume>(io::loadVolume(fsPath, options, monitor));
+    doc->options = choice;
+    doc->format = source.format;
+    auto volume = std::make_shared<Volume>(io::loadVolume(source, choice, monitor));
     io::reportProgress(monitor, "computing the histogram", 0, 1);
     doc->histogram = computeHistogram(*volume);
     io::reportProgress(monitor, "computing the histogram", 1, 1);

@@ -3,9 +3,9 @@
 // between the widgets.
 #pragma once
 
+#include "io/volume_loader.h"
 #include "volume/histogram.h"
 #include "volume/volume.h"
-#include "io/volume_loader.h"
 
 #include <QString>
 #include <memory>
@@ -26,10 +26,11 @@ struct VolumeDocument {
     QString units() const { return QString::fromStdString(volume->metadata().units); }
 };
 
-// Loads path on the calling thread (any thread but the GUI's): the volume, its histogram and
-// suggested isovalue. Throws like io::loadVolume.
-std::shared_ptr<VolumeDocument> loadVolumeDocument(const QString& path, io::VolumeFormat format,
-                                                   const io::LoadOptions& options,
+// Loads the chosen volume of an opened source on the calling thread (any thread but the
+// GUI's), without scanning again: the volume, its histogram and suggested isovalue. Throws like
+// io::loadVolume.
+std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& source,
+                                                   const io::VolumeChoice& choice,
                                                    io::LoadMonitor* monitor);
 
 } // namespace isoview::app

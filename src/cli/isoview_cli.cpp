@@ -8,12 +8,12 @@
 // VALUE is in the volume's real units (HU for CT). Exit status 0 on success, 1 on bad usage,
 // 2 when loading, extraction or writing fails (with the reason on stderr).
 #include "core/error.h"
+#include "core/log.h"
 #include "gpu/headless_context.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
-#include "core/log.h"
-#include "mesh_export/ply_writer.h"
 #include "io/volume_loader.h"
+#include "mesh_export/ply_writer.h"
 
 #include <chrono>
 #include <cmath>
@@ -269,7 +269,10 @@ int main(int argc, char** argv)
             raw.headerOffset = args->headerOffset;
             loadOptions.raw = raw;
         }
-        Volume volume = io::loadVolume(args->volumePath, loadOptions);
+        // One open serves the load and --info's series list: a DICOM folder is scanned once.
+        const io::VolumeSource source = loadOptions.raw ? io::openRawSource(args->volumePath)
+                                                        : io::openSource(args->volumePath);
+        Volume volume = io::loadVolume(source, loadOptions);
         if (args->spacing) {
             VolumeGeometry geometry = volume.geometry();
             geometry.spacing = *args->spacing;
@@ -277,8 +280,6 @@ int main(int argc, char** argv)
         }
         const double loadMs = millisecondsSince(start);
         if (args->info) {
-            const io::VolumeSourceInfo source =
-                args->rawDims ? io::VolumeSourceInfo{} : io::inspectVolumeSource(args->volumePath);
             printInfo(source, volume);
             std::printf("load_ms: %.2f\n", loadMs);
             return 0;

@@ -24,48 +24,79 @@ std::string lowerExtension(const fs::path& path)
     return ext;
 }
 
-// Decides the format from the path alone (and, for files without a telling extension, from the
-// first bytes). Raw folders and raw files without the name convention need explicit
-// parameters, which is why the options take part.
-VolumeFormat detectFormat(const fs::path& path, const LoadOptions& options)
+fs::file_status existingStatus(const fs::path& path)
 {
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) {
         throw IoError("cannot open " + detail::quotedPath(path) + ": no such file or folder");
     }
-    if (fs::is_directory(status)) {
-        if (options.raw) return VolumeFormat::RawSliceFolder;
-        return VolumeFormat::Dicom;
-    }
+    return status;
+}
+
+// The formats a file's name alone decides.
+std::optional<VolumeFormat> formatFromExtension(const fs::path& path)
+{
     const std::string ext = lowerExtension(path);
     if (ext == ".nrrd" || ext == ".nhdr") return VolumeFormat::Nrrd;
     if (ext == ".mhd" || ext == ".mha") return VolumeFormat::MetaImage;
-    if (ext == ".raw" || options.raw) return VolumeFormat::Raw;
-    if (path.filename() == "DICOMDIR" || looksLikeDicom(path)) return VolumeFormat::Dicom;
-    throw InvalidInputError(
+    if (ext == ".raw") return VolumeFormat::Raw;
+    return std::nullopt;
+}
+
+InvalidInputError unknownFormatError(const fs::path& path)
+{
+    return InvalidInputError(
         "cannot tell what kind of volume " + detail::quotedPath(path) +
         " is: it is not DICOM, and its name does not end in .nrrd, .nhdr, .mhd, .mha or .raw "
         "(raw files without that extension need explicit dimensions and voxel type)");
 }
 
-// Single-volume formats list themselves as one series named after the file.
-VolumeSourceInfo singleVolumeSource(VolumeFormat format, const fs::path& path,
-                                    const std::optional<RawVolumeParameters>& raw)
+// Single-volume formats list themselves as one series named after the file; raw files take
+// their dimensions from the name convention when they follow it.
+VolumeSource singleVolumeSource(VolumeFormat format, const fs::path& path)
 {
-    VolumeSourceInfo info;
-    info.format = format;
+    VolumeSource source;
+    source.path = path;
+    source.format = format;
     SeriesSummary summary;
     summary.description = path.filename().string();
-    if (raw) {
-        summary.dims = raw->dims;
-    } else if (auto parsed = parseRawFileName(path.filename().string());
-               parsed && format == VolumeFormat::Raw) {
-        summary.dims = parsed->dims;
-    }
+    const std::optional<RawVolumeParameters> parsed =
+        format == VolumeFormat::Raw ? parseRawFileName(path.filename().string()) : std::nullopt;
+    if (parsed) summary.dims = parsed->dims;
     summary.sliceCount = summary.dims.z;
-    info.series.push_back(summary);
-    return info;
+    source.series.push_back(summary);
+    source.needsRawParameters =
+        format == VolumeFormat::RawSliceFolder || (format == VolumeFormat::Raw && !parsed);
+    return source;
+}
+
+VolumeSource dicomSource(const fs::path& path, LoadMonitor* monitor)
+{
+    auto scan = std::make_shared<DicomScan>(scanDicom(path, monitor));
+    VolumeSource source;
+    source.path = path;
+    source.format = VolumeFormat::Dicom;
+    for (const DicomSeriesInfo& s : scan->series)
+        source.series.push_back(s.summary);
+    source.defaultSeries = scan->defaultSeries;
+    source.notes = scan->notes;
+    source.dicomScan = std::move(scan);
+    return source;
+}
+
+Volume loadRaw(const VolumeSource& source, const VolumeChoice& choice)
+{
+    // Without parameters, readRawVolume explains the name convention; other names get the
+    // message that says what isoview could not recognise.
+    if (!choice.raw && source.needsRawParameters && lowerExtension(source.path) != ".raw") {
+        throw unknownFormatError(source.path);
+    }
+    Volume v = choice.raw ? readRawVolume(source.path, *choice.raw) : readRawVolume(source.path);
+    VolumeMetadata metadata = v.metadata();
+    metadata.sourceFormat = "raw";
+    v.setMetadata(metadata);
+    return v;
 }
 
 } // namespace
@@ -82,44 +113,59 @@ std::string_view formatName(VolumeFormat format)
     return "unknown";
 }
 
-VolumeSourceInfo inspectVolumeSource(const fs::path& path, LoadMonitor* monitor)
+VolumeSource openSource(const fs::path& path, LoadMonitor* monitor)
 {
-    const VolumeFormat format = detectFormat(path, {});
-    if (format != VolumeFormat::Dicom) return singleVolumeSource(format, path, std::nullopt);
-    const DicomScan scan = scanDicom(path, monitor);
-    VolumeSourceInfo info;
-    info.format = VolumeFormat::Dicom;
-    for (const DicomSeriesInfo& s : scan.series) info.series.push_back(s.summary);
-    info.defaultSeries = scan.defaultSeries;
-    info.notes = scan.notes;
-    return info;
+    if (fs::is_directory(existingStatus(path))) return dicomSource(path, monitor);
+    if (const std::optional<VolumeFormat> format = formatFromExtension(path)) {
+        return singleVolumeSource(*format, path);
+    }
+    if (path.filename() == "DICOMDIR" || looksLikeDicom(path)) return dicomSource(path, monitor);
+    return singleVolumeSource(VolumeFormat::Raw, path);
+}
+
+VolumeSource openRawSource(const fs::path& path)
+{
+    if (fs::is_directory(existingStatus(path))) {
+        return singleVolumeSource(VolumeFormat::RawSliceFolder, path);
+    }
+    const std::optional<VolumeFormat> format = formatFromExtension(path);
+    return singleVolumeSource(format.value_or(VolumeFormat::Raw), path);
+}
+
+Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice, LoadMonitor* monitor)
+{
+    log::get("io")->info("loading {} as {}", source.path.string(), formatName(source.format));
+    switch (source.format) {
+    case VolumeFormat::Nrrd: return readNrrd(source.path, monitor);
+    case VolumeFormat::MetaImage: return readMetaImage(source.path, monitor);
+    case VolumeFormat::Raw: return loadRaw(source, choice);
+    case VolumeFormat::RawSliceFolder:
+        if (!choice.raw) {
+            throw InvalidInputError(detail::quotedPath(source.path) +
+                                    " is a folder of raw slices: their dimensions and voxel "
+                                    "type must be given");
+        }
+        return readRawSliceFolder(source.path, *choice.raw, monitor);
+    case VolumeFormat::Dicom: break;
+    }
+    if (!source.dicomScan) {
+        throw InvalidInputError("the DICOM source " + detail::quotedPath(source.path) +
+                                " was not opened with openSource");
+    }
+    const DicomScan& scan = *source.dicomScan;
+    const std::size_t index = choice.seriesIndex.value_or(scan.defaultSeries);
+    if (index >= scan.series.size()) {
+        throw InvalidInputError("series " + std::to_string(index) +
+                                " does not exist: " + detail::quotedPath(source.path) + " holds " +
+                                std::to_string(scan.series.size()) + " series (numbered from 0)");
+    }
+    return loadDicomSeries(scan.series[index], monitor);
 }
 
 Volume loadVolume(const fs::path& path, const LoadOptions& options, LoadMonitor* monitor)
 {
-    const VolumeFormat format = detectFormat(path, options);
-    log::get("io")->info("loading {} as {}", path.string(), formatName(format));
-    switch (format) {
-    case VolumeFormat::Nrrd: return readNrrd(path, monitor);
-    case VolumeFormat::MetaImage: return readMetaImage(path, monitor);
-    case VolumeFormat::Raw: {
-        Volume v = options.raw ? readRawVolume(path, *options.raw) : readRawVolume(path);
-        VolumeMetadata metadata = v.metadata();
-        metadata.sourceFormat = "raw";
-        v.setMetadata(metadata);
-        return v;
-    }
-    case VolumeFormat::RawSliceFolder: return readRawSliceFolder(path, *options.raw, monitor);
-    case VolumeFormat::Dicom: break;
-    }
-    const DicomScan scan = scanDicom(path, monitor);
-    const std::size_t index = options.seriesIndex.value_or(scan.defaultSeries);
-    if (index >= scan.series.size()) {
-        throw InvalidInputError("series " + std::to_string(index) + " does not exist: " +
-                                detail::quotedPath(path) + " holds " +
-                                std::to_string(scan.series.size()) + " series (numbered from 0)");
-    }
-    return loadDicomSeries(scan.series[index], monitor);
+    const VolumeSource source = options.raw ? openRawSource(path) : openSource(path, monitor);
+    return loadVolume(source, options, monitor);
 }
 
 } // namespace isoview::io

@@ -3,20 +3,28 @@
 // name_XxYxZ_type.raw, or any raw file with explicit parameters; a folder of headerless
 // per-slice files (name.1 .. name.N) with explicit parameters.
 //
+// Opening and loading are two steps, so that a caller can ask the user what the source leaves
+// open (raw parameters, which DICOM series) in between: openSource decides the format once and,
+// for DICOM, scans the files once (headers only); loadVolume(source, choice) then reads from
+// that very scan, never scanning again.
+//
 // Example:
-//   VolumeSourceInfo info = inspectVolumeSource(path);           // lists DICOM series
-//   Volume v = loadVolume(path, {.seriesIndex = info.defaultSeries}, &monitor);
+//   const VolumeSource source = openSource(path, &monitor);     // lists DICOM series
+//   VolumeChoice choice{.seriesIndex = source.defaultSeries};
+//   if (source.needsRawParameters) choice.raw = askTheUser();    // dims, type, byte order
+//   Volume v = loadVolume(source, choice, &monitor);
 //
 // Thread: any; no GL. Throws IoError / InvalidInputError with a message a person understands,
 // CancelledError when the monitor asks to stop.
 #pragma once
 
-#include "volume/volume.h"
 #include "io/load_monitor.h"
 #include "io/raw_volume_reader.h"
+#include "volume/volume.h"
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,24 +46,54 @@ struct SeriesSummary {
     std::string note; // why it cannot be loaded, if so (e.g. an undecodable transfer syntax)
 };
 
+// What a source holds, as the series picker shows it.
 struct VolumeSourceInfo {
     VolumeFormat format = VolumeFormat::Raw;
     std::vector<SeriesSummary> series;
-    std::size_t defaultSeries = 0; // DICOM: the largest image series
+    std::size_t defaultSeries = 0;  // DICOM: the largest image series
     std::vector<std::string> notes; // skipped files (non-image DICOM, unreadable files)
 };
 
-struct LoadOptions {
-    std::optional<std::size_t> seriesIndex; // DICOM: which of inspectVolumeSource's series
-    std::optional<RawVolumeParameters> raw; // raw data without the name convention
+struct DicomScan; // io/dicom/dicom_series_loader.h; opaque outside the loaders
+
+// An opened source: its format, its series, and what loading it still needs. Made by
+// openSource or openRawSource; copies share the (immutable) DICOM scan.
+struct VolumeSource : VolumeSourceInfo {
+    std::filesystem::path path;
+    // True for raw data whose layout is unknown: a raw slice folder, or a file that is not
+    // NRRD, MetaImage or DICOM and whose name lacks the name_XxYxZ_type.raw convention.
+    // loadVolume then needs VolumeChoice::raw.
+    bool needsRawParameters = false;
+    std::shared_ptr<const DicomScan> dicomScan; // DICOM only
 };
 
-// Detects the format of path and, for DICOM, scans and groups the series (reading headers
-// only). Throws when nothing loadable is found.
-VolumeSourceInfo inspectVolumeSource(const std::filesystem::path& path,
-                                     LoadMonitor* monitor = nullptr);
+// What to load from a source.
+struct VolumeChoice {
+    std::optional<std::size_t> seriesIndex = std::nullopt; // DICOM: index into series
+    std::optional<RawVolumeParameters> raw = std::nullopt; // raw data: beats the name convention
+};
+using LoadOptions = VolumeChoice; // the name loadVolume(path, ...) callers know
 
-// Loads a volume; for DICOM the chosen series (default: the largest image series).
+// Decides the format of path (from its name, and from its first bytes for files without a
+// telling extension) and, for DICOM, scans and groups the series, reading headers only:
+// progress stage "scanning files", reported once per open. A folder is DICOM. A file that is
+// no known format is raw data needing parameters (needsRawParameters), not an error. Throws
+// IoError when path does not exist, and for DICOM when nothing loadable is found.
+VolumeSource openSource(const std::filesystem::path& path, LoadMonitor* monitor = nullptr);
+
+// Opens path as raw data whose parameters the caller has (a raw-import answer, --raw-dims):
+// a folder is a raw slice folder, any file raw data, except NRRD and MetaImage files, which
+// keep their format. Reads nothing; throws IoError when path does not exist.
+VolumeSource openRawSource(const std::filesystem::path& path);
+
+// Loads the chosen volume of an opened source without scanning again: for DICOM the chosen
+// series (default: source.defaultSeries; InvalidInputError when out of range), for raw data
+// with choice.raw when given (required when source.needsRawParameters). Other formats ignore
+// the choice.
+Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice = {},
+                  LoadMonitor* monitor = nullptr);
+
+// openSource (openRawSource when options.raw is given) and loadVolume in one call.
 Volume loadVolume(const std::filesystem::path& path, const LoadOptions& options = {},
                   LoadMonitor* monitor = nullptr);
 

@@ -5,6 +5,9 @@
 #include "extraction/cpu_marching_cubes.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
+#include "raw_import_dialog.h"
+#include "series_picker_dialog.h"
+#include "support/shared_data.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 
@@ -19,6 +22,7 @@
 #include <QSlider>
 #include <QStyleOptionSlider>
 #include <QTest>
+#include <QTreeWidget>
 #include <QUrl>
 #include <cstdio>
 #include <filesystem>
@@ -289,6 +293,69 @@ TEST(MainWindowTest, DroppingAFileOpensIt)
     EXPECT_EQ(*shownTriangles(*w),
               cpuTriangles(*w->document()->volume, w->isovaluePanel()->isovalue()));
     EXPECT_EQ(w->recentFiles().first(), neghip);
+}
+
+TEST(MainWindowTest, AFolderOfTwoSeriesAsksWhichAndLoadsThatOne)
+{
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    for (const char* folder :
+         {"dicom/ct_philips_head_phantom_5mm", "dicom/mr_philips_mprage_sag"}) {
+        for (const auto& entry :
+             std::filesystem::directory_iterator(isoview::test::sharedDataPath(folder))) {
+            std::filesystem::create_symlink(
+                entry.path(), dir.path() / (std::filesystem::path(folder).filename().string() +
+                                            "_" + entry.path().filename().string()));
+        }
+    }
+    bool asked = false;
+    test::onModalDialog([&](QWidget* modal) {
+        auto* picker = qobject_cast<SeriesPickerDialog*>(modal);
+        ASSERT_NE(picker, nullptr);
+        asked = true;
+        auto* table = picker->findChild<QTreeWidget*>("seriesTable");
+        for (int i = 0; i < table->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* item = table->topLevelItem(i);
+            if (item->text(SeriesPickerDialog::kDescription) == "STD BRAIN 5MM")
+                table->setCurrentItem(item);
+        }
+        picker->accept();
+    });
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }, 60000));
+    EXPECT_TRUE(asked);
+    EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(512, 512, 28));
+    EXPECT_EQ(w->document()->format, io::VolumeFormat::Dicom);
+    EXPECT_TRUE(w->document()->options.seriesIndex.has_value());
+}
+
+TEST(MainWindowTest, AnUnnamedRawFileAsksForItsLayoutBeforeReading)
+{
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    const std::filesystem::path blob = dir.path() / "neghip.dat";
+    std::filesystem::copy_file(isoview::test::sharedDataPath("raw/neghip_64x64x64_uint8.raw"),
+                               blob);
+    bool asked = false;
+    test::onModalDialog([&](QWidget* modal) {
+        auto* dialog = qobject_cast<RawImportDialog*>(modal);
+        ASSERT_NE(dialog, nullptr);
+        asked = true;
+        io::RawVolumeParameters p;
+        p.dims = {64, 64, 64};
+        p.type = ScalarType::UInt8;
+        dialog->setParameters(p);
+        dialog->accept();
+    });
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(QString::fromStdString(blob.string()));
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    EXPECT_TRUE(asked);
+    EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(64, 64, 64));
+    EXPECT_EQ(w->document()->format, io::VolumeFormat::Raw);
+    ASSERT_TRUE(w->document()->options.raw.has_value());
+    EXPECT_EQ(w->document()->options.raw->dims, glm::uvec3(64, 64, 64));
 }
 
 TEST(MainWindowTest, SettingsAreRememberedByTheNextWindow)

@@ -203,7 +203,7 @@ TEST(SeriesPickerDialog, RealFolderWithTwoSeries)
     }
     std::ofstream(dir.path() / "readme.txt") << "not DICOM\n";
 
-    const io::VolumeSourceInfo info = io::inspectVolumeSource(dir.path());
+    const io::VolumeSource info = io::openSource(dir.path());
     ASSERT_EQ(info.series.size(), 2u);
     PickerUnderTest p(info);
     int ct = -1;

@@ -1,10 +1,9 @@
 // MetaImage: header parsing (keys, synonyms, TransformMatrix interpretation, data file forms,
 // every malformed header a clear InvalidInputError), .mhd + data file and .mha LOCAL data,
 // raw and compressed, byte order, HeaderSize, cancellation, and the real HeadMRVolume.mhd.
-#include "io/metaimage_reader.h"
-
 #include "core/error.h"
 #include "io/io_test_support.h"
+#include "io/metaimage_reader.h"
 #include "io/raw_volume_reader.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"

@@ -1,10 +1,9 @@
 // NRRD: header parsing (fields, synonyms, geometry and space conversion, data file forms, every
 // malformed header a clear InvalidInputError), reading attached and detached raw and gzip data,
 // checks made before allocating, cancellation, and the real brain1_image.nrrd.
-#include "io/nrrd_reader.h"
-
 #include "core/error.h"
 #include "io/io_test_support.h"
+#include "io/nrrd_reader.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 

@@ -1,10 +1,9 @@
 // Folders of headerless per-slice files (<prefix>.<N>): numeric slice order, gaps, duplicates,
 // sizes checked per file before allocating, ignored non-slice files, detection, cancellation,
 // and the real CThead study (113 big-endian int16 slices).
-#include "io/raw_slice_folder_reader.h"
-
 #include "core/error.h"
 #include "io/io_test_support.h"
+#include "io/raw_slice_folder_reader.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 

@@ -3,13 +3,12 @@
 // MetaImage with identical geometry (anisotropic spacing, a rotated and a mirrored direction,
 // an origin). Also the writers' refusals and atomicity, and real files converted between
 // formats.
-#include "io/volume_writers.h"
-
 #include "core/error.h"
 #include "io/io_test_support.h"
 #include "io/metaimage_reader.h"
 #include "io/nrrd_reader.h"
 #include "io/raw_volume_reader.h"
+#include "io/volume_writers.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 

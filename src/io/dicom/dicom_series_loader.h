@@ -53,9 +53,9 @@
 //   Volume ct = io::loadDicomSeries(series, &monitor);          // HU via ct.rescale()
 #pragma once
 
-#include "volume/volume.h"
 #include "io/load_monitor.h"
 #include "io/volume_loader.h"
+#include "volume/volume.h"
 
 #include <array>
 #include <cstddef>

@@ -1,0 +1,381 @@
+#include "io/dicom/dicom_header.h"
+
+#include "core/error.h"
+#include "io/dicom/dicom_common.h"
+#include "io/volume_size_check.h"
+
+#include <dcmtk/dcmdata/dccodec.h>
+#include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmdata/dcxfer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace isoview::io::dicom {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<double> getDouble(DcmItem& item, const DcmTagKey& tag, unsigned long index = 0)
+{
+    Float64 value = 0.0;
+    if (item.findAndGetFloat64(tag, value, index).good() && std::isfinite(value)) return value;
+    return std::nullopt;
+}
+
+std::optional<std::int32_t> getInteger(DcmItem& item, const DcmTagKey& tag)
+{
+    Sint32 value = 0;
+    if (item.findAndGetSint32(tag, value).good()) return value;
+    // Some writers use DS where IS belongs.
+    if (const std::optional<double> real = getDouble(item, tag)) {
+        if (std::abs(*real) < 2e9) return std::int32_t(std::lround(*real));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint16_t> getUnsigned16(DcmItem& item, const DcmTagKey& tag)
+{
+    Uint16 value = 0;
+    if (item.findAndGetUint16(tag, value).good()) return value;
+    return std::nullopt;
+}
+
+template <std::size_t N>
+std::optional<std::array<double, N>> getDoubles(DcmItem& item, const DcmTagKey& tag)
+{
+    std::array<double, N> values{};
+    for (std::size_t i = 0; i < N; ++i) {
+        const std::optional<double> value = getDouble(item, tag, i);
+        if (!value) return std::nullopt;
+        values[i] = *value;
+    }
+    return values;
+}
+
+DcmItem* getSequenceItem(DcmItem& item, const DcmTagKey& sequence, long index = 0)
+{
+    DcmItem* found = nullptr;
+    if (item.findAndGetSequenceItem(sequence, found, index).bad()) return nullptr;
+    return found;
+}
+
+void mergeInto(FrameInfo& info, const FrameInfo& more)
+{
+    const auto take = [](auto& target, const auto& source) {
+        if (source) target = source;
+    };
+    take(info.position, more.position);
+    take(info.orientation, more.orientation);
+    take(info.pixelSpacing, more.pixelSpacing);
+    take(info.sliceThickness, more.sliceThickness);
+    take(info.spacingBetweenSlices, more.spacingBetweenSlices);
+    take(info.slope, more.slope);
+    take(info.intercept, more.intercept);
+    take(info.windowCenter, more.windowCenter);
+    take(info.windowWidth, more.windowWidth);
+}
+
+// The attributes as they appear at the top level of a classic image.
+FrameInfo readImageLevelInfo(DcmItem& item)
+{
+    FrameInfo info;
+    if (const auto p = getDoubles<3>(item, DCM_ImagePositionPatient)) {
+        info.position = glm::dvec3((*p)[0], (*p)[1], (*p)[2]);
+    }
+    info.orientation = getDoubles<6>(item, DCM_ImageOrientationPatient);
+    if (const auto s = getDoubles<2>(item, DCM_PixelSpacing)) {
+        info.pixelSpacing = glm::dvec2((*s)[0], (*s)[1]);
+    }
+    info.sliceThickness = getDouble(item, DCM_SliceThickness);
+    info.spacingBetweenSlices = getDouble(item, DCM_SpacingBetweenSlices);
+    info.slope = getDouble(item, DCM_RescaleSlope);
+    info.intercept = getDouble(item, DCM_RescaleIntercept);
+    info.windowCenter = getDouble(item, DCM_WindowCenter);
+    info.windowWidth = getDouble(item, DCM_WindowWidth);
+    return info;
+}
+
+// The attributes as enhanced objects nest them in one functional groups item.
+FrameInfo readFunctionalGroups(DcmItem& groups)
+{
+    FrameInfo info;
+    const auto nested = [&groups](const DcmTagKey& sequence) {
+        return getSequenceItem(groups, sequence);
+    };
+    if (DcmItem* item = nested(DCM_PlanePositionSequence)) {
+        info.position = readImageLevelInfo(*item).position;
+    }
+    if (DcmItem* item = nested(DCM_PlaneOrientationSequence)) {
+        info.orientation = getDoubles<6>(*item, DCM_ImageOrientationPatient);
+    }
+    if (DcmItem* item = nested(DCM_PixelMeasuresSequence)) {
+        const FrameInfo measures = readImageLevelInfo(*item);
+        info.pixelSpacing = measures.pixelSpacing;
+        info.sliceThickness = measures.sliceThickness;
+        info.spacingBetweenSlices = measures.spacingBetweenSlices;
+    }
+    if (DcmItem* item = nested(DCM_PixelValueTransformationSequence)) {
+        info.slope = getDouble(*item, DCM_RescaleSlope);
+        info.intercept = getDouble(*item, DCM_RescaleIntercept);
+    }
+    if (DcmItem* item = nested(DCM_FrameVOILUTSequence)) {
+        info.windowCenter = getDouble(*item, DCM_WindowCenter);
+        info.windowWidth = getDouble(*item, DCM_WindowWidth);
+    }
+    return info;
+}
+
+std::string transferSyntaxName(const std::string& uid, E_TransferSyntax xfer)
+{
+    // UIDs newer than DCMTK 3.6.7's table.
+    static const std::map<std::string, std::string> newer = {
+        {"1.2.840.10008.1.2.4.201", "High-Throughput JPEG 2000 Lossless"},
+        {"1.2.840.10008.1.2.4.202", "High-Throughput JPEG 2000 with RPCL Options (Lossless)"},
+        {"1.2.840.10008.1.2.4.203", "High-Throughput JPEG 2000"},
+        {"1.2.840.10008.1.2.4.110", "JPEG XL Lossless"},
+        {"1.2.840.10008.1.2.4.111", "JPEG XL JPEG Recompression"},
+        {"1.2.840.10008.1.2.4.112", "JPEG XL"},
+    };
+    if (const auto it = newer.find(uid); it != newer.end()) return it->second;
+    if (xfer != EXS_Unknown) return DcmXfer(xfer).getXferName();
+    return "unknown transfer syntax";
+}
+
+glm::dvec3 sliceNormal(const std::array<double, 6>& o)
+{
+    return glm::cross(glm::dvec3(o[0], o[1], o[2]), glm::dvec3(o[3], o[4], o[5]));
+}
+
+PixelCodec codecFor(E_TransferSyntax xfer)
+{
+    if (xfer == EXS_Unknown) return PixelCodec::Unsupported;
+    if (xfer == EXS_JPEG2000LosslessOnly || xfer == EXS_JPEG2000) return PixelCodec::OpenJpeg;
+    const DcmXfer info(xfer);
+    if (info.isReferenced()) return PixelCodec::Unsupported;
+    if (info.isNotEncapsulated()) return PixelCodec::Native;
+    if (DcmCodecList::canChangeCoding(xfer, EXS_LittleEndianExplicit)) return PixelCodec::Dcmtk;
+    return PixelCodec::Unsupported;
+}
+
+std::string doseUnits(const std::string& stored)
+{
+    if (stored == "GY") return "Gy";
+    if (stored == "CGY") return "cGy";
+    return stored;
+}
+
+} // namespace
+
+std::string getString(DcmItem& item, const DcmTagKey& tag)
+{
+    OFString value;
+    if (item.findAndGetOFStringArray(tag, value).good()) return trim(value.c_str());
+    return {};
+}
+
+FrameInfo DicomHeader::frame(std::uint32_t index) const
+{
+    FrameInfo info = common;
+    // A top-level position belongs to the first frame only; other frames need their own.
+    if (frameCount > 1) info.position.reset();
+    if (index < perFrame.size()) mergeInto(info, perFrame[index]);
+    if (!gridFrameOffsets.empty() && index < gridFrameOffsets.size() && common.position &&
+        common.orientation) {
+        const glm::dvec3 normal = glm::normalize(sliceNormal(*common.orientation));
+        info.position = *common.position + normal * (gridFrameOffsets[index] - gridFrameOffsets[0]);
+    }
+    return info;
+}
+
+DicomHeader readHeader(const ParsedDicom& parsed)
+{
+    DcmDataset& ds = parsed.dataset();
+    DcmMetaInfo& meta = *parsed.file->getMetaInfo();
+    DicomHeader h;
+    h.name = parsed.name;
+    h.byteSize = parsed.byteSize;
+    if (parsed.strayBytes > 0) {
+        h.warnings.push_back(parsed.name + ": skipped " + std::to_string(parsed.strayBytes) +
+                             " stray byte(s) before the dataset");
+    }
+
+    h.xfer = ds.getOriginalXfer();
+    h.transferSyntaxUid = getString(meta, DCM_TransferSyntaxUID);
+    if (h.transferSyntaxUid.empty() && h.xfer != EXS_Unknown) {
+        h.transferSyntaxUid = DcmXfer(h.xfer).getXferID();
+    }
+    h.transferSyntaxName = transferSyntaxName(h.transferSyntaxUid, h.xfer);
+    h.codec = codecFor(h.xfer);
+
+    h.sopClassUid = getString(ds, DCM_SOPClassUID);
+    if (h.sopClassUid.empty()) h.sopClassUid = getString(meta, DCM_MediaStorageSOPClassUID);
+    h.isDicomDir = h.sopClassUid == UID_MediaStorageDirectoryStorage ||
+                   ds.tagExists(DCM_DirectoryRecordSequence);
+    h.sopInstanceUid = getString(ds, DCM_SOPInstanceUID);
+    h.seriesUid = getString(ds, DCM_SeriesInstanceUID);
+    h.modality = getString(ds, DCM_Modality);
+    h.seriesDescription = getString(ds, DCM_SeriesDescription);
+    h.patientName = getString(ds, DCM_PatientName);
+    h.patientId = getString(ds, DCM_PatientID);
+    h.studyDate = getString(ds, DCM_StudyDate);
+    h.photometric = getString(ds, DCM_PhotometricInterpretation);
+    h.instanceNumber = getInteger(ds, DCM_InstanceNumber);
+    h.seriesNumber = getInteger(ds, DCM_SeriesNumber);
+
+    const std::optional<std::uint16_t> rows = getUnsigned16(ds, DCM_Rows);
+    const std::optional<std::uint16_t> columns = getUnsigned16(ds, DCM_Columns);
+    h.isImage = rows.has_value() && columns.has_value() && !h.isDicomDir;
+    h.rows = rows.value_or(0);
+    h.columns = columns.value_or(0);
+    h.samplesPerPixel = getUnsigned16(ds, DCM_SamplesPerPixel).value_or(1);
+    h.bitsAllocated = getUnsigned16(ds, DCM_BitsAllocated).value_or(0);
+    h.bitsStored = getUnsigned16(ds, DCM_BitsStored).value_or(std::uint16_t(h.bitsAllocated));
+    h.highBit = getUnsigned16(ds, DCM_HighBit).value_or(std::uint16_t(h.bitsStored - 1));
+    h.pixelSigned = getUnsigned16(ds, DCM_PixelRepresentation).value_or(0) == 1;
+    if (h.bitsStored > 0 && h.bitsStored <= h.bitsAllocated &&
+        (h.highBit >= h.bitsAllocated || h.highBit + 1 < h.bitsStored)) {
+        h.warnings.push_back(parsed.name + ": HighBit " + std::to_string(h.highBit) +
+                             " does not fit BitsStored " + std::to_string(h.bitsStored) +
+                             "; assuming " + std::to_string(h.bitsStored - 1));
+        h.highBit = h.bitsStored - 1;
+    }
+
+    if (const std::optional<std::int32_t> frames = getInteger(ds, DCM_NumberOfFrames)) {
+        if (*frames < 1) {
+            throw InvalidInputError(parsed.name + ": NumberOfFrames is " + std::to_string(*frames) +
+                                    "; it must be at least 1");
+        }
+        h.frameCount = std::uint32_t(*frames);
+    }
+
+    h.common = readImageLevelInfo(ds);
+    if (!h.common.pixelSpacing) {
+        // Projection images give the spacing at the detector only.
+        if (const auto s = getDoubles<2>(ds, DCM_ImagerPixelSpacing)) {
+            h.common.pixelSpacing = glm::dvec2((*s)[0], (*s)[1]);
+        }
+    }
+    if (DcmItem* shared = getSequenceItem(ds, DCM_SharedFunctionalGroupsSequence)) {
+        mergeInto(h.common, readFunctionalGroups(*shared));
+    }
+    DcmSequenceOfItems* perFrame = nullptr;
+    if (ds.findAndGetSequence(DCM_PerFrameFunctionalGroupsSequence, perFrame).good() &&
+        perFrame != nullptr) {
+        const unsigned long count = std::min<unsigned long>(perFrame->card(), h.frameCount);
+        h.perFrame.reserve(count);
+        for (unsigned long i = 0; i < count; ++i) {
+            DcmItem* item = perFrame->getItem(i);
+            h.perFrame.push_back(item != nullptr ? readFunctionalGroups(*item) : FrameInfo{});
+        }
+    }
+    if (!h.perFrame.empty() && !h.common.windowCenter) {
+        h.common.windowCenter = h.perFrame.front().windowCenter;
+        h.common.windowWidth = h.perFrame.front().windowWidth;
+    }
+
+    if (h.modality == "RTDOSE" || h.sopClassUid == UID_RTDoseStorage) {
+        // The dose grid's scaling is its rescale slope; its frames sit at the grid offsets.
+        if (!h.common.slope) h.common.slope = getDouble(ds, DCM_DoseGridScaling);
+        h.units = doseUnits(getString(ds, DCM_DoseUnits));
+        DcmElement* offsets = nullptr;
+        if (ds.findAndGetElement(DCM_GridFrameOffsetVector, offsets).good() && offsets) {
+            const unsigned long count = std::min<unsigned long>(offsets->getVM(), h.frameCount);
+            for (unsigned long i = 0; i < count; ++i) {
+                Float64 value = 0.0;
+                if (offsets->getFloat64(value, i).bad() || !std::isfinite(value)) break;
+                h.gridFrameOffsets.push_back(value);
+            }
+            if (h.gridFrameOffsets.size() != h.frameCount) h.gridFrameOffsets.clear();
+        }
+    } else if (h.modality == "CT") {
+        h.units = "HU";
+    } else if (h.modality == "PT") {
+        h.units = getString(ds, DCM_Units);
+    }
+    return h;
+}
+
+// The header for scanning: the image attributes alone, unless the object keeps what the
+// loader needs further on (functional groups of enhanced objects, the RT dose grid) or lacks
+// a position, in which case it is read again up to the pixel data.
+DicomHeader readScanHeader(const fs::path& path)
+{
+    DicomHeader header = readHeader(parseDicomFile(path, ReadDepth::ImageAttributes));
+    if (header.frameCount > 1 || !header.common.position || header.modality == "RTDOSE") {
+        header = readHeader(parseDicomFile(path, ReadDepth::Header));
+    }
+    return header;
+}
+
+// Why the images of a header cannot be loaded, or nothing. The transfer syntax comes first:
+// it is what a person can act on (convert the files).
+std::optional<std::string> unsupportedReason(const DicomHeader& h)
+{
+    if (h.codec == PixelCodec::Unsupported) {
+        return "transfer syntax " + h.transferSyntaxUid + " (" + h.transferSyntaxName +
+               ") cannot be decoded by isoview";
+    }
+    if (h.rows == 0 || h.columns == 0) {
+        return "the image size is " + std::to_string(h.columns) + "x" + std::to_string(h.rows);
+    }
+    const std::string& p = h.photometric;
+    if (h.samplesPerPixel != 1 || p == "RGB" || p == "PALETTE COLOR" || p.starts_with("YBR")) {
+        return "colour images (SamplesPerPixel " + std::to_string(h.samplesPerPixel) + ", " +
+               (p.empty() ? std::string("no PhotometricInterpretation") : p) +
+               ") are not supported; isoview loads greyscale volumes";
+    }
+    if (h.bitsAllocated != 8 && h.bitsAllocated != 16 && h.bitsAllocated != 32) {
+        return "BitsAllocated " + std::to_string(h.bitsAllocated) +
+               " is not supported (8, 16 or 32)";
+    }
+    if (h.bitsStored == 0 || h.bitsStored > h.bitsAllocated) {
+        return "BitsStored " + std::to_string(h.bitsStored) + " does not fit BitsAllocated " +
+               std::to_string(h.bitsAllocated);
+    }
+    return std::nullopt;
+}
+
+std::uint64_t frameBytes(const DicomHeader& h)
+{
+    return std::uint64_t(h.rows) * h.columns * h.samplesPerPixel * (h.bitsAllocated / 8);
+}
+
+std::uint64_t expectedPixelBytes(const DicomHeader& h)
+{
+    return detail::checkedMultiply(frameBytes(h), h.frameCount)
+        .value_or(std::numeric_limits<std::uint64_t>::max());
+}
+
+std::string describeFailedFullRead(const fs::path& path, const OFCondition& status)
+{
+    std::string generic = quoted(path) + " cannot be read: " + status.text();
+    try {
+        const DicomHeader header = readHeader(parseDicomFile(path, ReadDepth::Header));
+        if (!header.isImage || header.bitsAllocated == 0) return generic;
+        const std::uint64_t expected = expectedPixelBytes(header);
+        const bool encapsulated = header.codec != PixelCodec::Native;
+        const std::vector<std::uint8_t> bytes = readFileBytes(path, header.byteSize);
+        const std::optional<PixelDataLocation> where =
+            locatePixelData(bytes, expected, encapsulated);
+        if (!where) {
+            return quoted(path) + ": the pixel data is truncated or damaged (expected " +
+                   std::to_string(expected) + " bytes; " + status.text() + ")";
+        }
+        const std::uint64_t actual =
+            bytes.size() > where->valueOffset ? bytes.size() - where->valueOffset : 0;
+        if (encapsulated) {
+            return quoted(path) + ": the compressed pixel data is truncated: the file ends " +
+                   std::to_string(actual) + " bytes into it";
+        }
+        return quoted(path) + ": the pixel data is truncated: expected " +
+               std::to_string(where->declaredLength) + " bytes, the file holds " +
+               std::to_string(actual);
+    } catch (const Error&) {
+        return generic;
+    }
+}
+
+} // namespace isoview::io::dicom

@@ -1,0 +1,102 @@
+// The image attributes of one DICOM object, as the loader needs them: identity (SOP, series),
+// pixel format, transfer syntax and codec, frame count, and per-frame position, orientation,
+// spacing, rescale and window (top level, shared and per-frame functional groups, RT dose
+// grid offsets).
+//
+// Contract: readHeader never reads pixel values; it throws InvalidInputError only for a
+// NumberOfFrames below 1, and fixes small quirks (HighBit outside BitsStored, stray bytes)
+// with a warning in DicomHeader::warnings. readScanHeader parses as little of the file as the
+// scan needs. unsupportedReason says why a header's images cannot be loaded (the transfer
+// syntax first: that is what a person can act on).
+#pragma once
+
+#include "io/dicom/dicom_parsing.h"
+
+#include <dcmtk/config/osconfig.h>
+#include <dcmtk/dcmdata/dctk.h>
+#include <glm/glm.hpp>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace isoview::io::dicom {
+
+// A string attribute without padding; empty when absent.
+std::string getString(DcmItem& item, const DcmTagKey& tag);
+
+// What one frame (slice) says about where it is and what its values mean.
+struct FrameInfo {
+    std::optional<glm::dvec3> position;
+    std::optional<std::array<double, 6>> orientation;
+    std::optional<glm::dvec2> pixelSpacing; // DICOM order: between rows, between columns
+    std::optional<double> sliceThickness;
+    std::optional<double> spacingBetweenSlices;
+    std::optional<double> slope;
+    std::optional<double> intercept;
+    std::optional<double> windowCenter;
+    std::optional<double> windowWidth;
+};
+
+enum class PixelCodec { Native, Dcmtk, OpenJpeg, Unsupported };
+
+// Everything the loader needs from one file.
+struct DicomHeader {
+    std::string name; // quoted path, for messages
+    std::uint64_t byteSize = 0;
+    std::string sopClassUid;
+    std::string sopInstanceUid;
+    std::string seriesUid;
+    std::string modality;
+    std::string seriesDescription;
+    std::string patientName;
+    std::string patientId;
+    std::string studyDate;
+    std::string photometric;
+    std::string units;
+    std::string transferSyntaxUid;
+    std::string transferSyntaxName;
+    E_TransferSyntax xfer = EXS_Unknown;
+    PixelCodec codec = PixelCodec::Unsupported;
+    bool isDicomDir = false;
+    bool isImage = false; // has Rows and Columns
+    std::uint32_t rows = 0;
+    std::uint32_t columns = 0;
+    std::uint32_t samplesPerPixel = 1;
+    std::uint32_t bitsAllocated = 0;
+    std::uint32_t bitsStored = 0;
+    std::uint32_t highBit = 0;
+    bool pixelSigned = false;
+    std::uint32_t frameCount = 1;
+    std::optional<std::int32_t> instanceNumber;
+    std::optional<std::int32_t> seriesNumber;
+    FrameInfo common;                     // top level, then the shared functional groups
+    std::vector<FrameInfo> perFrame;      // per-frame functional groups, when present
+    std::vector<double> gridFrameOffsets; // RT dose: frame offsets along the normal
+    std::vector<std::string> warnings;    // quirks fixed while reading
+
+    // The merged information of frame `index`.
+    FrameInfo frame(std::uint32_t index) const;
+};
+
+DicomHeader readHeader(const ParsedDicom& parsed);
+
+// The header for scanning: the image attributes alone, unless the object keeps what the
+// loader needs further on (functional groups of enhanced objects, the RT dose grid) or lacks
+// a position, in which case it is read again up to the pixel data.
+DicomHeader readScanHeader(const std::filesystem::path& path);
+
+// Why the images of a header cannot be loaded, or nothing.
+std::optional<std::string> unsupportedReason(const DicomHeader& h);
+
+// Bytes of one frame, and of all frames (saturating at the largest uint64).
+std::uint64_t frameBytes(const DicomHeader& h);
+std::uint64_t expectedPixelBytes(const DicomHeader& h);
+
+// Why a full read failed when the header read succeeds: almost always pixel data cut short.
+std::string describeFailedFullRead(const std::filesystem::path& path, const OFCondition& status);
+
+} // namespace isoview::io::dicom

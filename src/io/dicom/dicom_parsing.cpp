@@ -1,0 +1,177 @@
+#include "io/dicom/dicom_parsing.h"
+
+#include "core/error.h"
+#include "io/dicom/dicom_common.h"
+#include "io/dicom/dicom_header.h"
+#include "io/dicom/dicom_sniffing.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
+
+namespace isoview::io::dicom {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where parsing stops: vendors' private groups after 0028 (large in Philips and Siemens
+// headers) cost most of the parsing time and are not needed for classic images.
+DcmTagKey stopTag(ReadDepth depth)
+{
+    switch (depth) {
+    case ReadDepth::ImageAttributes: return DcmTagKey(0x0029, 0x0000);
+    case ReadDepth::Header: return DCM_PixelData;
+    case ReadDepth::Full: break;
+    }
+    return DCM_UndefinedTagKey;
+}
+
+// Reads DICOM bytes held in memory. DCMTK loads every value it reads from a memory stream,
+// allocating whatever length the (possibly corrupt) data declares, while from a file it defers
+// values longer than DCM_MaxReadLength until they are used (and checked). So the bytes go to
+// DCMTK as an anonymous in-memory file, kept alive with the parsed object.
+OFCondition readFromMemory(ParsedDicom& parsed, const std::uint8_t* data, std::size_t size,
+                           const Sniff& how, ReadDepth depth)
+{
+    parsed.backing = std::make_shared<MemoryBackedFile>(data, size);
+    const OFFilename name(parsed.backing->path().c_str());
+    const E_TransferSyntax xfer = how.partTen ? EXS_Unknown : how.xfer;
+    const E_FileReadMode mode = how.partTen ? ERM_autoDetect : ERM_dataset;
+    return depth == ReadDepth::Full
+               ? parsed.file->loadFile(name, xfer, EGL_noChange, DCM_MaxReadLength, mode)
+               : parsed.file->loadFileUntilTag(name, xfer, EGL_noChange, DCM_MaxReadLength, mode,
+                                               stopTag(depth));
+}
+
+// Anything DCMTK parsed from random bytes would lack all of these.
+bool hasRecognisedContent(DcmDataset& dataset)
+{
+    const DcmTagKey tags[] = {DCM_SOPClassUID,
+                              DCM_Modality,
+                              DCM_Rows,
+                              DCM_SeriesInstanceUID,
+                              DCM_StudyInstanceUID,
+                              DCM_PatientID,
+                              DCM_DirectoryRecordSequence,
+                              DCM_PixelData};
+    return std::any_of(std::begin(tags), std::end(tags),
+                       [&dataset](const DcmTagKey& tag) { return dataset.tagExists(tag); });
+}
+
+void requireRecognisedContent(const ParsedDicom& parsed)
+{
+    if (parsed.dataset().card() == 0 || !hasRecognisedContent(parsed.dataset())) {
+        throw NotDicomError(parsed.name + " is not a DICOM file (no DICOM attributes found)");
+    }
+}
+
+} // namespace
+
+MemoryBackedFile::MemoryBackedFile(const std::uint8_t* data, std::size_t size)
+    : m_fd(::memfd_create("isoview-dicom", MFD_CLOEXEC))
+{
+    if (m_fd < 0) {
+        throw IoError("cannot create an in-memory file: " + std::string(std::strerror(errno)));
+    }
+    for (std::size_t done = 0; done < size;) {
+        const ssize_t n = ::write(m_fd, data + done, size - done);
+        if (n <= 0) {
+            ::close(m_fd);
+            throw IoError("cannot fill an in-memory file: " + std::string(std::strerror(errno)));
+        }
+        done += std::size_t(n);
+    }
+}
+
+MemoryBackedFile::~MemoryBackedFile()
+{
+    ::close(m_fd);
+}
+
+std::optional<PixelDataLocation> locatePixelData(std::span<const std::uint8_t> bytes,
+                                                 std::uint64_t expectedLength, bool encapsulated)
+{
+    const auto acceptable = [&](std::uint32_t length) {
+        return encapsulated ? length == 0xFFFFFFFFu
+                            : (length == expectedLength || length == expectedLength + 1);
+    };
+    for (std::size_t i = 0; i + 12 <= bytes.size(); ++i) {
+        const std::uint8_t* p = bytes.data() + i;
+        const bool otherVr = p[4] == 'O' && (p[5] == 'B' || p[5] == 'W') && p[6] == 0 && p[7] == 0;
+        if (p[0] == 0xE0 && p[1] == 0x7F && p[2] == 0x10 && p[3] == 0x00) {
+            if (otherVr && acceptable(le32(p + 8))) return PixelDataLocation{i + 12, le32(p + 8)};
+            if (acceptable(le32(p + 4))) return PixelDataLocation{i + 8, le32(p + 4)};
+        }
+        if (p[0] == 0x7F && p[1] == 0xE0 && p[2] == 0x00 && p[3] == 0x10 && otherVr &&
+            acceptable(be32(p + 8))) {
+            return PixelDataLocation{i + 12, be32(p + 8)};
+        }
+    }
+    return std::nullopt;
+}
+
+ParsedDicom parseDicomFile(const fs::path& path, ReadDepth depth)
+{
+    std::error_code error;
+    const std::uint64_t size = fs::file_size(path, error);
+    if (error) throw IoError("cannot read " + quoted(path) + ": " + error.message());
+
+    ParsedDicom parsed;
+    parsed.name = quoted(path);
+    parsed.byteSize = size;
+    const std::vector<std::uint8_t> head =
+        readFileBytes(path, std::min<std::uint64_t>(size, kSniffBytes));
+    const std::optional<Sniff> how = sniff(head, size);
+    if (!how) {
+        throw NotDicomError(parsed.name + " is not a DICOM file" +
+                            (size == 0 ? std::string(" (it is empty)") : std::string()));
+    }
+    parsed.strayBytes = how->strayBytes;
+
+    OFCondition status;
+    if (how->strayBytes == 0) {
+        const OFFilename name(path.c_str());
+        const E_TransferSyntax xfer = how->partTen ? EXS_Unknown : how->xfer;
+        const E_FileReadMode mode = how->partTen ? ERM_autoDetect : ERM_dataset;
+        status = depth == ReadDepth::Full
+                     ? parsed.file->loadFile(name, xfer, EGL_noChange, DCM_MaxReadLength, mode)
+                     : parsed.file->loadFileUntilTag(name, xfer, EGL_noChange, DCM_MaxReadLength,
+                                                     mode, stopTag(depth));
+    } else {
+        // DCMTK cannot start reading a file at an offset; such files are rare and read whole.
+        const std::vector<std::uint8_t> bytes = readFileBytes(path, size);
+        status = readFromMemory(parsed, bytes.data() + how->strayBytes,
+                                bytes.size() - how->strayBytes, *how, depth);
+    }
+    if (status.bad()) {
+        if (!how->partTen && depth != ReadDepth::Full) {
+            // Only the first bytes looked like a dataset: treat it as some other file.
+            throw NotDicomError(parsed.name + " is not a DICOM file (" + status.text() + ")");
+        }
+        if (depth == ReadDepth::Full) throw IoError(describeFailedFullRead(path, status));
+        throw IoError(parsed.name + " is a damaged DICOM file: " + status.text());
+    }
+    requireRecognisedContent(parsed);
+    return parsed;
+}
+
+ParsedDicom parseDicomMemory(const std::uint8_t* data, std::size_t size, std::string name)
+{
+    ParsedDicom parsed;
+    parsed.name = std::move(name);
+    parsed.byteSize = size;
+    const std::optional<Sniff> how =
+        sniff(std::span<const std::uint8_t>(data, std::min(size, kSniffBytes)), size);
+    if (!how) throw NotDicomError(parsed.name + " is not DICOM data");
+    parsed.strayBytes = how->strayBytes;
+    const OFCondition status = readFromMemory(parsed, data + how->strayBytes,
+                                              size - how->strayBytes, *how, ReadDepth::Full);
+    if (status.bad()) throw IoError(parsed.name + " is damaged DICOM data: " + status.text());
+    requireRecognisedContent(parsed);
+    return parsed;
+}
+
+} // namespace isoview::io::dicom

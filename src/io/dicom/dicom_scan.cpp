@@ -1,0 +1,245 @@
+#include "io/dicom/dicom_scan.h"
+
+#include "core/error.h"
+#include "io/dicom/dicom_common.h"
+#include "io/dicom/dicom_header.h"
+#include "io/dicom/dicom_sniffing.h"
+#include "io/dicom/dicom_stack_geometry.h"
+#include "io/dicom/dicomdir_reader.h"
+
+#include <dcmtk/config/osconfig.h>
+#include <dcmtk/dcmdata/dcuid.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace isoview::io {
+namespace dicom {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ScannedImage {
+    fs::path path;
+    DicomHeader header;
+};
+
+// One stack under construction.
+struct ScanStack {
+    std::string uid;
+    std::uint32_t rows = 0;
+    std::uint32_t columns = 0;
+    std::optional<std::array<double, 6>> orientation;
+    std::vector<const ScannedImage*> images;
+    std::set<std::string> instances;
+};
+
+DicomSeriesInfo describeStack(const ScanStack& stack, std::size_t index, std::size_t stacksOfUid)
+{
+    const DicomHeader& first = stack.images.front()->header;
+    DicomSeriesInfo info;
+    info.seriesInstanceUid = stack.uid;
+    info.transferSyntaxUid = first.transferSyntaxUid;
+    info.rows = stack.rows;
+    info.columns = stack.columns;
+    info.orientation = stack.orientation;
+    for (const ScannedImage* image : stack.images) {
+        info.files.push_back(image->path);
+        info.frameCount += image->header.frameCount;
+        if (info.summary.note.empty()) {
+            if (const auto reason = unsupportedReason(image->header)) info.summary.note = *reason;
+        }
+    }
+    std::sort(info.files.begin(), info.files.end());
+    SeriesSummary& s = info.summary;
+    s.uid = stacksOfUid > 1 ? stack.uid + "#" + std::to_string(index + 1) : stack.uid;
+    s.description = first.seriesDescription.empty() ? stack.images.front()->path.filename().string()
+                                                    : first.seriesDescription;
+    if (stacksOfUid > 1) {
+        s.description += " (stack " + std::to_string(index + 1) + " of " +
+                         std::to_string(stacksOfUid) + ", " + std::to_string(stack.columns) + "x" +
+                         std::to_string(stack.rows) + ")";
+    }
+    s.modality = first.modality;
+    s.sliceCount = info.frameCount;
+    s.dims = glm::uvec3(stack.columns, stack.rows,
+                        std::uint32_t(std::min<std::size_t>(info.frameCount, 0xFFFFFFFFu)));
+    return info;
+}
+
+std::string joinNotes(const std::vector<std::string>& notes, std::size_t limit)
+{
+    std::string text;
+    for (std::size_t i = 0; i < notes.size() && i < limit; ++i) {
+        text += (i == 0 ? "" : "; ") + notes[i];
+    }
+    if (notes.size() > limit) text += "; and " + std::to_string(notes.size() - limit) + " more";
+    return text;
+}
+
+} // namespace
+
+std::vector<fs::path> listFilesRecursively(const fs::path& folder, std::vector<std::string>& notes)
+{
+    std::vector<fs::path> files;
+    std::error_code error;
+    fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied,
+                                        error);
+    if (error) throw IoError("cannot list the folder " + quoted(folder) + ": " + error.message());
+    for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
+        if (error) {
+            notes.push_back("stopped listing " + quoted(folder) + " early: " + error.message());
+            break;
+        }
+        std::error_code typeError;
+        if (it->is_regular_file(typeError)) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace dicom
+
+DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
+{
+    using namespace dicom;
+    ensureDcmtk();
+    DicomScan scan;
+    std::error_code error;
+    const fs::file_status status = fs::status(input, error);
+    if (error || !fs::exists(status)) {
+        throw IoError("cannot open " + quoted(input) + ": no such file or folder");
+    }
+    std::vector<fs::path> files;
+    if (fs::is_directory(status)) {
+        files = listFilesRecursively(input, scan.notes);
+    } else if (fs::is_regular_file(status)) {
+        if (auto listed = filesOfDicomDir(input, scan.notes)) {
+            files = std::move(*listed);
+            if (files.empty()) {
+                throw IoError("the DICOMDIR " + quoted(input) + " lists no existing files" +
+                              (scan.notes.empty() ? "" : ": " + joinNotes(scan.notes, 3)));
+            }
+        } else {
+            files = {input};
+        }
+    } else {
+        throw IoError("cannot open " + quoted(input) + ": it is neither a file nor a folder");
+    }
+
+    std::vector<ScannedImage> images;
+    std::size_t notDicom = 0;
+    std::string firstNotDicom;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        reportProgress(monitor, "scanning files", i, files.size());
+        try {
+            DicomHeader header = readScanHeader(files[i]);
+            if (header.isDicomDir) {
+                scan.notes.push_back(quoted(files[i]) +
+                                     " skipped: a DICOMDIR index (open it to load what it lists)");
+                continue;
+            }
+            if (!header.isImage) {
+                scan.notes.push_back(
+                    quoted(files[i]) + " skipped: not an image (" +
+                    dcmFindNameOfUID(header.sopClassUid.c_str(), header.sopClassUid.empty()
+                                                                     ? "no SOP class"
+                                                                     : header.sopClassUid.c_str()) +
+                    ")");
+                continue;
+            }
+            images.push_back(ScannedImage{files[i], std::move(header)});
+        } catch (const NotDicomError& e) {
+            if (notDicom++ == 0) firstNotDicom = e.what();
+        } catch (const CancelledError&) {
+            throw;
+        } catch (const Error& e) {
+            scan.notes.push_back(std::string(e.what()) + "; skipped");
+        }
+    }
+    reportProgress(monitor, "scanning files", files.size(), files.size());
+    if (notDicom == 1) {
+        scan.notes.push_back(firstNotDicom);
+    } else if (notDicom > 1) {
+        scan.notes.push_back(std::to_string(notDicom) +
+                             " files are not DICOM and were skipped "
+                             "(e.g. " +
+                             firstNotDicom + ")");
+    }
+
+    // Group by SeriesInstanceUID, keeping the first-seen order, then split into stacks.
+    std::vector<std::string> uidOrder;
+    std::map<std::string, std::vector<ScanStack>> stacksByUid;
+    for (const ScannedImage& image : images) {
+        const DicomHeader& h = image.header;
+        auto [it, inserted] = stacksByUid.try_emplace(h.seriesUid);
+        if (inserted) uidOrder.push_back(h.seriesUid);
+        const std::optional<std::array<double, 6>> orientation = h.frame(0).orientation;
+        auto stack = std::find_if(it->second.begin(), it->second.end(), [&](const ScanStack& s) {
+            return s.rows == h.rows && s.columns == h.columns &&
+                   s.orientation.has_value() == orientation.has_value() &&
+                   (!orientation || sameOrientation(*s.orientation, *orientation, 1e-4));
+        });
+        if (stack == it->second.end()) {
+            it->second.push_back(ScanStack{h.seriesUid, h.rows, h.columns, orientation, {}, {}});
+            stack = std::prev(it->second.end());
+        }
+        if (!h.sopInstanceUid.empty() && !stack->instances.insert(h.sopInstanceUid).second) {
+            scan.notes.push_back(quoted(image.path) + " skipped: it repeats SOPInstanceUID " +
+                                 h.sopInstanceUid);
+            continue;
+        }
+        stack->images.push_back(&image);
+    }
+
+    // Series by SeriesNumber (of the UID's first image), then UID; stacks of one UID together.
+    struct Ordered {
+        std::int32_t seriesNumber;
+        std::size_t stackIndex;
+        DicomSeriesInfo info;
+    };
+    std::vector<Ordered> ordered;
+    for (const std::string& uid : uidOrder) {
+        const std::vector<ScanStack>& stacks = stacksByUid[uid];
+        const std::int32_t number = stacks.front().images.front()->header.seriesNumber.value_or(
+            std::numeric_limits<std::int32_t>::max());
+        for (std::size_t s = 0; s < stacks.size(); ++s) {
+            ordered.push_back(Ordered{number, s, describeStack(stacks[s], s, stacks.size())});
+        }
+    }
+    std::stable_sort(ordered.begin(), ordered.end(), [](const Ordered& a, const Ordered& b) {
+        return std::tie(a.seriesNumber, a.info.seriesInstanceUid, a.stackIndex) <
+               std::tie(b.seriesNumber, b.info.seriesInstanceUid, b.stackIndex);
+    });
+
+    std::optional<std::size_t> best;
+    std::uint64_t bestVoxels = 0;
+    std::vector<std::string> unloadable;
+    for (Ordered& o : ordered) {
+        const SeriesSummary& s = o.info.summary;
+        const std::uint64_t voxels = std::uint64_t(s.dims.x) * s.dims.y * s.dims.z;
+        if (s.note.empty() && (!best || voxels > bestVoxels)) {
+            best = scan.series.size();
+            bestVoxels = voxels;
+        }
+        if (!s.note.empty()) {
+            unloadable.push_back("series " + (s.description.empty() ? s.uid : s.description) +
+                                 ": " + s.note);
+        }
+        scan.series.push_back(std::move(o.info));
+    }
+    if (!best) {
+        std::vector<std::string> reasons = unloadable;
+        reasons.insert(reasons.end(), scan.notes.begin(), scan.notes.end());
+        throw IoError("no DICOM image series found in " + quoted(input) +
+                      (reasons.empty() ? std::string() : ": " + joinNotes(reasons, 5)));
+    }
+    scan.defaultSeries = *best;
+    return scan;
+}
+
+} // namespace isoview::io

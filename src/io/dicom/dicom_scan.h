@@ -1,0 +1,20 @@
+// Scanning: io::scanDicom (declared in dicom_series_loader.h, defined in dicom_scan.cpp) finds
+// the files of a file, folder or DICOMDIR, reads their headers only, and groups the images by
+// SeriesInstanceUID into stacks of one orientation and size.
+#pragma once
+
+#include "io/dicom/dicom_series_loader.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace isoview::io::dicom {
+
+// Every regular file under folder (recursively, following no permission-denied folders),
+// sorted by path. Throws IoError when the folder cannot be listed at all; an error part-way
+// stops the listing with a note.
+std::vector<std::filesystem::path> listFilesRecursively(const std::filesystem::path& folder,
+                                                        std::vector<std::string>& notes);
+
+} // namespace isoview::io::dicom
