@@ -128,7 +128,7 @@ if [ "$command_choice" = b ] || [ "$command_choice" = both ]; then
         result[b]="FAILED after $(($(date +%s) - start)) s (log: $fresh/command-b.log)"
         status=1
     fi
-    summary="$(grep -E "tests passed|tests failed out of" "$fresh/command-b.log" | tail -1 || true)"
+    summary="$(grep -E "^[0-9]+% tests passed" "$fresh/command-b.log" | tail -1 || true)"
     [ -n "$summary" ] && result[b]="${result[b]}; ctest: $summary"
 fi
 

@@ -1,18 +1,22 @@
-// isoview-bench: speed and memory figures of the GPU engine, headless.
+// isoview-bench: speed and memory figures of the GPU engine, headless (EGL), through the same
+// SceneRenderer the window uses.
 //
-//   isoview-bench [--runs N] [--gl33] VOLUME ISO [VOLUME ISO ...]
+//   isoview-bench [--runs N] [--size WxH] [--gl33] [--json] VOLUME ISO [VOLUME ISO ...]
 //
 // For each volume (any path the loaders open; ISO in real units) it sweeps N isovalues over
-// ISO +- 10% (1% of the value range around 0), as a slider drag visits them, and prints the
+// ISO +- 10% (1% of the value range around 0), as a slider drag visits them, and reports the
 // median, minimum and maximum of:
 //   build_ms   HistoPyramid rebuild for a new isovalue, until its vertex count is known
-//              (extractSurface() + vertexCount(): the GPU work per isovalue, and one read-back)
-//   frame_ms   one SceneRenderer frame for a new isovalue (rebuild, background, surface, blit)
-//              into a 1024x768 offscreen framebuffer + glFinish: what one frame of a slider
-//              drag costs
+//              (extractSurface() + vertexCount(): the GPU work per isovalue, one read-back)
+//   render_ms  a frame of the surface already built (vertex-shader extraction, shading at
+//              WxH, background, blit) + glFinish: what a camera move costs
+//   frame_ms   a frame for a new isovalue (rebuild + render) + glFinish: what one frame of a
+//              slider drag costs; the figure to compare with HPMC's frame
 //   capture_ms transform-feedback capture, download and weld of the whole mesh (export path)
-// and the triangles at ISO and the GPU bytes per voxel of the volume texture and the pyramid.
-// Times are wall clock around glFinish-bounded work, so they include driver overhead.
+// and the triangles at ISO, marching-cubes cells classified per second (cells / build), and the
+// GPU bytes per voxel of the volume texture and the pyramid. Times are wall clock around
+// glFinish-bounded work, so they include driver overhead. --json prints one JSON object instead
+// of the table (packaging/bench-side-by-side.sh reads it).
 #include "core/error.h"
 #include "core/log.h"
 #include "gpu/headless_context.h"
@@ -21,17 +25,25 @@
 #include "io/volume_loader.h"
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+constexpr std::string_view kUsage =
+    "usage: isoview-bench [--runs N] [--size WxH] [--gl33] [--json] VOLUME ISO [VOLUME ISO ...]\n";
 
 double msSince(Clock::time_point t)
 {
@@ -39,7 +51,9 @@ double msSince(Clock::time_point t)
 }
 
 struct Summary {
-    double median, min, max;
+    double median = 0.0;
+    double min = 0.0;
+    double max = 0.0;
 };
 
 Summary summarize(std::vector<double> v)
@@ -50,13 +64,68 @@ Summary summarize(std::vector<double> v)
     return {median, v.front(), v.back()};
 }
 
+json toJson(const Summary& s)
+{
+    return {{"median", s.median}, {"min", s.min}, {"max", s.max}};
+}
+
 void print(const char* name, const Summary& s)
 {
     std::printf("  %-11s median %9.3f  min %9.3f  max %9.3f\n", name, s.median, s.min, s.max);
 }
 
-constexpr int kWidth = 1024;
-constexpr int kHeight = 768;
+struct Arguments {
+    int runs = 20;
+    glm::ivec2 size{1280, 720};
+    bool gl33 = false;
+    bool json = false;
+    std::vector<std::pair<std::string, double>> jobs;
+};
+
+std::optional<Arguments> parseArguments(int argc, char** argv)
+{
+    Arguments args;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--runs" && i + 1 < argc) {
+            args.runs = std::max(1, std::atoi(argv[++i]));
+        } else if (a == "--size" && i + 1 < argc) {
+            int w = 0;
+            int h = 0;
+            if (std::sscanf(argv[++i], "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 16384 ||
+                h > 16384) {
+                std::fprintf(stderr, "isoview-bench: --size expects WxH, got '%s'\n", argv[i]);
+                return std::nullopt;
+            }
+            args.size = {w, h};
+        } else if (a == "--gl33") {
+            args.gl33 = true;
+        } else if (a == "--json") {
+            args.json = true;
+        } else if (a == "-h" || a == "--help") {
+            std::fputs(kUsage.data(), stdout);
+            std::exit(0);
+        } else if (i + 1 < argc) {
+            char* end = nullptr;
+            const double iso = std::strtod(argv[i + 1], &end);
+            if (end == argv[i + 1] || *end != '\0' || !std::isfinite(iso)) {
+                std::fprintf(stderr, "isoview-bench: ISO must be a number, got '%s'\n",
+                             argv[i + 1]);
+                return std::nullopt;
+            }
+            args.jobs.emplace_back(a, iso);
+            ++i;
+        } else {
+            std::fputs(kUsage.data(), stderr);
+            return std::nullopt;
+        }
+    }
+    if (args.jobs.empty()) {
+        std::fputs(kUsage.data(), stderr);
+        return std::nullopt;
+    }
+    return args;
+}
 
 // A camera that frames the whole volume, so that every triangle is rasterised.
 isoview::gl::SceneParams framing(const isoview::Volume& volume,
@@ -71,8 +140,8 @@ isoview::gl::SceneParams framing(const isoview::Volume& volume,
     const glm::mat4 view = glm::lookAt(centre + glm::vec3(0.0f, -2.5f * radius, 0.0f), centre,
                                        glm::vec3(0.0f, 0.0f, 1.0f));
     const glm::mat4 projection =
-        glm::perspective(glm::radians(45.0f), float(kWidth) / float(kHeight), 0.1f * radius,
-                         10.0f * radius);
+        glm::perspective(glm::radians(45.0f), float(target.width()) / float(target.height()),
+                         0.1f * radius, 10.0f * radius);
     isoview::gl::SceneParams params;
     params.view = view;
     params.projection = projection;
@@ -83,97 +152,161 @@ isoview::gl::SceneParams framing(const isoview::Volume& volume,
     return params;
 }
 
+struct VolumeFigures {
+    std::string path;
+    glm::uvec3 dims{0};
+    std::string type;
+    double iso = 0.0;
+    std::uint32_t triangles = 0;
+    std::uint64_t cells = 0;
+    double loadMs = 0.0;
+    Summary build, render, frame, capture;
+    isoview::gl::GpuMemoryUse memory;
+};
+
+VolumeFigures measure(isoview::gl::SceneRenderer& scene, const isoview::gl::OffscreenTarget& target,
+                      const std::string& path, double iso, int runs)
+{
+    using namespace isoview;
+    VolumeFigures f;
+    f.path = path;
+    f.iso = iso;
+    const auto loadStart = Clock::now();
+    const Volume volume = io::loadVolume(path);
+    f.loadMs = msSince(loadStart);
+    f.dims = volume.dims();
+    f.type = std::string(scalarTypeName(volume.type()));
+    f.cells = std::uint64_t(std::max(f.dims.x, 1u) - 1) * (std::max(f.dims.y, 1u) - 1) *
+              (std::max(f.dims.z, 1u) - 1);
+    // Nearby isovalues, as a slider drag visits them: +-10% around ISO (1% of the value range
+    // around 0). Frames take values half a step off the builds', so each frame rebuilds the
+    // pyramid as a drag does.
+    const ValueRange stored = volume.storedRange();
+    const double range =
+        volume.rescale().toReal(stored.max) - volume.rescale().toReal(stored.min);
+    const double spread = iso != 0.0 ? 0.1 * std::abs(iso) : 0.01 * range;
+    const double step = runs > 1 ? 2.0 * spread / (runs - 1) : 0.01 * spread;
+    scene.setVolume(volume);
+    const gl::SceneParams params = framing(volume, target);
+
+    // Warm-up: first use compiles and pages in driver state.
+    scene.setIsovalue(iso);
+    scene.render(params);
+    scene.vertexCount();
+    std::vector<double> build, render, frame, capture;
+    for (int r = 0; r < runs; ++r) {
+        const double value = iso - (runs > 1 ? spread : 0.0) + r * step;
+        auto t = Clock::now();
+        scene.setIsovalue(value);
+        scene.extractSurface();
+        scene.vertexCount();
+        build.push_back(msSince(t));
+
+        t = Clock::now();
+        scene.render(params);
+        gl::finishGpuWork();
+        render.push_back(msSince(t));
+
+        t = Clock::now();
+        scene.setIsovalue(value + 0.5 * step);
+        scene.render(params);
+        gl::finishGpuWork();
+        frame.push_back(msSince(t));
+
+        t = Clock::now();
+        const IsoMesh mesh = scene.capture();
+        capture.push_back(msSince(t));
+    }
+    scene.setIsovalue(iso);
+    scene.extractSurface();
+    f.triangles = scene.vertexCount() / 3;
+    f.memory = scene.memoryUse();
+    f.build = summarize(build);
+    f.render = summarize(render);
+    f.frame = summarize(frame);
+    f.capture = summarize(capture);
+    return f;
+}
+
+double bytesPerVoxel(std::size_t bytes, std::uint64_t voxels)
+{
+    return voxels ? double(bytes) / double(voxels) : 0.0;
+}
+
+void printTable(const VolumeFigures& f)
+{
+    std::printf("\n%s (%ux%ux%u %s) at iso %g\n", f.path.c_str(), f.dims.x, f.dims.y, f.dims.z,
+                f.type.c_str(), f.iso);
+    std::printf("  triangles   %u\n", f.triangles);
+    std::printf("  load_ms     %.1f (once)\n", f.loadMs);
+    print("build_ms", f.build);
+    print("render_ms", f.render);
+    print("frame_ms", f.frame);
+    print("capture_ms", f.capture);
+    std::printf("  cells_per_s %.3g (cells / median build)\n",
+                double(f.cells) / (f.build.median / 1000.0));
+    std::printf("  gpu_bytes   volume %zu + pyramid %zu = %.2f bytes per voxel "
+                "(pyramid %.2f per voxel)\n",
+                f.memory.volumeTextureBytes, f.memory.pyramidBytes,
+                bytesPerVoxel(f.memory.volumeTextureBytes + f.memory.pyramidBytes,
+                              f.memory.voxels),
+                bytesPerVoxel(f.memory.pyramidBytes, f.memory.voxels));
+}
+
+json toJson(const VolumeFigures& f)
+{
+    return {{"path", f.path},
+            {"dims", {f.dims.x, f.dims.y, f.dims.z}},
+            {"type", f.type},
+            {"iso", f.iso},
+            {"triangles", f.triangles},
+            {"cells", f.cells},
+            {"load_ms", f.loadMs},
+            {"build_ms", toJson(f.build)},
+            {"render_ms", toJson(f.render)},
+            {"frame_ms", toJson(f.frame)},
+            {"capture_ms", toJson(f.capture)},
+            {"cells_per_s", double(f.cells) / (f.build.median / 1000.0)},
+            {"volume_bytes", f.memory.volumeTextureBytes},
+            {"pyramid_bytes", f.memory.pyramidBytes},
+            {"bytes_per_voxel",
+             bytesPerVoxel(f.memory.volumeTextureBytes + f.memory.pyramidBytes, f.memory.voxels)},
+            {"pyramid_bytes_per_voxel", bytesPerVoxel(f.memory.pyramidBytes, f.memory.voxels)}};
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     using namespace isoview;
-    int runs = 20;
-    bool gl33 = false;
-    std::vector<std::pair<std::string, double>> jobs;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--runs" && i + 1 < argc) {
-            runs = std::max(1, std::atoi(argv[++i]));
-        } else if (a == "--gl33") {
-            gl33 = true;
-        } else if (i + 1 < argc) {
-            jobs.emplace_back(a, std::atof(argv[++i]));
-        } else {
-            std::fprintf(stderr, "usage: isoview-bench [--runs N] [--gl33] VOLUME ISO [...]\n");
-            return 1;
-        }
-    }
-    if (jobs.empty()) {
-        std::fprintf(stderr, "usage: isoview-bench [--runs N] [--gl33] VOLUME ISO [...]\n");
-        return 1;
-    }
-
+    const std::optional<Arguments> args = parseArguments(argc, argv);
+    if (!args) return 1;
+    log::setLevel(spdlog::level::err);
     try {
         gl::HeadlessContext context;
-        gl::SceneRenderer scene(gl::SceneRenderer::Options{gl33});
-        gl::OffscreenTarget target(kWidth, kHeight);
-        std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
-                    context.platformDescription().c_str());
-        std::printf("runs per figure: %d (distinct isovalues), times in ms\n", runs);
-
-        for (const auto& [path, iso] : jobs) {
-            const auto loadStart = Clock::now();
-            const Volume volume = io::loadVolume(path);
-            const double loadMs = msSince(loadStart);
-            // Nearby isovalues, as a slider drag visits them: +-10% around ISO (1% of the value
-            // range around 0). Frames take values half a step off the builds', so each frame
-            // rebuilds the pyramid as a drag does.
-            const ValueRange stored = volume.storedRange();
-            const double range = volume.rescale().toReal(stored.max) -
-                                 volume.rescale().toReal(stored.min);
-            const double spread = iso != 0.0 ? 0.1 * std::abs(iso) : 0.01 * range;
-            const double step = runs > 1 ? 2.0 * spread / (runs - 1) : 0.01 * spread;
-            scene.setVolume(volume);
-            const gl::SceneParams params = framing(volume, target);
-
-            // Warm-up: first use compiles and pages in driver state.
-            scene.setIsovalue(iso);
-            scene.render(params);
-            scene.vertexCount();
-            std::vector<double> build, frame, capture;
-            for (int r = 0; r < runs; ++r) {
-                const double value = iso - (runs > 1 ? spread : 0.0) + r * step;
-                auto t = Clock::now();
-                scene.setIsovalue(value);
-                scene.extractSurface();
-                scene.vertexCount();
-                build.push_back(msSince(t));
-
-                t = Clock::now();
-                scene.setIsovalue(value + 0.5 * step);
-                scene.render(params);
-                gl::finishGpuWork();
-                frame.push_back(msSince(t));
-
-                t = Clock::now();
-                const IsoMesh mesh = scene.capture();
-                capture.push_back(msSince(t));
-            }
-            scene.setIsovalue(iso);
-            scene.extractSurface();
-            const std::uint32_t vertices = scene.vertexCount();
-            const gl::GpuMemoryUse memory = scene.memoryUse();
-            const glm::uvec3 d = volume.dims();
-            std::printf("\n%s (%ux%ux%u %s) at iso %g\n", path.c_str(), d.x, d.y, d.z,
-                        std::string(scalarTypeName(volume.type())).c_str(), iso);
-            std::printf("  triangles   %u\n", vertices / 3);
-            std::printf("  load_ms     %.1f (once)\n", loadMs);
-            print("build_ms", summarize(build));
-            print("frame_ms", summarize(frame));
-            print("capture_ms", summarize(capture));
-            std::printf("  gpu_bytes   volume %zu + pyramid %zu = %.2f bytes per voxel "
-                        "(pyramid %.2f per voxel)\n",
-                        memory.volumeTextureBytes, memory.pyramidBytes,
-                        double(memory.volumeTextureBytes + memory.pyramidBytes) /
-                            double(memory.voxels),
-                        double(memory.pyramidBytes) / double(memory.voxels));
+        gl::SceneRenderer scene(gl::SceneRenderer::Options{args->gl33});
+        gl::OffscreenTarget target(args->size.x, args->size.y);
+        json report = {{"renderer", scene.capabilities().summary()},
+                       {"platform", context.platformDescription()},
+                       {"size", {args->size.x, args->size.y}},
+                       {"runs", args->runs},
+                       {"gl33", args->gl33},
+                       {"volumes", json::array()}};
+        if (!args->json) {
+            std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
+                        context.platformDescription().c_str());
+            std::printf("runs per figure: %d (distinct isovalues), frames %dx%d, times in ms\n",
+                        args->runs, args->size.x, args->size.y);
         }
+        for (const auto& [path, iso] : args->jobs) {
+            const VolumeFigures figures = measure(scene, target, path, iso, args->runs);
+            if (args->json) {
+                report["volumes"].push_back(toJson(figures));
+            } else {
+                printTable(figures);
+            }
+        }
+        if (args->json) std::printf("%s\n", report.dump(2).c_str());
         return 0;
     } catch (const Error& e) {
         std::fprintf(stderr, "isoview-bench: %s\n", e.what());
