@@ -1,29 +1,40 @@
-// Pass 1 of the HistoPyramid build: classify. One fragment per base texel classifies its 2 x 2
-// flat cells against the isovalue and stores, per channel, the cell's vertex count (low 4 bits)
-// with its marching-cubes case cached above it (bits 4..11), as the paper caches the case
-// beside the count.
+// Pass 1 of the HistoPyramid build: classify. One fragment per base texel of a block the
+// isovalue can cross classifies its 2 x 2 cells of one slice and stores, per channel, the
+// cell's marching-cubes case (its vertex count is a table lookup away, as the paper caches the
+// case beside the count). The 3 x 3 x 2 corners the four cells share are fetched once, and the
+// flat-3D tiles of the two slices are found once per texel, not once per fetch.
 #include "common/flat3d_sampling.glsl"
 #include "common/marching_cubes_cell.glsl"
-#include "common/histopyramid_channels.glsl"
 
 uniform float u_isovalue;
-out uvec4 o_packed;
-
-uint classifyCell(ivec2 flatPos)
-{
-    ivec3 cell;
-    if (!cellAtFlatPosition(flatPos, cell)) return 0u; // padding: no cell, no vertices
-    uint caseIndex = 0u;
-    for (int c = 0; c < 8; ++c) {
-        if (isInside(fetchVoxel(cell + cornerOffset(c)), u_isovalue)) caseIndex |= 1u << c;
-    }
-    uint count = texelFetch(u_caseTable, ivec2(15, int(caseIndex)), 0).r;
-    return count | (caseIndex << 4);
-}
+out uvec4 o_cases;
 
 void main()
 {
-    ivec2 first = 2 * ivec2(gl_FragCoord.xy);
-    o_packed = uvec4(classifyCell(first + channelOffset(0)), classifyCell(first + channelOffset(1)),
-                     classifyCell(first + channelOffset(2)), classifyCell(first + channelOffset(3)));
+    ivec3 first = firstCellOfBaseTexel(ivec2(gl_FragCoord.xy));
+    // Corners beyond the volume (padding cells) are clamped; their cells are masked below.
+    ivec3 last = u_volumeDims - 1;
+    ivec2 tile0 = flatTileOrigin(min(first.z, last.z));
+    ivec2 tile1 = flatTileOrigin(min(first.z + 1, last.z));
+    uint inside = 0u; // bit (z * 9 + y * 3 + x) for corner (x, y, z) of the 3 x 3 x 2 block
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 3; ++x) {
+            ivec2 xy = min(first.xy + ivec2(x, y), last.xy);
+            if (isInside(fetchVoxelAt(tile0 + xy), u_isovalue)) inside |= 1u << (y * 3 + x);
+            if (isInside(fetchVoxelAt(tile1 + xy), u_isovalue)) inside |= 1u << (9 + y * 3 + x);
+        }
+    }
+    uvec4 cases = uvec4(0u);
+    for (int c = 0; c < 4; ++c) {
+        ivec2 at = ivec2(c & 1, c >> 1);
+        if (!isCell(first + ivec3(at, 0))) continue; // padding: no cell, no vertices
+        uint caseIndex = 0u;
+        for (int corner = 0; corner < 8; ++corner) {
+            ivec3 o = cornerOffset(corner);
+            int bit = o.z * 9 + (at.y + o.y) * 3 + (at.x + o.x);
+            caseIndex |= ((inside >> bit) & 1u) << corner;
+        }
+        cases[c] = caseIndex;
+    }
+    o_cases = cases;
 }

@@ -2,16 +2,18 @@
 // total of child texel 2p + (c & 1, c >> 1) of level l, so the four channels are the four key
 // ranges that traversal chooses between. The source level is bound as the only mip level of its
 // texture (lod 0) while the level above is rendered, which keeps reading and writing apart.
+// Base texels hold cases, not counts: their counts come from the case table.
 #include "common/histopyramid_channels.glsl"
+#include "common/marching_cubes_cell.glsl"
 
 uniform usampler2D u_source;
-uniform bool u_sourceIsBase; // base texels carry the case above the count: mask it off
+uniform bool u_sourceIsBase;
 out uvec4 o_counts;
 
 uint childTotal(ivec2 p)
 {
     uvec4 v = texelFetch(u_source, p, 0);
-    if (u_sourceIsBase) v &= uvec4(15u);
+    if (u_sourceIsBase) v = caseVertexCounts(v);
     return v.x + v.y + v.z + v.w;
 }
 

@@ -20,8 +20,7 @@ flat out uvec2 v_edgeKey; // (linear index of the edge's lower voxel, axis): exa
 void main()
 {
     HpLocation loc = hpTraverse(uint(gl_VertexID));
-    ivec3 cell;
-    cellAtFlatPosition(loc.flatCell, cell);
+    ivec3 cell = loc.cell;
     int edge = int(texelFetch(u_caseTable, ivec2(int(loc.localKey), int(loc.caseIndex)), 0).r);
     int axis = edge / 4;
     ivec3 p0 = cell + cornerOffset(kEdgeLowerCorner[edge]);

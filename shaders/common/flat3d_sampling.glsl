@@ -10,10 +10,21 @@ uniform ISOVIEW_VOLUME_SAMPLER u_volume;
 uniform ivec3 u_volumeDims;
 uniform int u_volumeTilesPerRow;
 
+// The first texel of slice z's tile.
+ivec2 flatTileOrigin(int z)
+{
+    return ivec2(z % u_volumeTilesPerRow, z / u_volumeTilesPerRow) * u_volumeDims.xy;
+}
+
+// The voxel at a texel of the flat texture (a tile origin plus (x, y)).
+float fetchVoxelAt(ivec2 texel)
+{
+    return float(texelFetch(u_volume, texel, 0).r);
+}
+
 float fetchVoxel(ivec3 p)
 {
-    ivec2 tile = ivec2(p.z % u_volumeTilesPerRow, p.z / u_volumeTilesPerRow);
-    return float(texelFetch(u_volume, tile * u_volumeDims.xy + p.xy, 0).r);
+    return fetchVoxelAt(flatTileOrigin(p.z) + p.xy);
 }
 
 // NaN and +-Inf have an all-ones exponent. Tested on the bits, not with isnan(), so that no

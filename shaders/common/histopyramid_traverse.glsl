@@ -3,13 +3,14 @@
 // range's start.
 //
 // Levels live in four textures by the size of their counts (compact integer levels):
-//   u_hpBase  level 0, RGBA16UI: per cell (vertex count | case << 4)
+//   u_hpBase  level 0, RGBA8UI: per cell its marching-cubes case (the count is a table lookup)
 //   u_hp8     levels 1 .. HP_FIRST_16BIT_LEVEL-1 as mip levels, RGBA8UI (counts <= 240)
 //   u_hp16    levels HP_FIRST_16BIT_LEVEL .. HP_FIRST_32BIT_LEVEL-1, RGBA16UI (<= 61440)
 //   u_hp32    levels HP_FIRST_32BIT_LEVEL and up, RGBA32UI
 // Channel c of a texel at level l holds the total of child texel 2p + (c & 1, c >> 1) at l-1.
 
 #include "common/histopyramid_channels.glsl"
+#include "common/marching_cubes_cell.glsl"
 
 uniform usampler2D u_hpBase;
 uniform usampler2D u_hp8;
@@ -43,9 +44,9 @@ int hpPickChild(uvec4 counts, inout uint key)
 }
 
 struct HpLocation {
-    ivec2 flatCell;  // the cell's position in the flat cell grid
-    uint caseIndex;  // its cached marching-cubes case
-    uint localKey;   // which vertex of the case's triangle list
+    ivec3 cell;     // the cell
+    uint caseIndex; // its cached marching-cubes case
+    uint localKey;  // which vertex of the case's triangle list
 };
 
 HpLocation hpTraverse(uint key)
@@ -55,11 +56,11 @@ HpLocation hpTraverse(uint key)
         int child = hpPickChild(hpCounts(level, p), key);
         p = 2 * p + channelOffset(child);
     }
-    uvec4 baseTexel = texelFetch(u_hpBase, p, 0);
-    int channel = hpPickChild(baseTexel & uvec4(15u), key);
+    uvec4 cases = texelFetch(u_hpBase, p, 0);
+    int channel = hpPickChild(caseVertexCounts(cases), key);
     HpLocation loc;
-    loc.flatCell = 2 * p + channelOffset(channel);
-    loc.caseIndex = baseTexel[channel] >> 4;
+    loc.cell = firstCellOfBaseTexel(p) + ivec3(channelOffset(channel), 0);
+    loc.caseIndex = cases[channel];
     loc.localKey = key;
     return loc;
 }

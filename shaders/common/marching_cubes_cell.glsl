@@ -1,30 +1,55 @@
-// Marching-cubes cells as the HistoPyramid sees them.
+// Marching-cubes cells as the HistoPyramid sees them (src/extraction/pyramid_layout.h).
 //
-// The (W-1) x (H-1) x (D-1) cells are laid out flat: cell tiles of (W-1) x (H-1), u_cellTilesPerRow
-// to a row; each pyramid base texel covers 2 x 2 flat cells, channel c holding the cell at
-// offset (c & 1, c >> 1). MC_EDGE_LOWER_CORNER (defined by the engine from
+// Cells come in blocks of HP_BLOCK_CELLS_X x HP_BLOCK_CELLS_Y x HP_BLOCK_CELLS_Z (8 x 8 x 4); a
+// block is an 8 x 8 square of base texels, blocks row by row, u_blocksPerRow to a row. A base
+// texel covers 2 x 2 cells of one slice, channel c holding the cell at offset (c & 1, c >> 1);
+// the block's slices sit in its 2 x 2 quadrants of 4 x 4 texels. MC_EDGE_LOWER_CORNER (from
 // src/extraction/marching_cubes_tables.h) gives the lower corner of each edge; corner c sits at
-// offset (c & 1, (c >> 1) & 1, (c >> 2) & 1).
+// offset (c & 1, (c >> 1) & 1, (c >> 2) & 1). MC_VERTEX_COUNTS is the vertex count of each case.
+
+#ifndef ISOVIEW_MARCHING_CUBES_CELL
+#define ISOVIEW_MARCHING_CUBES_CELL
 
 // 16 x 256 R8UI: row = case; columns 0..14 the edge of each triangle vertex, column 15 the
 // vertex count of the case.
 uniform usampler2D u_caseTable;
 uniform ivec3 u_cellCount;
-uniform int u_cellTilesPerRow;
+uniform ivec3 u_blockCount;
+uniform int u_blocksPerRow;
 
 const int kEdgeLowerCorner[12] = int[12](MC_EDGE_LOWER_CORNER);
+const uint kCaseVertexCount[256] = uint[256](MC_VERTEX_COUNTS);
 
 ivec3 cornerOffset(int corner)
 {
     return ivec3(corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
 }
 
-// The cell at a flat position, or false for positions in padding (outside every cell tile).
-bool cellAtFlatPosition(ivec2 flatPos, out ivec3 cell)
+// The first cell of base texel p: its channel c holds that cell + (c & 1, c >> 1, 0). The cells
+// may lie beyond u_cellCount (padding of partial blocks).
+ivec3 firstCellOfBaseTexel(ivec2 p)
 {
-    ivec2 tile = flatPos / u_cellCount.xy;
-    ivec2 within = flatPos - tile * u_cellCount.xy;
-    int z = tile.y * u_cellTilesPerRow + tile.x;
-    cell = ivec3(within, z);
-    return tile.x < u_cellTilesPerRow && z < u_cellCount.z;
+    ivec2 blockTexel = p >> 3;
+    ivec2 within = p & 7;
+    int block = blockTexel.y * u_blocksPerRow + blockTexel.x;
+    int plane = u_blockCount.x * u_blockCount.y;
+    ivec3 blockPos = ivec3(block % u_blockCount.x, (block % plane) / u_blockCount.x,
+                           block / plane);
+    ivec3 origin = blockPos * ivec3(HP_BLOCK_CELLS_X, HP_BLOCK_CELLS_Y, HP_BLOCK_CELLS_Z);
+    int slice = (within.x >> 2) + 2 * (within.y >> 2);
+    return origin + ivec3(2 * (within.x & 3), 2 * (within.y & 3), slice);
 }
+
+bool isCell(ivec3 cell)
+{
+    return all(lessThan(cell, u_cellCount));
+}
+
+// Vertex counts of the four cells of a base texel from their cached cases.
+uvec4 caseVertexCounts(uvec4 cases)
+{
+    return uvec4(kCaseVertexCount[cases.x], kCaseVertexCount[cases.y],
+                 kCaseVertexCount[cases.z], kCaseVertexCount[cases.w]);
+}
+
+#endif

@@ -1,5 +1,6 @@
 #include "gpu/gpu_volume.h"
 
+#include "extraction/pyramid_layout.h"
 #include "gpu/gl_state.h"
 
 #include <vector>
@@ -14,6 +15,7 @@ GpuVolume::GpuVolume(const Volume& volume, std::uint32_t maxTextureSize)
     // slope > 0 (Volume enforces it), so the stored extremes are the real ones.
     m_realRange = {m_rescale.toReal(stored.min), m_rescale.toReal(stored.max)};
     if (!(m_realRange.max > m_realRange.min)) m_realRange.max = m_realRange.min + 1.0;
+    m_blockRanges = BlockRanges::compute(volume, PyramidLayout::blockCountFor(volume.dims()));
 
     std::vector<glm::vec4> texels;
     texels.reserve(m_geometry.sliceOrigins.size());

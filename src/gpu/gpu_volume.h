@@ -19,6 +19,7 @@
 //   raycaster.setVolume(gpuVolume);
 #pragma once
 
+#include "extraction/block_ranges.h"
 #include "gpu/gl_objects.h"
 #include "gpu/volume_texture.h"
 #include "volume/volume.h"
@@ -46,6 +47,9 @@ public:
     float toStored(double real) const { return float(m_rescale.toStored(real)); }
     double toReal(float stored) const { return m_rescale.toReal(double(stored)); }
     std::uint64_t voxelCount() const;
+    // The value range of every pyramid block (PyramidLayout's blocks of this volume), for the
+    // builds to skip blocks an isovalue cannot cross.
+    const BlockRanges& blockRanges() const { return m_blockRanges; }
     // GPU memory of the voxel texture and the slice origins, in bytes.
     std::size_t bytes() const;
 
@@ -56,6 +60,7 @@ private:
     VolumeGeometry m_geometry;
     ValueRescale m_rescale;
     ValueRange m_realRange;
+    BlockRanges m_blockRanges;
 };
 
 } // namespace isoview::gl

@@ -57,8 +57,8 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     // allocateLevels binds each texture in turn; the caller's binding comes back at the end.
     std::optional<ScopedTextureBinding> restoreTexture(std::in_place, 0);
     m_base = Texture::create();
-    m_bytes += allocateLevels(m_base, GL_RGBA16UI, GL_UNSIGNED_SHORT,
-                              chainSize(layout.levelExtent(0), 1), 1, 8, "histopyramid level 0");
+    m_bytes += allocateLevels(m_base, GL_RGBA8UI, GL_UNSIGNED_BYTE,
+                              chainSize(layout.levelExtent(0), 1), 1, 4, "histopyramid level 0");
     m_levels8 = Texture::create();
     m_bytes += allocateLevels(m_levels8, GL_RGBA8UI, GL_UNSIGNED_BYTE,
                               chainSize(layout.levelExtent(1), m_mips8), m_mips8, 4,
@@ -115,6 +115,16 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
         m_countCopy.label("histopyramid count for polling");
         glBufferData(GL_ARRAY_BUFFER, sizeof(std::uint32_t), nullptr, GL_STREAM_READ);
     }
+    // The block-limited passes draw one instance per active block; attribute 0 is its index.
+    {
+        ScopedVertexArray vao(m_blockVertexArray.id());
+        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_activeBlocks.id());
+        m_activeBlocks.label("histopyramid active blocks");
+        glBufferData(GL_ARRAY_BUFFER, sizeof(std::uint32_t), nullptr, GL_STREAM_DRAW);
+        glEnableVertexAttribArray(0);
+        glVertexAttribIPointer(0, 1, GL_UNSIGNED_INT, sizeof(std::uint32_t), nullptr);
+        glVertexAttribDivisor(0, 1);
+    }
     throwOnGlError("allocating the HistoPyramid");
 }
 
@@ -147,11 +157,11 @@ void HistoPyramid::bindLevelTextures() const
     glBindTexture(GL_TEXTURE_2D, m_levels32.id());
 }
 
-void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVertexArray)
+void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVertexArray,
+                         std::span<const std::uint32_t> activeBlocks)
 {
     ScopedVertexArray vao(emptyVertexArray);
     ScopedFramebuffer framebuffer(m_framebuffers[0].id());
-    // Each pass covers only its level's extent: the rest stays zero from allocation.
     const glm::uvec2 base = m_layout.levelExtent(0);
     ScopedViewport viewport(0, 0, GLsizei(base.x), GLsizei(base.y));
     ScopedCapability noDepth(GL_DEPTH_TEST, false);
@@ -159,34 +169,63 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     ScopedCapability noCull(GL_CULL_FACE, false);
     ScopedCapability noScissor(GL_SCISSOR_TEST, false);
     ScopedColorMask allChannels(true, true, true, true); // every channel holds counts
+    const auto instances = GLsizei(activeBlocks.size());
+    if (instances > 0) {
+        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_activeBlocks.id());
+        // Orphan and refill: the previous build may still be reading the old list.
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(activeBlocks.size_bytes()), activeBlocks.data(),
+                     GL_STREAM_DRAW);
+    }
+    const auto setBlockQuad = [&](const ShaderProgram& p, std::uint32_t level) {
+        const glm::uvec2 extent = m_layout.levelExtent(level);
+        glUniform1i(p.uniform("u_blocksPerRow"), GLint(m_layout.blocksPerRow));
+        glUniform1i(p.uniform("u_blockSide"), GLint(PyramidLayout::kBlockTexels >> level));
+        glUniform2f(p.uniform("u_targetExtent"), float(extent.x), float(extent.y));
+    };
 
-    // Pass 1: classify every cell into the base level.
-    {
+    // Pass 1: classify the cells of the active blocks into the base level. Texels of the other
+    // blocks keep whatever an earlier isovalue left: the block level above says they hold
+    // nothing, so traversal never reads them.
+    if (instances > 0) {
         ScopedProgram program(programs.classify.id());
-        glDrawArrays(GL_TRIANGLES, 0, 3);
+        ScopedVertexArray blocks(m_blockVertexArray.id());
+        setBlockQuad(programs.classify, 0);
+        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, instances);
     }
 
     // Pass 2..n: reduce level l into level l+1. The source level is made the only sampled mip
-    // of its texture while the next level (possibly a mip of the same texture) is rendered.
-    {
-        ScopedProgram program(programs.reduce.id());
-        const GLint isBaseLocation = programs.reduce.uniform("u_sourceIsBase");
-        glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
-        for (std::uint32_t level = 1; level < m_layout.levelCount; ++level) {
-            const LevelStorage source = storageOf(level - 1);
-            setSampledMipRange(*source.texture, source.mip, source.mip);
-            glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffers[level].id());
-            const glm::uvec2 extent = m_layout.levelExtent(level);
-            glViewport(0, 0, GLsizei(extent.x), GLsizei(extent.y));
-            glUniform1i(isBaseLocation, level == 1 ? 1 : 0);
+    // of its texture while the next level (possibly a mip of the same texture) is rendered. Up
+    // to the block level only the active blocks are reduced; the block level is cleared first,
+    // so every other block counts zero there; above it the whole level is reduced.
+    glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
+    for (std::uint32_t level = 1; level < m_layout.levelCount; ++level) {
+        const LevelStorage source = storageOf(level - 1);
+        setSampledMipRange(*source.texture, source.mip, source.mip);
+        glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffers[level].id());
+        const glm::uvec2 extent = m_layout.levelExtent(level);
+        glViewport(0, 0, GLsizei(extent.x), GLsizei(extent.y));
+        if (level <= PyramidLayout::kBlockLevel) {
+            if (level == PyramidLayout::kBlockLevel) {
+                const GLuint zero[4] = {0, 0, 0, 0};
+                glClearBufferuiv(GL_COLOR, 0, zero);
+            }
+            if (instances == 0) continue;
+            ScopedProgram program(programs.reduceBlocks.id());
+            ScopedVertexArray blocks(m_blockVertexArray.id());
+            setBlockQuad(programs.reduceBlocks, level);
+            glUniform1i(programs.reduceBlocks.uniform("u_sourceIsBase"), level == 1 ? 1 : 0);
+            glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, instances);
+        } else {
+            ScopedProgram program(programs.reduce.id());
+            glUniform1i(programs.reduce.uniform("u_sourceIsBase"), 0);
             glDrawArrays(GL_TRIANGLES, 0, 3);
         }
-        glBindTexture(GL_TEXTURE_2D, 0);
-        setSampledMipRange(m_levels8, 0, m_mips8 - 1);
-        if (m_mips16 > 0) setSampledMipRange(m_levels16, 0, m_mips16 - 1);
-        if (m_mips32 > 0) setSampledMipRange(m_levels32, 0, m_mips32 - 1);
-        glBindTexture(GL_TEXTURE_2D, 0);
     }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    setSampledMipRange(m_levels8, 0, m_mips8 - 1);
+    if (m_mips16 > 0) setSampledMipRange(m_levels16, 0, m_mips16 - 1);
+    if (m_mips32 > 0) setSampledMipRange(m_levels32, 0, m_mips32 - 1);
+    glBindTexture(GL_TEXTURE_2D, 0);
 
     // Last pass: sum the top level into the indirect draw command, on the GPU.
     {

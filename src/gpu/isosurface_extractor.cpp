@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "extraction/block_ranges.h"
 #include "extraction/marching_cubes_tables.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
@@ -55,6 +56,7 @@ struct IsosurfaceExtractor::Impl {
     VertexArray emptyVertexArray = VertexArray::create();
     Texture caseTable = Texture::create();
     std::optional<ShaderProgram> reduce;
+    std::optional<ShaderProgram> reduceBlocks;
     std::optional<ShaderProgram> count;
     std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
     Buffer captureBuffer = Buffer::create();
@@ -65,6 +67,7 @@ struct IsosurfaceExtractor::Impl {
     float iso = 0.0f;
     bool extracted = false;
     std::optional<std::uint32_t> knownVertexCount;
+    std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
 
     const VolumePrograms& programsFor(SamplerKind kind)
     {
@@ -73,7 +76,7 @@ struct IsosurfaceExtractor::Impl {
             const std::string defines = engineShaderDefines(kind);
             slot.emplace(
                 VolumePrograms{ShaderProgram("histopyramid classify",
-                                             {{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
+                                             {{GL_VERTEX_SHADER, "hp_block_quad.vert"},
                                               {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
                                              defines),
                                ShaderProgram("isosurface",
@@ -107,7 +110,9 @@ struct IsosurfaceExtractor::Impl {
         glUniform1i(p.uniform("u_volumeTilesPerRow"), GLint(vl.tilesPerRow));
         const glm::ivec3 cells(pl.cellCount);
         glUniform3i(p.uniform("u_cellCount"), cells.x, cells.y, cells.z);
-        glUniform1i(p.uniform("u_cellTilesPerRow"), GLint(pl.cellTilesPerRow));
+        const glm::ivec3 blocks(pl.blockCount);
+        glUniform3i(p.uniform("u_blockCount"), blocks.x, blocks.y, blocks.z);
+        glUniform1i(p.uniform("u_blocksPerRow"), GLint(pl.blocksPerRow));
         glUniform1i(p.uniform("u_hpLevelCount"), GLint(pl.levelCount));
         const glm::mat3 toPhysical(geometry.gradientToPhysical());
         glUniformMatrix3fv(p.uniform("u_gradientToPhysical"), 1, GL_FALSE,
@@ -150,11 +155,16 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
                      std::vector<ShaderStage>{{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
                                               {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
                      defines);
+    d.reduceBlocks.emplace("histopyramid reduce blocks",
+                           std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_block_quad.vert"},
+                                                    {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
+                           defines);
     d.count.emplace(
         "histopyramid count",
         std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_indirect_count.vert"}}, defines,
         std::vector<std::string>{"v_count", "v_instanceCount", "v_first", "v_baseInstance"});
     pointSamplersAtUnits(*d.reduce);
+    pointSamplersAtUnits(*d.reduceBlocks);
     pointSamplersAtUnits(*d.count);
     throwOnGlError("setting up the isosurface extractor");
     log::get("engine")->info("isosurface extractor on {}", d.caps.summary());
@@ -186,6 +196,7 @@ void IsosurfaceExtractor::setVolume(const GpuVolume& volume)
         d.setLayoutUniforms(programs.classify);
         d.setLayoutUniforms(programs.surface);
         d.setLayoutUniforms(*d.reduce);
+        d.setLayoutUniforms(*d.reduceBlocks);
         d.setLayoutUniforms(*d.count);
     }
     const glm::uvec2 textureSize = volume.texture().layout().textureSize();
@@ -220,8 +231,11 @@ void IsosurfaceExtractor::extract(float isovalue)
         ScopedProgram use(programs.surface.id());
         glUniform1f(programs.surface.uniform("u_isovalue"), isovalue);
     }
+    // Only the blocks whose value range straddles the isovalue can hold a crossing.
+    d.volume->blockRanges().activeBlocks(isovalue, d.activeBlocks);
     ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-    d.pyramid->build({programs.classify, *d.reduce, *d.count}, d.emptyVertexArray.id());
+    d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce, *d.count},
+                     d.emptyVertexArray.id(), d.activeBlocks);
 }
 
 float IsosurfaceExtractor::isovalue() const

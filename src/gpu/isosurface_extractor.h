@@ -21,7 +21,7 @@
 //   IsoMesh mesh = extractor.capture();
 #pragma once
 
-#include "extraction/flat3d_layout.h"
+#include "extraction/pyramid_layout.h"
 #include "extraction/iso_mesh.h"
 #include "gpu/gl_loader.h"
 

@@ -1,6 +1,7 @@
 #include "gpu/shader_defines.h"
 
 #include "extraction/marching_cubes_tables.h"
+#include "extraction/pyramid_layout.h"
 #include "gpu/histopyramid.h"
 
 #include <sstream>
@@ -13,9 +14,21 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
     s << "#define ISOVIEW_VOLUME_SAMPLER " << samplerTypeName(volumeSampler) << "\n";
     s << "#define HP_FIRST_16BIT_LEVEL " << kFirst16BitLevel << "\n";
     s << "#define HP_FIRST_32BIT_LEVEL " << kFirst32BitLevel << "\n";
+    const glm::uvec3 block = PyramidLayout::kBlockCells;
+    s << "#define HP_BLOCK_CELLS_X " << block.x << "\n";
+    s << "#define HP_BLOCK_CELLS_Y " << block.y << "\n";
+    s << "#define HP_BLOCK_CELLS_Z " << block.z << "\n";
     s << "#define MC_EDGE_LOWER_CORNER ";
     for (std::size_t e = 0; e < mc::kEdgeCorners.size(); ++e) {
         s << (e ? ", " : "") << int(mc::kEdgeCorners[e][0]);
+    }
+    s << "\n";
+    // Counts as uint literals: GLSL has no implicit int-to-uint conversion in array
+    // constructors.
+    const mc::CaseTables& tables = mc::caseTables();
+    s << "#define MC_VERTEX_COUNTS ";
+    for (std::size_t c = 0; c < tables.vertexCount.size(); ++c) {
+        s << (c ? "," : "") << int(tables.vertexCount[c]) << "u";
     }
     s << "\n";
     return s.str();

@@ -1,5 +1,5 @@
-// Flat-3D tiling of the volume texture and the pyramid's flat cell grid: pure arithmetic, so
-// every limit is checked here without a GPU.
+// Flat-3D tiling of the volume texture: pure arithmetic, so every limit is checked here without
+// a GPU.
 #include "core/error.h"
 #include "extraction/flat3d_layout.h"
 
@@ -51,46 +51,6 @@ TEST(Flat3DLayout, TooLargeNamesTheLimit)
                       std::string::npos)
                 << e.what();
         }
-    }
-}
-
-TEST(PyramidLayout, NearSquareCellGridHoldingEveryCell)
-{
-    const PyramidLayout l = PyramidLayout::forVolume({256, 256, 113}, 16384);
-    EXPECT_EQ(l.cellCount, glm::uvec3(255, 255, 112));
-    EXPECT_EQ(l.cellTilesPerRow, 11u); // ceil(sqrt(112)): 11 x 11 tiles for 112 slices
-    EXPECT_EQ(l.baseExtent, glm::uvec2(1403, 1403)); // 11 * 255 = 2805 cells, 2 per texel
-    EXPECT_EQ(l.levelCount, 12u);                      // 1403 -> 702 -> ... -> 1 in 11 halvings
-    EXPECT_EQ(l.levelExtent(1), glm::uvec2(702, 702));
-    EXPECT_EQ(l.levelExtent(11), glm::uvec2(1, 1));
-    EXPECT_EQ(l.levelExtent(10), glm::uvec2(2, 2));
-}
-
-TEST(PyramidLayout, ElongatedAndTinyVolumes)
-{
-    const PyramidLayout flat = PyramidLayout::forVolume({512, 8, 4}, 16384);
-    EXPECT_EQ(flat.cellTilesPerRow, 1u);
-    EXPECT_EQ(flat.baseExtent, glm::uvec2(256, 11)); // 511 x (3 * 7) cells
-    EXPECT_EQ(flat.levelExtent(flat.levelCount - 1), glm::uvec2(1, 1));
-    EXPECT_NE(flat.levelExtent(flat.levelCount - 2), glm::uvec2(1, 1));
-    const PyramidLayout one = PyramidLayout::forVolume({2, 2, 2}, 16384);
-    EXPECT_EQ(one.baseExtent, glm::uvec2(1, 1));
-    EXPECT_EQ(one.levelCount, 2u); // always one reduction: the top is never the base
-}
-
-TEST(PyramidLayout, NoCellsMeansEmpty)
-{
-    EXPECT_TRUE(PyramidLayout::forVolume({16, 16, 1}, 16384).empty());
-    EXPECT_TRUE(PyramidLayout::forVolume({1, 16, 16}, 16384).empty());
-}
-
-TEST(PyramidLayout, BaseBeyondLimitNamesIt)
-{
-    try {
-        PyramidLayout::forVolume({2000, 2000, 2000}, 16384);
-        ADD_FAILURE() << "accepted";
-    } catch (const GlError& e) {
-        EXPECT_NE(std::string(e.what()).find("GL_MAX_TEXTURE_SIZE"), std::string::npos);
     }
 }
 

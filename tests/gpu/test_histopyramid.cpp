@@ -1,5 +1,7 @@
 // The pyramid itself, level by level, against a CPU build of the same pyramid: classification
-// (count and cached case per cell), every reduction level, the total, and the level formats.
+// (the case per cell in the blocks the isovalue can cross), every reduction level, the total,
+// the level formats, and blocks left behind by an earlier isovalue.
+#include "extraction/block_ranges.h"
 #include "extraction/marching_cubes_tables.h"
 #include "gpu/histopyramid.h"
 #include "support/gl_test_context.h"
@@ -7,43 +9,50 @@
 #include "support/synthetic_volumes.h"
 
 #include <cmath>
+#include <optional>
 
 namespace isoview::test {
 namespace {
 
 using Level = std::vector<glm::uvec4>;
 
-// The base level as the GPU should build it: per cell (count | case << 4) at its flat position.
-Level cpuBaseLevel(const Volume& volume, const PyramidLayout& layout, float iso)
+// The base level as the GPU should build it: per cell its case at its slot. Texels of blocks
+// the isovalue cannot cross are not built (they keep what earlier builds left): `built` says
+// which texels the comparison covers.
+Level cpuBaseLevel(const Volume& volume, const PyramidLayout& layout, float iso,
+                   std::vector<bool>& built)
 {
-    const mc::CaseTables& tables = mc::caseTables();
     const glm::uvec2 extent = layout.levelExtent(0);
     Level base(std::size_t(extent.x) * extent.y, glm::uvec4(0));
-    const glm::uvec3 cells = layout.cellCount;
-    for (std::uint32_t z = 0; z < cells.z; ++z) {
-        for (std::uint32_t y = 0; y < cells.y; ++y) {
-            for (std::uint32_t x = 0; x < cells.x; ++x) {
+    const BlockRanges ranges = BlockRanges::compute(volume, layout.blockCount);
+    built.assign(base.size(), false);
+    for (std::uint32_t y = 0; y < extent.y; ++y) {
+        for (std::uint32_t x = 0; x < extent.x; ++x) {
+            const glm::uvec2 block = glm::uvec2(x, y) / PyramidLayout::kBlockTexels;
+            const std::uint32_t index = block.x + layout.blocksPerRow * block.y;
+            if (index >= layout.blockTotal() || !ranges.isActive(index, iso)) continue;
+            built[y * extent.x + x] = true;
+            for (int channel = 0; channel < 4; ++channel) {
+                const glm::uvec3 cell = layout.cellAt({x, y}, channel);
+                if (!glm::all(glm::lessThan(cell, layout.cellCount))) continue;
                 unsigned caseIndex = 0;
                 for (int c = 0; c < 8; ++c) {
-                    const float v = volume.valueAt(x + mc::cornerOffset(c, 0),
-                                                   y + mc::cornerOffset(c, 1),
-                                                   z + mc::cornerOffset(c, 2));
+                    const float v = volume.valueAt(cell.x + mc::cornerOffset(c, 0),
+                                                   cell.y + mc::cornerOffset(c, 1),
+                                                   cell.z + mc::cornerOffset(c, 2));
                     if (std::isfinite(v) && v >= iso) caseIndex |= 1u << c;
                 }
-                const std::uint32_t fx = (z % layout.cellTilesPerRow) * cells.x + x;
-                const std::uint32_t fy = (z / layout.cellTilesPerRow) * cells.y + y;
-                const int channel = int(fx & 1) + 2 * int(fy & 1);
-                base[(fy / 2) * extent.x + fx / 2][channel] =
-                    tables.vertexCount[caseIndex] | (caseIndex << 4);
+                base[y * extent.x + x][channel] = caseIndex;
             }
         }
     }
     return base;
 }
 
-// Children outside the level below's extent count zero.
+// Children outside the level below's extent count zero; base texels hold cases.
 Level cpuReduce(const Level& below, glm::uvec2 belowExtent, glm::uvec2 extent, bool belowIsBase)
 {
+    const mc::CaseTables& tables = mc::caseTables();
     Level level(std::size_t(extent.x) * extent.y, glm::uvec4(0));
     for (std::uint32_t y = 0; y < extent.y; ++y) {
         for (std::uint32_t x = 0; x < extent.x; ++x) {
@@ -51,7 +60,9 @@ Level cpuReduce(const Level& below, glm::uvec2 belowExtent, glm::uvec2 extent, b
                 const glm::uvec2 p(2 * x + (c & 1), 2 * y + (c >> 1));
                 if (p.x >= belowExtent.x || p.y >= belowExtent.y) continue;
                 glm::uvec4 child = below[p.y * belowExtent.x + p.x];
-                if (belowIsBase) child &= glm::uvec4(15u);
+                if (belowIsBase) {
+                    for (int k = 0; k < 4; ++k) child[k] = tables.vertexCount[child[k]];
+                }
                 level[y * extent.x + x][c] = child.x + child.y + child.z + child.w;
             }
         }
@@ -59,26 +70,50 @@ Level cpuReduce(const Level& below, glm::uvec2 belowExtent, glm::uvec2 extent, b
     return level;
 }
 
-void expectPyramidMatchesCpu(const Volume& volume, float iso, bool limitToGl33)
+// Below the block level only the texels of built blocks are compared.
+void expectLevel(const Level& actual, const Level& expected, const std::vector<bool>& built,
+                 std::uint32_t level, glm::uvec2 extent)
+{
+    ASSERT_EQ(actual.size(), expected.size());
+    std::size_t mismatches = 0;
+    std::size_t compared = 0;
+    const std::uint32_t shrink = 1u << level;
+    const glm::uvec2 baseExtent = extent * shrink;
+    for (std::uint32_t y = 0; y < extent.y; ++y) {
+        for (std::uint32_t x = 0; x < extent.x; ++x) {
+            if (level < PyramidLayout::kBlockLevel) {
+                const glm::uvec2 b(x * shrink, y * shrink);
+                if (b.x >= baseExtent.x || !built[b.y * (baseExtent.x) + b.x]) continue;
+            }
+            ++compared;
+            const std::size_t i = y * extent.x + x;
+            mismatches += actual[i] != expected[i];
+        }
+    }
+    EXPECT_EQ(mismatches, 0u) << "of " << compared << " texels compared";
+}
+
+void expectPyramidMatchesCpu(const Volume& volume, float iso, bool limitToGl33,
+                             std::optional<float> earlierIso = std::nullopt)
 {
     GpuExtractor extractor(limitToGl33);
     extractor.setVolume(volume);
+    // An earlier isovalue leaves its blocks behind below the block level; they must not count.
+    if (earlierIso) extractor->extract(*earlierIso);
     extractor->extract(iso);
     const PyramidLayout layout = extractor->pyramidLayout();
     ASSERT_FALSE(layout.empty());
 
-    Level expected = cpuBaseLevel(volume, layout, iso);
+    std::vector<bool> built;
+    Level expected = cpuBaseLevel(volume, layout, iso, built);
     for (std::uint32_t level = 0; level < layout.levelCount; ++level) {
         SCOPED_TRACE("level " + std::to_string(level));
         if (level > 0) {
             expected = cpuReduce(expected, layout.levelExtent(level - 1), layout.levelExtent(level),
                                  level == 1);
         }
-        const Level actual = extractor->readPyramidLevel(level);
-        ASSERT_EQ(actual.size(), expected.size());
-        std::size_t mismatches = 0;
-        for (std::size_t i = 0; i < actual.size(); ++i) mismatches += actual[i] != expected[i];
-        EXPECT_EQ(mismatches, 0u);
+        expectLevel(extractor->readPyramidLevel(level), expected, built, level,
+                    layout.levelExtent(level));
     }
     const glm::uvec4 top = expected.front();
     EXPECT_EQ(layout.levelExtent(layout.levelCount - 1), glm::uvec2(1, 1));
@@ -94,10 +129,20 @@ TEST_P(HistoPyramidTest, EveryLevelMatchesCpuForRandomVolume)
                             limitToGl33());
 }
 
+TEST_P(HistoPyramidTest, BlocksOfAnEarlierIsovalueDoNotCount)
+{
+    // At 20 the sphere's blocks differ from those at -20: what -20 left below the block level
+    // must be ignored.
+    const Volume v = makeSphere({41, 37, 33}, glm::vec3(20.0f, 18.0f, 16.0f), 14.0f);
+    expectPyramidMatchesCpu(v, 4.0f, limitToGl33(), -6.0f);
+    expectPyramidMatchesCpu(v, -6.0f, limitToGl33(), 4.0f);
+}
+
 TEST_P(HistoPyramidTest, EveryLevelMatchesCpuForSphereWithAllLevelFormats)
 {
-    // 100 x 90 x 80 cells: a base of about 470 x 400 texels, 10 levels, so all three classes
-    // (8-, 16- and 32-bit) of levels are used, with odd extents along the way.
+    // 100 x 90 x 80 cells: 13 x 12 x 20 blocks in a 56 x 56 block level, a base of 448 x 448
+    // texels, 10 levels, so all three classes (8-, 16- and 32-bit) of levels are used, with odd
+    // extents along the way.
     const Volume v = makeSphere({101, 91, 81}, glm::vec3(50.0f, 45.0f, 40.0f), 35.0f);
     ASSERT_GT(PyramidLayout::forVolume(v.dims(), 16384).levelCount,
               std::uint32_t(gl::kFirst32BitLevel + 1));

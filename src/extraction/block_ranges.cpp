@@ -1,0 +1,132 @@
+#include "extraction/block_ranges.h"
+
+#include "extraction/pyramid_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace isoview {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+struct Range {
+    float min = kInf;
+    float max = -kInf;
+
+    void add(float v)
+    {
+        if (!std::isfinite(v)) {
+            // Outside for every isovalue: the block must be classified whatever it is.
+            min = -kInf;
+            max = kInf;
+            return;
+        }
+        min = std::min(min, v);
+        max = std::max(max, v);
+    }
+    void add(const Range& r)
+    {
+        min = std::min(min, r.min);
+        max = std::max(max, r.max);
+    }
+};
+
+// Block b along an axis touches voxels [b * cells, b * cells + cells], clamped to the volume.
+struct Span {
+    std::uint32_t first;
+    std::uint32_t last; // inclusive
+};
+Span voxelSpan(std::uint32_t block, std::uint32_t blockCells, std::uint32_t voxels)
+{
+    const std::uint32_t first = block * blockCells;
+    return {first, std::min(first + blockCells, voxels - 1)};
+}
+
+// Pass 1: along each row (fixed y, z), the range of every block's x span. Typed, so that the
+// values are the floats Volume::valueAt gives.
+template <class T>
+void rowRanges(const Volume& volume, std::uint32_t blocksX, std::vector<Range>& out)
+{
+    const glm::uvec3 d = volume.dims();
+    const std::byte* bytes = volume.bytes();
+    std::vector<T> row(d.x);
+    for (std::uint64_t r = 0; r < std::uint64_t(d.y) * d.z; ++r) {
+        std::memcpy(row.data(), bytes + r * d.x * sizeof(T), d.x * sizeof(T));
+        for (std::uint32_t bx = 0; bx < blocksX; ++bx) {
+            const Span s = voxelSpan(bx, PyramidLayout::kBlockCells.x, d.x);
+            Range range;
+            for (std::uint32_t x = s.first; x <= s.last; ++x)
+                range.add(static_cast<float>(row[x]));
+            out[r * blocksX + bx] = range;
+        }
+    }
+}
+
+} // namespace
+
+BlockRanges BlockRanges::compute(const Volume& volume, glm::uvec3 blockCount)
+{
+    BlockRanges result;
+    result.m_blockCount = blockCount;
+    const glm::uvec3 d = volume.dims();
+    const std::uint64_t total = std::uint64_t(blockCount.x) * blockCount.y * blockCount.z;
+    if (total == 0) return result;
+    const glm::uvec3 cells = PyramidLayout::kBlockCells;
+
+    // Pass 1: rows (x).
+    std::vector<Range> rows(std::uint64_t(d.y) * d.z * blockCount.x);
+    switch (volume.type()) {
+    case ScalarType::UInt8: rowRanges<std::uint8_t>(volume, blockCount.x, rows); break;
+    case ScalarType::Int8: rowRanges<std::int8_t>(volume, blockCount.x, rows); break;
+    case ScalarType::UInt16: rowRanges<std::uint16_t>(volume, blockCount.x, rows); break;
+    case ScalarType::Int16: rowRanges<std::int16_t>(volume, blockCount.x, rows); break;
+    case ScalarType::UInt32: rowRanges<std::uint32_t>(volume, blockCount.x, rows); break;
+    case ScalarType::Int32: rowRanges<std::int32_t>(volume, blockCount.x, rows); break;
+    case ScalarType::Float32: rowRanges<float>(volume, blockCount.x, rows); break;
+    case ScalarType::Float64: rowRanges<double>(volume, blockCount.x, rows); break;
+    }
+
+    // Pass 2: columns (y) of row ranges, per slice.
+    std::vector<Range> columns(std::uint64_t(d.z) * blockCount.y * blockCount.x);
+    for (std::uint32_t z = 0; z < d.z; ++z) {
+        for (std::uint32_t by = 0; by < blockCount.y; ++by) {
+            const Span s = voxelSpan(by, cells.y, d.y);
+            for (std::uint32_t bx = 0; bx < blockCount.x; ++bx) {
+                Range range;
+                for (std::uint32_t y = s.first; y <= s.last; ++y)
+                    range.add(rows[(std::uint64_t(z) * d.y + y) * blockCount.x + bx]);
+                columns[(std::uint64_t(z) * blockCount.y + by) * blockCount.x + bx] = range;
+            }
+        }
+    }
+
+    // Pass 3: slices (z) of column ranges.
+    result.m_min.resize(total);
+    result.m_max.resize(total);
+    const std::uint64_t plane = std::uint64_t(blockCount.x) * blockCount.y;
+    for (std::uint32_t bz = 0; bz < blockCount.z; ++bz) {
+        const Span s = voxelSpan(bz, cells.z, d.z);
+        for (std::uint64_t i = 0; i < plane; ++i) {
+            Range range;
+            for (std::uint32_t z = s.first; z <= s.last; ++z)
+                range.add(columns[z * plane + i]);
+            result.m_min[bz * plane + i] = range.min;
+            result.m_max[bz * plane + i] = range.max;
+        }
+    }
+    return result;
+}
+
+void BlockRanges::activeBlocks(float isovalue, std::vector<std::uint32_t>& out) const
+{
+    out.clear();
+    const std::uint32_t n = size();
+    for (std::uint32_t b = 0; b < n; ++b) {
+        if (isActive(b, isovalue)) out.push_back(b);
+    }
+}
+
+} // namespace isoview

@@ -1,0 +1,54 @@
+// The value range of every pyramid block (PyramidLayout::kBlockCells cells), so that a build
+// classifies only the blocks an isovalue can cross: on real scans most of the box is air.
+//
+// A block's range covers every voxel its cells touch (one voxel more than its cells along each
+// axis, clamped to the volume), in the float values the classification compares (as
+// Volume::valueAt gives them). Under the one inside rule (inside <=> finite and >= iso) a block
+// holds a crossing only if one of its corners is inside and another is not, so it is skipped when
+// min >= iso (all inside) or max < iso (all outside). A block touching a non-finite voxel is
+// kept for every isovalue (its range is -inf..+inf): non-finite corners are outside whatever
+// the isovalue, which min/max alone cannot say.
+//
+// Cost: one pass over the voxels (separable: rows, then columns, then slices), at upload.
+//
+// Example:
+//   const BlockRanges ranges = BlockRanges::compute(volume, layout.blockCount);
+//   std::vector<std::uint32_t> active;
+//   ranges.activeBlocks(isoStored, active); // indices as PyramidLayout::blockIndex numbers them
+#pragma once
+
+#include "volume/volume.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace isoview {
+
+class BlockRanges {
+public:
+    BlockRanges() = default;
+    // Ranges of blocks of PyramidLayout::kBlockCells cells; blockCount as the layout has it.
+    static BlockRanges compute(const Volume& volume, glm::uvec3 blockCount);
+
+    // The blocks that may hold a crossing at this isovalue (stored units), in ascending index
+    // order. A NaN isovalue keeps none (no corner is inside).
+    void activeBlocks(float isovalue, std::vector<std::uint32_t>& out) const;
+    bool isActive(std::uint32_t block, float isovalue) const
+    {
+        return m_max[block] >= isovalue && m_min[block] < isovalue;
+    }
+
+    glm::uvec3 blockCount() const { return m_blockCount; }
+    std::uint32_t size() const { return std::uint32_t(m_min.size()); }
+    float min(std::uint32_t block) const { return m_min[block]; }
+    float max(std::uint32_t block) const { return m_max[block]; }
+
+private:
+    glm::uvec3 m_blockCount{0};
+    std::vector<float> m_min;
+    std::vector<float> m_max;
+};
+
+} // namespace isoview

@@ -1,0 +1,100 @@
+// Block value ranges: each block's range is exactly the min and max of the voxels its cells
+// touch (checked against brute force), non-finite voxels keep a block for every isovalue, and a
+// block is active exactly when a cell in it can cross (checked against the cells' cases).
+#include "extraction/block_ranges.h"
+#include "extraction/pyramid_layout.h"
+#include "support/synthetic_volumes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace isoview {
+namespace {
+
+// Brute force: the range over the voxels of block b's cells and their far corners.
+std::pair<float, float> bruteRange(const Volume& v, glm::uvec3 block)
+{
+    const glm::uvec3 cells = PyramidLayout::kBlockCells;
+    const glm::uvec3 first = block * cells;
+    const glm::uvec3 last = glm::min(first + cells, v.dims() - glm::uvec3(1));
+    float lo = std::numeric_limits<float>::infinity();
+    float hi = -lo;
+    for (unsigned z = first.z; z <= last.z; ++z)
+        for (unsigned y = first.y; y <= last.y; ++y)
+            for (unsigned x = first.x; x <= last.x; ++x) {
+                const float value = v.valueAt(x, y, z);
+                if (!std::isfinite(value)) return {-INFINITY, INFINITY};
+                lo = std::min(lo, value);
+                hi = std::max(hi, value);
+            }
+    return {lo, hi};
+}
+
+TEST(BlockRanges, MatchBruteForceOnEveryVoxelType)
+{
+    for (ScalarType type : {ScalarType::UInt8, ScalarType::Int16, ScalarType::UInt32,
+                            ScalarType::Float32, ScalarType::Float64}) {
+        SCOPED_TRACE(std::string(scalarTypeName(type)));
+        const Volume v = test::makeRandomVolume({21, 18, 11}, type, 3);
+        const glm::uvec3 blocks = PyramidLayout::blockCountFor(v.dims());
+        const BlockRanges r = BlockRanges::compute(v, blocks);
+        ASSERT_EQ(r.size(), blocks.x * blocks.y * blocks.z);
+        const PyramidLayout l = PyramidLayout::forVolume(v.dims(), 16384);
+        for (unsigned b = 0; b < r.size(); ++b) {
+            const auto [lo, hi] = bruteRange(v, l.blockCoordinates(b));
+            EXPECT_EQ(r.min(b), lo) << b;
+            EXPECT_EQ(r.max(b), hi) << b;
+        }
+    }
+}
+
+TEST(BlockRanges, NonFiniteVoxelsKeepTheirBlocksActive)
+{
+    Volume v = test::makeTypedVolume<float>({20, 20, 10}, [](auto, auto, auto) { return 1.0f; });
+    // One NaN in block (1, 0, 0) (cells 8..15 in x): voxel 12 is inside it only.
+    std::vector<std::byte> bytes(v.bytes(), v.bytes() + v.voxelCount() * sizeof(float));
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(bytes.data() + (12 + 20 * (3 + 20 * 2)) * sizeof(float), &nan, sizeof(float));
+    const Volume withNan(v.dims(), ScalarType::Float32, std::move(bytes));
+    const BlockRanges r =
+        BlockRanges::compute(withNan, PyramidLayout::blockCountFor(withNan.dims()));
+    std::vector<std::uint32_t> active;
+    r.activeBlocks(5.0f, active); // every finite voxel is outside: only the NaN's block stays
+    EXPECT_EQ(active, std::vector<std::uint32_t>{1});
+    r.activeBlocks(std::numeric_limits<float>::quiet_NaN(), active);
+    EXPECT_TRUE(active.empty());
+}
+
+TEST(BlockRanges, ActiveExactlyWhereACellCanCross)
+{
+    const Volume v = test::makeSphere({40, 36, 30}, glm::vec3(19.5f, 17.5f, 14.5f), 9.0f);
+    const PyramidLayout l = PyramidLayout::forVolume(v.dims(), 16384);
+    const BlockRanges r = BlockRanges::compute(v, l.blockCount);
+    for (float iso : {-3.0f, 0.0f, 4.5f}) {
+        std::vector<std::uint32_t> active;
+        r.activeBlocks(iso, active);
+        ASSERT_TRUE(std::is_sorted(active.begin(), active.end()));
+        // A block with a cell whose corners disagree must be active; one whose cells all agree
+        // (all corners inside or all outside) must not.
+        for (unsigned b = 0; b < r.size(); ++b) {
+            const glm::uvec3 first = l.blockCoordinates(b) * PyramidLayout::kBlockCells;
+            const glm::uvec3 last =
+                glm::min(first + PyramidLayout::kBlockCells, v.dims() - glm::uvec3(1));
+            bool anyInside = false;
+            bool anyOutside = false;
+            for (unsigned z = first.z; z <= last.z; ++z)
+                for (unsigned y = first.y; y <= last.y; ++y)
+                    for (unsigned x = first.x; x <= last.x; ++x)
+                        (v.valueAt(x, y, z) >= iso ? anyInside : anyOutside) = true;
+            const bool listed = std::binary_search(active.begin(), active.end(), b);
+            EXPECT_EQ(listed, anyInside && anyOutside) << "block " << b << " iso " << iso;
+        }
+    }
+}
+
+} // namespace
+} // namespace isoview
