@@ -70,8 +70,8 @@ for ((r = 1; r <= rounds; r++)); do
     read -r iso_build iso_render iso_frame triangles renderer_now <<<"$(/usr/bin/python3 -c '
 import json, sys
 r = json.load(sys.stdin); v = r["volumes"][0]
-print(v["build_ms"]["median"], v["render_ms"]["median"], v["frame_ms"]["median"],
-      v["triangles"], r["renderer"].replace(" ", "_"))' <<<"$json")"
+print("%.1f %.1f %.1f %d %s" % (v["build_ms"]["median"], v["render_ms"]["median"],
+      v["frame_ms"]["median"], v["triangles"], r["renderer"].replace(" ", "_")))' <<<"$json")"
     renderer="${renderer_now//_/ }"
 
     window=""

@@ -27,15 +27,15 @@ void main()
     ivec3 p1 = p0;
     p1[axis] += 1;
 
-    float v0 = fetchVoxel(p0);
-    float v1 = fetchVoxel(p1);
-    float t = (isFiniteValue(v0) && isFiniteValue(v1)) ? (u_isovalue - v0) / (v1 - v0) : 0.5;
+    EdgeSamples s = sampleEdge(p0, axis);
+    float t = (isFiniteValue(s.v0) && isFiniteValue(s.v1)) ? (u_isovalue - s.v0) / (s.v1 - s.v0)
+                                                           : 0.5;
     vec3 position = vec3(p0);
     position[axis] += t;
 
     // Physical gradients at both edge ends, interpolated.
-    vec3 n = mix(voxelGradientToPhysical(p0.z, u_volumeDims.z) * voxelGradient(p0),
-                 voxelGradientToPhysical(p1.z, u_volumeDims.z) * voxelGradient(p1), t);
+    vec3 n = mix(voxelGradientToPhysical(p0.z, u_volumeDims.z) * s.g0,
+                 voxelGradientToPhysical(p1.z, u_volumeDims.z) * s.g1, t);
     v_normal = length(n) > 0.0 ? -normalize(n) : vec3(0.0);
     v_position = position;
     uint linear = uint(p0.x) + uint(u_volumeDims.x) * (uint(p0.y) + uint(u_volumeDims.y) * uint(p0.z));

@@ -45,27 +45,61 @@ float finiteOr(float v, float fallback)
     return isFiniteValue(v) ? v : fallback;
 }
 
-// Index-space gradient by central differences, one-sided at the borders; non-finite neighbours
-// count as the centre value, a non-finite centre has no gradient (same rules as indexGradient()
-// in src/extraction/cpu_marching_cubes.cpp).
-vec3 voxelGradient(ivec3 p)
+// Values and index-space gradients by central differences at both ends of the grid edge from p0
+// to p1 = p0 + e(axis): one-sided at the borders, non-finite neighbours counting as the centre
+// value, no gradient at a non-finite centre (the rules of indexGradient() in
+// src/extraction/cpu_marching_cubes.cpp). The two stencils share the line p0 - e .. p1 + e, so 12
+// fetches serve both (4 along the edge, 2 x 4 across it), every lane doing the same work, and
+// the flat tiles of the at most four slices involved are found once.
+struct EdgeSamples {
+    float v0;
+    float v1;
+    vec3 g0;
+    vec3 g1;
+};
+
+// z0 - 1 <= p.z <= z0 + 2
+float fetchNearSlice(ivec2 tiles[4], int z0, ivec3 p)
 {
-    float c = fetchVoxel(p);
-    if (!isFiniteValue(c)) return vec3(0.0);
-    vec3 g = vec3(0.0);
-    for (int a = 0; a < 3; ++a) {
-        int n = u_volumeDims[a];
-        ivec3 e = ivec3(0);
-        e[a] = 1;
-        if (n == 1) {
-            g[a] = 0.0;
-        } else if (p[a] > 0 && p[a] < n - 1) {
-            g[a] = (finiteOr(fetchVoxel(p + e), c) - finiteOr(fetchVoxel(p - e), c)) * 0.5;
-        } else if (p[a] == 0) {
-            g[a] = finiteOr(fetchVoxel(p + e), c) - c;
-        } else {
-            g[a] = c - finiteOr(fetchVoxel(p - e), c);
-        }
+    return fetchVoxelAt(tiles[p.z - z0 + 1] + p.xy);
+}
+
+// span: index distance between the two samples (2 inside, 1 at a border, 0 on a one-voxel axis)
+float centralDifference(float lo, float hi, float centre, int span)
+{
+    return span == 0 ? 0.0 : (finiteOr(hi, centre) - finiteOr(lo, centre)) / float(span);
+}
+
+EdgeSamples sampleEdge(ivec3 p0, int axis)
+{
+    ivec3 last = u_volumeDims - 1;
+    ivec3 e = ivec3(equal(ivec3(0, 1, 2), ivec3(axis)));
+    ivec3 p1 = p0 + e;
+    ivec2 tiles[4];
+    for (int i = 0; i < 4; ++i) tiles[i] = flatTileOrigin(clamp(p0.z - 1 + i, 0, last.z));
+
+    EdgeSamples s;
+    s.v0 = fetchNearSlice(tiles, p0.z, p0);
+    s.v1 = fetchNearSlice(tiles, p0.z, p1);
+    ivec3 before = max(p0 - e, ivec3(0));
+    ivec3 after = min(p1 + e, last);
+    float vBefore = fetchNearSlice(tiles, p0.z, before);
+    float vAfter = fetchNearSlice(tiles, p0.z, after);
+    s.g0[axis] = centralDifference(vBefore, s.v1, s.v0, p1[axis] - before[axis]);
+    s.g1[axis] = centralDifference(s.v0, vAfter, s.v1, after[axis] - p0[axis]);
+    for (int k = 1; k <= 2; ++k) {
+        int a = (axis + k) % 3;
+        ivec3 f = ivec3(equal(ivec3(0, 1, 2), ivec3(a)));
+        ivec3 lo0 = max(p0 - f, ivec3(0));
+        ivec3 hi0 = min(p0 + f, last);
+        ivec3 lo1 = max(p1 - f, ivec3(0));
+        ivec3 hi1 = min(p1 + f, last);
+        s.g0[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo0),
+                                    fetchNearSlice(tiles, p0.z, hi0), s.v0, hi0[a] - lo0[a]);
+        s.g1[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo1),
+                                    fetchNearSlice(tiles, p0.z, hi1), s.v1, hi1[a] - lo1[a]);
     }
-    return g;
+    if (!isFiniteValue(s.v0)) s.g0 = vec3(0.0);
+    if (!isFiniteValue(s.v1)) s.g1 = vec3(0.0);
+    return s;
 }

@@ -18,6 +18,7 @@ uniform usampler2D u_hp16;
 uniform usampler2D u_hp32;
 uniform int u_hpLevelCount;
 
+// Counts of texel p at a level (the count pass; traversal unrolls its levels instead).
 uvec4 hpCounts(int level, ivec2 p)
 {
     if (level >= HP_FIRST_32BIT_LEVEL) return texelFetch(u_hp32, p, level - HP_FIRST_32BIT_LEVEL);
@@ -49,13 +50,16 @@ struct HpLocation {
     uint localKey;  // which vertex of the case's triangle list
 };
 
+// One step down from level LEVEL (a literal) if the pyramid has it: the sampler and mip level are
+// constants, which a level loop could not give (dynamic mip levels cost dearly on software
+// rasterisers). HP_DESCEND_LEVELS (from the engine) lists every possible level, top first.
+// (One line: GLSL before 4.20 has no line continuation.)
+#define HP_DESCEND(LEVEL, SAMPLER, LOD) if (LEVEL < u_hpLevelCount) p = 2 * p + channelOffset(hpPickChild(texelFetch(SAMPLER, p, LOD), key));
+
 HpLocation hpTraverse(uint key)
 {
     ivec2 p = ivec2(0);
-    for (int level = u_hpLevelCount - 1; level >= 1; --level) {
-        int child = hpPickChild(hpCounts(level, p), key);
-        p = 2 * p + channelOffset(child);
-    }
+    HP_DESCEND_LEVELS
     uvec4 cases = texelFetch(u_hpBase, p, 0);
     int channel = hpPickChild(caseVertexCounts(cases), key);
     HpLocation loc;

@@ -47,6 +47,11 @@ glm::uvec2 chainSize(glm::uvec2 first, GLint mips)
 HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
 {
     if (layout.empty()) throw GlError("a HistoPyramid needs at least one cell");
+    if (layout.levelCount > kMaxPyramidLevels) {
+        throw GlError("a HistoPyramid of " + std::to_string(layout.levelCount) +
+                      " levels is more than the traversal handles (" +
+                      std::to_string(kMaxPyramidLevels) + ")");
+    }
     const std::uint32_t top = layout.levelCount - 1;
     m_mips8 = GLint(std::min<std::uint32_t>(top, kFirst16BitLevel - 1));
     m_mips16 = top >= kFirst16BitLevel ? GLint(std::min<std::uint32_t>(top, kFirst32BitLevel - 1)) -

@@ -39,6 +39,9 @@ namespace isoview::gl {
 
 inline constexpr int kFirst16BitLevel = 3;
 inline constexpr int kFirst32BitLevel = 7;
+// Levels a pyramid may have: a base of up to 32768 texels a side (the traversal is unrolled up
+// to it).
+inline constexpr std::uint32_t kMaxPyramidLevels = 16;
 
 struct HistoPyramidPrograms {
     const ShaderProgram& classify;     // writes level 0 per block (hp_base_level.frag)
