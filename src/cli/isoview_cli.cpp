@@ -95,6 +95,11 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
                 std::cerr << "isoview-cli: --iso expects a number, got '" << *v << "'\n";
                 return std::nullopt;
             }
+            // NaN and infinities would classify every corner alike: an empty mesh, exit 0.
+            if (!std::isfinite(iso)) {
+                std::cerr << "isoview-cli: --iso expects a finite number, got '" << *v << "'\n";
+                return std::nullopt;
+            }
             args.iso = iso;
         } else if (a == "-o" || a == "--output") {
             const auto v = value("-o");
