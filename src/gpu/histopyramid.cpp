@@ -181,9 +181,9 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(activeBlocks.size_bytes()), activeBlocks.data(),
                      GL_STREAM_DRAW);
     }
+    // u_blocksPerRow is a layout uniform, set once per volume by the extractor.
     const auto setBlockQuad = [&](const ShaderProgram& p, std::uint32_t level) {
         const glm::uvec2 extent = m_layout.levelExtent(level);
-        glUniform1i(p.uniform("u_blocksPerRow"), GLint(m_layout.blocksPerRow));
         glUniform1i(p.uniform("u_blockSide"), GLint(PyramidLayout::kBlockTexels >> level));
         glUniform2f(p.uniform("u_targetExtent"), float(extent.x), float(extent.y));
     };

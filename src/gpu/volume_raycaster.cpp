@@ -74,18 +74,16 @@ void VolumeRaycaster::setVolume(const GpuVolume& volume)
     prepare(volume.samplerKind());
     const VolumeGeometry& geometry = volume.geometry();
     m_indexToPhysical = glm::mat4(geometry.indexToPhysical());
-    m_gradientToPhysical = glm::mat3(geometry.gradientToPhysical());
+    const glm::mat3 gradientToPhysical(geometry.gradientToPhysical());
     m_indexExtent = glm::vec3(volume.dims()) - 1.0f;
     const glm::dmat3 linear(geometry.indexToPhysical());
     double reference =
         std::min({glm::length(linear[0]), glm::length(linear[1]), glm::length(linear[2])});
-    m_referenceLength = reference > 0.0 && std::isfinite(reference) ? float(reference) : 1.0f;
-    m_rescale = volume.rescale();
-    m_realRange = volume.realRange();
-    m_sampler = volume.samplerKind();
+    const float referenceLength =
+        reference > 0.0 && std::isfinite(reference) ? float(reference) : 1.0f;
     m_volume = &volume;
 
-    const ShaderProgram& program = *m_programs[std::size_t(*m_sampler)];
+    const ShaderProgram& program = *m_programs[std::size_t(volume.samplerKind())];
     ScopedProgram use(program.id());
     const glm::ivec3 dims(volume.dims());
     glUniform3i(program.uniform("u_volumeDims"), dims.x, dims.y, dims.z);
@@ -94,25 +92,27 @@ void VolumeRaycaster::setVolume(const GpuVolume& volume)
     glUniformMatrix4fv(program.uniform("u_indexToPhysical"), 1, GL_FALSE,
                        glm::value_ptr(m_indexToPhysical));
     glUniformMatrix3fv(program.uniform("u_gradientToPhysical"), 1, GL_FALSE,
-                       glm::value_ptr(m_gradientToPhysical));
+                       glm::value_ptr(gradientToPhysical));
     // lookup coordinate = (stored * slope + intercept - realMin) / (realMax - realMin)
-    const double width = m_realRange.max - m_realRange.min;
-    glUniform2f(program.uniform("u_valueToLut"), float(m_rescale.slope / width),
-                float((m_rescale.intercept - m_realRange.min) / width));
-    glUniform1f(program.uniform("u_referenceLength"), m_referenceLength);
+    const ValueRange real = volume.realRange();
+    const ValueRescale& rescale = volume.rescale();
+    const double width = real.max - real.min;
+    glUniform2f(program.uniform("u_valueToLut"), float(rescale.slope / width),
+                float((rescale.intercept - real.min) / width));
+    glUniform1f(program.uniform("u_referenceLength"), referenceLength);
     if (m_transferFunction) uploadLookup();
 }
 
 void VolumeRaycaster::setTransferFunction(const TransferFunction& tf)
 {
     m_transferFunction = tf;
-    if (m_sampler) uploadLookup();
+    if (m_volume) uploadLookup();
 }
 
 void VolumeRaycaster::uploadLookup()
 {
-    const std::vector<glm::vec4> table =
-        m_transferFunction->sample(m_realRange.min, m_realRange.max, kLookupSize);
+    const std::vector<glm::vec4> table = m_transferFunction->sample(
+        m_volume->realRange().min, m_volume->realRange().max, kLookupSize);
     ScopedPixelStore alignment(GL_UNPACK_ALIGNMENT, 4);
     ScopedTextureBinding bind(m_lookup.id());
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, GLsizei(table.size()), 1, GL_RGBA, GL_FLOAT,
@@ -139,9 +139,9 @@ void VolumeRaycaster::ensureLowResolutionTarget(glm::ivec2 size)
 
 void VolumeRaycaster::render(const RaycastFrame& frame)
 {
-    if (!m_volume || !m_sampler || !m_transferFunction) return;
+    if (!m_volume || !m_transferFunction) return;
     if (frame.viewportSize.x <= 0 || frame.viewportSize.y <= 0) return;
-    const std::optional<ShaderProgram>& program = m_programs[std::size_t(*m_sampler)];
+    const std::optional<ShaderProgram>& program = m_programs[std::size_t(m_volume->samplerKind())];
     if (!program) return;
 
     const float step = std::clamp(std::isfinite(frame.stepVoxels) ? frame.stepVoxels : 0.5f,

@@ -1,8 +1,9 @@
 // Direct volume rendering by GPU ray casting: one ray per pixel through the flat-3D volume
-// texture of the GpuVolume that the extraction reads too (the volume is on the GPU once), classified
-// by a transfer-function lookup table and composited front to back over what the framebuffer
-// holds. The rays stop at an opaque surface given as a depth texture, so volume in front of the
-// isosurface is blended over it and nothing behind it shows (shaders/volume_raycast.frag).
+// texture of the GpuVolume that the extraction reads too (the volume is on the GPU once),
+// classified by a transfer-function lookup table and composited front to back over what the
+// framebuffer holds. The rays stop at an opaque surface given as a depth texture, so volume in
+// front of the isosurface is blended over it and nothing behind it shows
+// (shaders/volume_raycast.frag).
 //
 // Transfer-function opacity is the opacity of a slab one reference length thick: the smallest
 // voxel spacing, in millimetres. Each step's opacity is corrected for its physical length
@@ -72,7 +73,7 @@ public:
     // transfer function over its real value range. Throws ShaderError only when prepare() was
     // not called for the volume's sampler type and its compile fails.
     void setVolume(const GpuVolume& volume);
-    bool hasVolume() const { return m_sampler.has_value(); }
+    bool hasVolume() const { return m_volume != nullptr; }
 
     // Samples the function over the volume's real value range into the lookup texture
     // (kLookupSize RGBA entries); kept and re-sampled by later setVolume calls. Before any
@@ -99,13 +100,8 @@ private:
     bool m_lowResComplete = false;
 
     const GpuVolume* m_volume = nullptr; // borrowed (SceneRenderer owns it)
-    std::optional<SamplerKind> m_sampler;
     glm::mat4 m_indexToPhysical{1.0f};
-    glm::mat3 m_gradientToPhysical{1.0f};
     glm::vec3 m_indexExtent{0.0f}; // dims - 1
-    float m_referenceLength = 1.0f;
-    ValueRescale m_rescale;
-    ValueRange m_realRange;
     std::optional<TransferFunction> m_transferFunction;
 };
 
