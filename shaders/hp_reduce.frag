@@ -1,25 +1,37 @@
 // Pass 2..n of the HistoPyramid build: reduce. Each texel of level l+1 stores in channel c the
 // total of child texel 2p + (c & 1, c >> 1) of level l, so the four channels are the four key
-// ranges that traversal chooses between. The source level is bound as the only mip level of its
-// texture (lod 0) while the level above is rendered, which keeps reading and writing apart.
-// Base texels hold cases, not counts: their counts come from the case table.
+// ranges that traversal chooses between. Both pyramids are reduced in one pass: the triangle
+// pyramid (o_counts) and the vertex pyramid (o_vertexCounts), which share the base level. The
+// source level is bound as the only mip level of its texture (lod 0) while the level above is
+// rendered, which keeps reading and writing apart. Base texels hold cases, not counts: their
+// triangle vertex counts come from the case table, their welded vertex counts from the edges
+// the cells own.
 #include "common/histopyramid_channels.glsl"
 #include "common/marching_cubes_cell.glsl"
 
-uniform usampler2D u_source;
+uniform usampler2D u_source;       // triangle level l (the base: cases)
+uniform usampler2D u_vertexSource; // vertex level l (unused when l is the base)
 uniform bool u_sourceIsBase;
-out uvec4 o_counts;
+layout(location = 0) out uvec4 o_counts;
+layout(location = 1) out uvec4 o_vertexCounts;
 
-uint childTotal(ivec2 p)
+uint total(uvec4 v)
 {
-    uvec4 v = texelFetch(u_source, p, 0);
-    if (u_sourceIsBase) v = caseVertexCounts(v);
     return v.x + v.y + v.z + v.w;
 }
 
 void main()
 {
     ivec2 first = 2 * ivec2(gl_FragCoord.xy);
-    o_counts = uvec4(childTotal(first + channelOffset(0)), childTotal(first + channelOffset(1)),
-                     childTotal(first + channelOffset(2)), childTotal(first + channelOffset(3)));
+    for (int c = 0; c < 4; ++c) {
+        ivec2 child = first + channelOffset(c);
+        uvec4 v = texelFetch(u_source, child, 0);
+        if (u_sourceIsBase) {
+            o_counts[c] = total(caseVertexCounts(v));
+            o_vertexCounts[c] = total(cellVertexCounts(v, firstCellOfBaseTexel(child)));
+        } else {
+            o_counts[c] = total(v);
+            o_vertexCounts[c] = total(texelFetch(u_vertexSource, child, 0));
+        }
+    }
 }

@@ -5,6 +5,8 @@
 // voxel type, so 16-bit CT keeps its exact integers; values convert to float exactly as
 // Volume::valueAt does on the CPU, which is what makes the GPU and CPU classify every corner
 // alike.
+#ifndef ISOVIEW_FLAT3D_SAMPLING
+#define ISOVIEW_FLAT3D_SAMPLING
 
 uniform ISOVIEW_VOLUME_SAMPLER u_volume;
 uniform ivec3 u_volumeDims;
@@ -103,3 +105,5 @@ EdgeSamples sampleEdge(ivec3 p0, int axis)
     if (!isFiniteValue(s.v1)) s.g1 = vec3(0.0);
     return s;
 }
+
+#endif

@@ -8,6 +8,8 @@
 //   u_hp16    levels HP_FIRST_16BIT_LEVEL .. HP_FIRST_32BIT_LEVEL-1, RGBA16UI (<= 61440)
 //   u_hp32    levels HP_FIRST_32BIT_LEVEL and up, RGBA32UI
 // Channel c of a texel at level l holds the total of child texel 2p + (c & 1, c >> 1) at l-1.
+#ifndef ISOVIEW_HISTOPYRAMID_TRAVERSE
+#define ISOVIEW_HISTOPYRAMID_TRAVERSE
 
 #include "common/histopyramid_channels.glsl"
 #include "common/marching_cubes_cell.glsl"
@@ -59,7 +61,7 @@ struct HpLocation {
 HpLocation hpTraverse(uint key)
 {
     ivec2 p = ivec2(0);
-    HP_DESCEND_LEVELS
+    HP_DESCEND_LEVELS(u_hp8, u_hp16, u_hp32)
     uvec4 cases = texelFetch(u_hpBase, p, 0);
     int channel = hpPickChild(caseVertexCounts(cases), key);
     HpLocation loc;
@@ -68,3 +70,5 @@ HpLocation hpTraverse(uint key)
     loc.localKey = key;
     return loc;
 }
+
+#endif

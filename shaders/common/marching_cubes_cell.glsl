@@ -45,6 +45,57 @@ bool isCell(ivec3 cell)
     return all(lessThan(cell, u_cellCount));
 }
 
+// Where a cell's case lives in the base level: the inverse of firstCellOfBaseTexel.
+struct BaseSlot {
+    ivec2 texel;
+    int channel;
+    int block; // PyramidLayout::blockIndex
+};
+
+BaseSlot baseSlotOf(ivec3 cell)
+{
+    ivec3 blockCells = ivec3(HP_BLOCK_CELLS_X, HP_BLOCK_CELLS_Y, HP_BLOCK_CELLS_Z);
+    ivec3 block = cell / blockCells;
+    ivec3 local = cell - block * blockCells;
+    int index = block.x + u_blockCount.x * (block.y + u_blockCount.y * block.z);
+    ivec2 blockTexel = ivec2(index % u_blocksPerRow, index / u_blocksPerRow);
+    BaseSlot slot;
+    slot.texel = blockTexel * 8 + ivec2(local.z & 1, local.z >> 1) * 4 + (local.xy >> 1);
+    slot.channel = (local.x & 1) | ((local.y & 1) << 1);
+    slot.block = index;
+    return slot;
+}
+
+// Edge ownership (src/extraction/edge_ownership.h): the crossed edges of each case, the edges a
+// cell owns by which far faces of the grid it touches.
+const uint kCrossedEdges[256] = uint[256](MC_CROSSED_EDGES);
+const uint kOwnedEdges[8] = uint[8](MC_OWNED_EDGES);
+
+// Set bits of a 12-bit mask (bitCount needs GLSL 4.00).
+uint edgeCount(uint mask)
+{
+    uint v = mask - ((mask >> 1) & 0x5555u);
+    v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
+    v = (v + (v >> 4)) & 0x0F0Fu;
+    return (v + (v >> 8)) & 0x1Fu;
+}
+
+// The crossed edges a cell owns: one welded vertex each, in ascending edge order.
+uint ownedCrossedEdges(ivec3 cell, uint caseIndex)
+{
+    bvec3 far = equal(cell, u_cellCount - 1);
+    return kCrossedEdges[caseIndex] & kOwnedEdges[int(far.x) | (int(far.y) << 1) | (int(far.z) << 2)];
+}
+
+// Welded vertices owned by the four cells of a base texel whose first cell is `first`.
+uvec4 cellVertexCounts(uvec4 cases, ivec3 first)
+{
+    return uvec4(edgeCount(ownedCrossedEdges(first, cases.x)),
+                 edgeCount(ownedCrossedEdges(first + ivec3(1, 0, 0), cases.y)),
+                 edgeCount(ownedCrossedEdges(first + ivec3(0, 1, 0), cases.z)),
+                 edgeCount(ownedCrossedEdges(first + ivec3(1, 1, 0), cases.w)));
+}
+
 // Vertex counts of the four cells of a base texel from their cached cases.
 uvec4 caseVertexCounts(uvec4 cases)
 {

@@ -4,6 +4,8 @@
 // keep every slice where the scanner measured it: u_sliceOrigins holds the physical position of
 // voxel (0, 0, k) per slice (texel k), and a point between slices k0 and k0 + 1 is interpolated
 // between them; the in-plane axes stay those of u_indexToPhysical.
+#ifndef ISOVIEW_VOLUME_GEOMETRY
+#define ISOVIEW_VOLUME_GEOMETRY
 
 uniform mat4 u_indexToPhysical;     // the nominal affine map
 uniform mat3 u_gradientToPhysical;  // its inverse transpose (regular grids)
@@ -45,3 +47,5 @@ mat3 voxelGradientToPhysical(int k, int sliceCount)
     mat3 jacobian = mat3(u_indexToPhysical[0].xyz, u_indexToPhysical[1].xyz, step);
     return transpose(inverse(jacobian));
 }
+
+#endif

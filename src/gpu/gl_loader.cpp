@@ -33,7 +33,7 @@ std::string GlCapabilities::summary() const
 {
     std::ostringstream s;
     s << renderer << ", OpenGL " << major << "." << minor << " core";
-    if (!indirectDraw) s << " (3.3 path)";
+    if (!computeExtraction) s << " (3.3 path)";
     return s.str();
 }
 
@@ -56,7 +56,7 @@ GlCapabilities queryCapabilities(const GlFeatureLimits& limits)
     GLint maxTexture = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTexture);
     caps.maxTextureSize = std::uint32_t(maxTexture);
-    caps.indirectDraw = !limits.limitToGl33 && caps.major >= 4;
+    caps.computeExtraction = !limits.limitToGl33 && caps.major * 10 + caps.minor >= 43;
     caps.debugOutput = epoxy_has_gl_extension("GL_KHR_debug") || caps.major * 10 + caps.minor >= 43;
     return caps;
 }

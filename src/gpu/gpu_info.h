@@ -16,8 +16,10 @@ struct GlCapabilities {
     std::string vendor;
     std::string version;  // GL_VERSION string
     std::uint32_t maxTextureSize = 0;
-    // GL 4.0 indirect draws: the vertex count stays on the GPU (no read-back per frame).
-    bool indirectDraw = false;
+    // GL 4.3 compute shaders: the extraction runs in compute passes sized on the GPU (indirect
+    // dispatch and indexed indirect draw); without them, transform feedback with the counts
+    // read back once per isovalue (the 3.3 path).
+    bool computeExtraction = false;
     // KHR_debug: object labels and the debug message callback.
     bool debugOutput = false;
 
@@ -32,7 +34,8 @@ struct GlFeatureLimits {
 
 struct GpuMemoryUse {
     std::size_t volumeTextureBytes = 0;
-    std::size_t pyramidBytes = 0;
+    std::size_t pyramidBytes = 0; // both pyramids
+    std::size_t meshBytes = 0;    // the welded mesh's vertex and index buffers (capacity)
     std::uint64_t voxels = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "gpu/histopyramid.h"
 
 #include "core/error.h"
+#include "gpu/extraction_record.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_state.h"
 #include "gpu/texture_units.h"
@@ -80,6 +81,25 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
                                   chainSize(layout.levelExtent(kFirst32BitLevel), m_mips32),
                                   m_mips32, 16, "histopyramid 32-bit levels");
     }
+    // The vertex pyramid's levels: the same extents and formats (a cell owns at most 12 edges,
+    // fewer than its up to 15 triangle vertices, so every count fits where the triangle count
+    // does).
+    m_vertexLevels8 = Texture::create();
+    m_bytes += allocateLevels(m_vertexLevels8, GL_RGBA8UI, GL_UNSIGNED_BYTE,
+                              chainSize(layout.levelExtent(1), m_mips8), m_mips8, 4,
+                              "vertex pyramid 8-bit levels");
+    if (m_mips16 > 0) {
+        m_vertexLevels16 = Texture::create();
+        m_bytes += allocateLevels(m_vertexLevels16, GL_RGBA16UI, GL_UNSIGNED_SHORT,
+                                  chainSize(layout.levelExtent(kFirst16BitLevel), m_mips16),
+                                  m_mips16, 8, "vertex pyramid 16-bit levels");
+    }
+    if (m_mips32 > 0) {
+        m_vertexLevels32 = Texture::create();
+        m_bytes += allocateLevels(m_vertexLevels32, GL_RGBA32UI, GL_UNSIGNED_INT,
+                                  chainSize(layout.levelExtent(kFirst32BitLevel), m_mips32),
+                                  m_mips32, 16, "vertex pyramid 32-bit levels");
+    }
     restoreTexture.reset();
 
     {
@@ -93,6 +113,14 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
             glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
             glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
                                    s.texture->id(), s.mip);
+            // Above the shared base, each level's pass writes both pyramids.
+            if (level > 0) {
+                const LevelStorage v = vertexStorageOf(level);
+                glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
+                                       v.texture->id(), v.mip);
+                const std::array<GLenum, 2> targets{GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+                glDrawBuffers(GLsizei(targets.size()), targets.data());
+            }
             const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
             if (status != GL_FRAMEBUFFER_COMPLETE) {
                 throw GlError("HistoPyramid level " + std::to_string(level) +
@@ -103,22 +131,30 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
             // written: they must hold zero counts.
             const GLuint zero[4] = {0, 0, 0, 0};
             glClearBufferuiv(GL_COLOR, 0, zero);
+            if (level > 0) glClearBufferuiv(GL_COLOR, 1, zero);
             m_framebuffers.push_back(std::move(fb));
         }
     }
 
-    m_countBuffer = Buffer::create();
+    m_record = Buffer::create();
     {
-        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_countBuffer.id());
-        m_countBuffer.label("histopyramid indirect draw command");
-        const std::array<std::uint32_t, 4> zero{0, 1, 0, 0};
-        glBufferData(GL_ARRAY_BUFFER, sizeof(zero), zero.data(), GL_DYNAMIC_COPY);
+        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_record.id());
+        m_record.label("extraction record");
+        const std::array<std::uint32_t, record::kUints> zero{};
+        glBufferData(GL_ARRAY_BUFFER, record::kBytes, zero.data(), GL_DYNAMIC_COPY);
     }
-    m_countCopy = Buffer::create();
     {
-        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_countCopy.id());
-        m_countCopy.label("histopyramid count for polling");
-        glBufferData(GL_ARRAY_BUFFER, sizeof(std::uint32_t), nullptr, GL_STREAM_READ);
+        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_blockFirstVertex.id());
+        m_blockFirstVertex.label("first welded vertex per block");
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::size_t(layout.blockTotal()) * 4), nullptr,
+                     GL_DYNAMIC_COPY);
+        m_bytes += std::size_t(layout.blockTotal()) * 4;
+    }
+    m_recordCopy = Buffer::create();
+    {
+        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_recordCopy.id());
+        m_recordCopy.label("extraction counts for polling");
+        glBufferData(GL_ARRAY_BUFFER, record::kBytes, nullptr, GL_STREAM_READ);
     }
     // The block-limited passes draw one instance per active block; attribute 0 is its index.
     {
@@ -143,6 +179,16 @@ HistoPyramid::LevelStorage HistoPyramid::storageOf(std::uint32_t level) const
     return {&m_levels32, GLint(level) - kFirst32BitLevel};
 }
 
+HistoPyramid::LevelStorage HistoPyramid::vertexStorageOf(std::uint32_t level) const
+{
+    if (level == 0) return {&m_base, 0}; // shared
+    if (level < std::uint32_t(kFirst16BitLevel)) return {&m_vertexLevels8, GLint(level) - 1};
+    if (level < std::uint32_t(kFirst32BitLevel)) {
+        return {&m_vertexLevels16, GLint(level) - kFirst16BitLevel};
+    }
+    return {&m_vertexLevels32, GLint(level) - kFirst32BitLevel};
+}
+
 void HistoPyramid::setSampledMipRange(const Texture& texture, GLint first, GLint last) const
 {
     glBindTexture(GL_TEXTURE_2D, texture.id());
@@ -160,6 +206,26 @@ void HistoPyramid::bindLevelTextures() const
     glBindTexture(GL_TEXTURE_2D, m_levels16.id());
     glActiveTexture(GL_TEXTURE0 + units::kHp32);
     glBindTexture(GL_TEXTURE_2D, m_levels32.id());
+    glActiveTexture(GL_TEXTURE0 + units::kVp8);
+    glBindTexture(GL_TEXTURE_2D, m_vertexLevels8.id());
+    glActiveTexture(GL_TEXTURE0 + units::kVp16);
+    glBindTexture(GL_TEXTURE_2D, m_vertexLevels16.id());
+    glActiveTexture(GL_TEXTURE0 + units::kVp32);
+    glBindTexture(GL_TEXTURE_2D, m_vertexLevels32.id());
+}
+
+void HistoPyramid::sampleAllMips() const
+{
+    setSampledMipRange(m_levels8, 0, m_mips8 - 1);
+    setSampledMipRange(m_vertexLevels8, 0, m_mips8 - 1);
+    if (m_mips16 > 0) {
+        setSampledMipRange(m_levels16, 0, m_mips16 - 1);
+        setSampledMipRange(m_vertexLevels16, 0, m_mips16 - 1);
+    }
+    if (m_mips32 > 0) {
+        setSampledMipRange(m_levels32, 0, m_mips32 - 1);
+        setSampledMipRange(m_vertexLevels32, 0, m_mips32 - 1);
+    }
 }
 
 void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVertexArray,
@@ -202,10 +268,17 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     // of its texture while the next level (possibly a mip of the same texture) is rendered. Up
     // to the block level only the active blocks are reduced; the block level is cleared first,
     // so every other block counts zero there; above it the whole level is reduced.
-    glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
     for (std::uint32_t level = 1; level < m_layout.levelCount; ++level) {
         const LevelStorage source = storageOf(level - 1);
+        glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
         setSampledMipRange(*source.texture, source.mip, source.mip);
+        glActiveTexture(GL_TEXTURE0 + units::kVertexReduceSource);
+        if (level > 1) {
+            const LevelStorage vertexSource = vertexStorageOf(level - 1);
+            setSampledMipRange(*vertexSource.texture, vertexSource.mip, vertexSource.mip);
+        } else {
+            glBindTexture(GL_TEXTURE_2D, 0); // from the base, vertex counts come from the cases
+        }
         glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffers[level].id());
         const glm::uvec2 extent = m_layout.levelExtent(level);
         glViewport(0, 0, GLsizei(extent.x), GLsizei(extent.y));
@@ -213,6 +286,7 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
             if (level == PyramidLayout::kBlockLevel) {
                 const GLuint zero[4] = {0, 0, 0, 0};
                 glClearBufferuiv(GL_COLOR, 0, zero);
+                glClearBufferuiv(GL_COLOR, 1, zero);
             }
             if (instances == 0) continue;
             ScopedProgram program(programs.reduceBlocks.id());
@@ -227,58 +301,80 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
         }
     }
     glBindTexture(GL_TEXTURE_2D, 0);
-    setSampledMipRange(m_levels8, 0, m_mips8 - 1);
-    if (m_mips16 > 0) setSampledMipRange(m_levels16, 0, m_mips16 - 1);
-    if (m_mips32 > 0) setSampledMipRange(m_levels32, 0, m_mips32 - 1);
+    glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
     glBindTexture(GL_TEXTURE_2D, 0);
+    sampleAllMips();
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
 
-    // Last pass: sum the top level into the indirect draw command, on the GPU.
+void HistoPyramid::writeRecord(const ShaderProgram& recordProgram, GLuint emptyVertexArray)
+{
+    ScopedVertexArray vao(emptyVertexArray);
+    ScopedFramebuffer framebuffer(framebufferForDiscardedDraws());
+    bindLevelTextures();
     {
-        bindLevelTextures();
-        ScopedProgram program(programs.count.id());
+        ScopedProgram program(recordProgram.id());
         ScopedCapability discard(GL_RASTERIZER_DISCARD, true);
-        ScopedIndexedBufferBinding command(GL_TRANSFORM_FEEDBACK_BUFFER, 0, m_countBuffer.id());
+        ScopedIndexedBufferBinding target(GL_TRANSFORM_FEEDBACK_BUFFER, 0, m_record.id());
         glBeginTransformFeedback(GL_POINTS);
         glDrawArrays(GL_POINTS, 0, 1);
         glEndTransformFeedback();
     }
-
-    // Copy the count aside, behind a fence, so statistics can read it later without a stall.
+    // Copy the record aside, behind a fence, so statistics can read it later without a stall.
     {
-        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_countBuffer.id());
-        ScopedBufferBinding write(GL_COPY_WRITE_BUFFER, m_countCopy.id());
-        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
-                            sizeof(std::uint32_t));
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_record.id());
+        ScopedBufferBinding write(GL_COPY_WRITE_BUFFER, m_recordCopy.id());
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, record::kBytes);
     }
-    m_countReady.insert();
+    m_recordReady.insert();
 }
 
-std::optional<std::uint32_t> HistoPyramid::pollVertexCount() const
+namespace {
+HistoPyramid::Counts countsIn(const std::array<std::uint32_t, record::kUints>& r)
 {
-    if (!m_countReady.signaled()) return std::nullopt;
-    std::uint32_t count = 0;
-    ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_countCopy.id());
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof(count), &count);
-    return count;
+    return {r[record::kIndexCount], r[record::kVertexCount]};
+}
+} // namespace
+
+std::optional<HistoPyramid::Counts> HistoPyramid::pollCounts() const
+{
+    if (!m_recordReady.signaled()) return std::nullopt;
+    std::array<std::uint32_t, record::kUints> r{};
+    ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_recordCopy.id());
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, record::kBytes, r.data());
+    return countsIn(r);
 }
 
-std::vector<glm::uvec4> HistoPyramid::readLevel(std::uint32_t level) const
+std::vector<glm::uvec4> HistoPyramid::readAttachment(std::uint32_t level, GLenum attachment) const
 {
     const glm::uvec2 extent = m_layout.levelExtent(level);
     std::vector<glm::uvec4> texels(std::size_t(extent.x) * std::size_t(extent.y));
     ScopedFramebuffer framebuffer(m_framebuffers.at(level).id());
     ScopedPixelStore alignment(GL_PACK_ALIGNMENT, 4);
+    glReadBuffer(attachment);
     glReadPixels(0, 0, GLsizei(extent.x), GLsizei(extent.y), GL_RGBA_INTEGER, GL_UNSIGNED_INT,
                  texels.data());
+    glReadBuffer(GL_COLOR_ATTACHMENT0); // the framebuffer's default read buffer
     return texels;
 }
 
-std::uint32_t HistoPyramid::readVertexCount() const
+std::vector<glm::uvec4> HistoPyramid::readLevel(std::uint32_t level) const
 {
-    std::array<std::uint32_t, 4> command{};
-    ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_countBuffer.id());
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, sizeof(command), command.data());
-    return command[0];
+    return readAttachment(level, GL_COLOR_ATTACHMENT0);
+}
+
+std::vector<glm::uvec4> HistoPyramid::readVertexLevel(std::uint32_t level) const
+{
+    if (level == 0) throw GlError("the vertex pyramid shares the base level (read level 0)");
+    return readAttachment(level, GL_COLOR_ATTACHMENT1);
+}
+
+HistoPyramid::Counts HistoPyramid::readCounts() const
+{
+    std::array<std::uint32_t, record::kUints> r{};
+    ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_record.id());
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, record::kBytes, r.data());
+    return countsIn(r);
 }
 
 } // namespace isoview::gl

@@ -1,28 +1,32 @@
 // The vec4 HistoPyramid of Dyken, Ziegler, Theobalt and Seidel, rebuilt on the GPU for every
-// isovalue, over the blocked cell layout of src/extraction/pyramid_layout.h.
+// isovalue, over the blocked cell layout of src/extraction/pyramid_layout.h, together with its
+// twin, the vertex pyramid, which enumerates the welded vertices (each crossed grid edge once).
 //
-// Level 0 (the base) holds every cell's marching-cubes case, 2 x 2 cells of one slice per texel
-// (one per RGBA channel); a cell's vertex count is a lookup of its case (the paper caches the
-// case beside the count). Level l+1 halves level l: channel c of a texel holds the total of its
-// child texel c. Level 3 has one texel per block of 8 x 8 x 4 cells, and the 1 x 1 top level's
-// four channels add up to the number of vertices of the whole isosurface.
+// Level 0 (the base, shared by both) holds every cell's marching-cubes case, 2 x 2 cells of one
+// slice per texel (one per RGBA channel); a cell's triangle vertex count is a lookup of its case
+// (the paper caches the case beside the count), its welded vertex count the number of crossed
+// edges it owns (extraction/edge_ownership.h). Level l+1 halves level l: channel c of a texel
+// holds the total of its child texel c. Level 3 has one texel per block of 8 x 8 x 4 cells; the
+// 1 x 1 top levels count the triangle vertices and the welded vertices of the whole surface.
+// One pass reduces both pyramids (two render targets).
 //
 // Block skipping: a build classifies and reduces only the blocks the isovalue can cross (their
 // value ranges straddle it), one instanced quad per block, and clears the block level so every
 // other block counts zero there; levels above it are reduced whole. On real scans, where most
 // of the box is air, that is a few percent of the cells. Traversal never descends into a block
-// that counts zero, so what earlier isovalues left below it is never read.
+// that counts zero, and a crossed edge's owner is a crossed cell, so what earlier isovalues left
+// below it is never read.
 //
 // Compact integer levels: counts grow by 4x per level, so each level uses the narrowest
 // unsigned format that holds 15 * 4^l: the base RGBA8UI (cases), levels 1-2 RGBA8UI, 3-6
 // RGBA16UI, 7+ RGBA32UI. Levels of one format are the mip levels of one texture, so traversal
-// needs four samplers whatever the pyramid's height.
+// needs four samplers per pyramid whatever its height.
 //
-// GL side effects of build(): binds its framebuffers, programs, vertex arrays, the array buffer
-// and the transform-feedback buffer, enables GL_RASTERIZER_DISCARD for the count pass, and
-// restores them; it also binds texture units kHpBase..kReduceSource, which the caller restores
-// (the extractor wraps every pass in ScopedTextureUnits). No CPU wait. readVertexCount() waits
-// for the GPU.
+// GL side effects of build() and writeRecord(): bind their framebuffers, programs, vertex
+// arrays, the array buffer and the transform-feedback buffer, enable GL_RASTERIZER_DISCARD for
+// the record pass, and restore them; they also bind texture units kHpBase..kVertexReduceSource,
+// which the caller restores (the extractor wraps every pass in ScopedTextureUnits). No CPU wait.
+// readRecord() waits for the GPU.
 #pragma once
 
 #include "extraction/pyramid_layout.h"
@@ -47,7 +51,6 @@ struct HistoPyramidPrograms {
     const ShaderProgram& classify;     // writes level 0 per block (hp_base_level.frag)
     const ShaderProgram& reduceBlocks; // writes levels 1..3 per block (hp_reduce.frag)
     const ShaderProgram& reduce;       // writes level l+1 from level l (hp_reduce.frag)
-    const ShaderProgram& count; // writes the indirect draw command (hp_indirect_count.vert)
 };
 
 class HistoPyramid {
@@ -57,7 +60,7 @@ public:
 
     const PyramidLayout& layout() const { return m_layout; }
 
-    // Runs classify, the reductions and the count pass, classifying only the listed blocks
+    // Runs classify and the reductions of both pyramids, classifying only the listed blocks
     // (PyramidLayout::blockIndex numbers; the others hold no crossing at this isovalue, which
     // the caller knows from BlockRanges). The caller has bound the volume and case-table
     // textures to units::kVolume and units::kCaseTable and set the programs' uniforms
@@ -65,28 +68,44 @@ public:
     void build(const HistoPyramidPrograms& programs, GLuint emptyVertexArray,
                std::span<const std::uint32_t> activeBlocks);
 
-    // Binds the four level textures to units kHpBase..kHp32 (for traversal). The caller
-    // restores the units (ScopedTextureUnits).
+    // Sums both top levels into the extraction record (gpu/extraction_record.h) with the
+    // record program (extraction_record.vert, whose capacity uniforms the caller set), and
+    // copies the counts aside behind a fence for pollCounts(). Run after build(), and again
+    // after the mesh buffers grew.
+    void writeRecord(const ShaderProgram& recordProgram, GLuint emptyVertexArray);
+
+    // Binds the level textures of both pyramids to units kHpBase..kHp32 and kVp8..kVp32 (for
+    // traversal and rank queries). The caller restores the units (ScopedTextureUnits).
     void bindLevelTextures() const;
 
-    // The buffer holding {count, 1, 0, 0}: a DrawArraysIndirectCommand written by build().
-    GLuint countBuffer() const { return m_countBuffer.id(); }
+    // The extraction record written by writeRecord(): draw command, dispatch sizes, counts.
+    GLuint recordBuffer() const { return m_record.id(); }
+
+    // The blocks the last build classified (uint each), and room for a uint per block of the
+    // layout: the compute path stores each active block's first welded vertex there.
+    GLuint activeBlocksBuffer() const { return m_activeBlocks.id(); }
+    GLuint blockFirstVertexBuffer() const { return m_blockFirstVertex.id(); }
 
     // A complete framebuffer to bind around draws that rasterise nothing (transform-feedback
     // capture): GL rejects draws into an incomplete framebuffer even then, and a surfaceless
     // context has no default framebuffer.
     GLuint framebufferForDiscardedDraws() const { return m_framebuffers.back().id(); }
 
-    // The vertex count of the last build, read back from the count buffer. Waits for the GPU.
-    std::uint32_t readVertexCount() const;
+    struct Counts {
+        std::uint32_t indices = 0;  // triangle corners: 3 x triangles
+        std::uint32_t vertices = 0; // welded vertices
+    };
+    // The counts of the last writeRecord(), read back. Waits for the GPU.
+    Counts readCounts() const;
 
-    // The vertex count of the last build once the GPU has produced it, else nullopt; never
-    // waits (build() copies the count aside behind a fence). For per-frame statistics.
-    std::optional<std::uint32_t> pollVertexCount() const;
+    // The same once the GPU has produced them, else nullopt; never waits. For per-frame
+    // statistics and for sizing the mesh buffers ahead.
+    std::optional<Counts> pollCounts() const;
 
-    // The texels of one level within its extent, row by row (for tests and debugging). Waits
-    // for the GPU.
+    // The texels of one level within its extent, row by row (for tests and debugging): of the
+    // triangle pyramid, or of the vertex pyramid (levels >= 1). Waits for the GPU.
     std::vector<glm::uvec4> readLevel(std::uint32_t level) const;
+    std::vector<glm::uvec4> readVertexLevel(std::uint32_t level) const;
 
     // GPU memory of all levels, in bytes.
     std::size_t bytes() const { return m_bytes; }
@@ -97,22 +116,29 @@ private:
         GLint mip;
     };
     LevelStorage storageOf(std::uint32_t level) const;
+    LevelStorage vertexStorageOf(std::uint32_t level) const;
     void setSampledMipRange(const Texture& texture, GLint first, GLint last) const;
+    void sampleAllMips() const;
+    std::vector<glm::uvec4> readAttachment(std::uint32_t level, GLenum attachment) const;
 
     PyramidLayout m_layout;
     Texture m_base;
     Texture m_levels8;
     Texture m_levels16;
     Texture m_levels32;
+    Texture m_vertexLevels8; // the vertex pyramid's levels 1.., same sizes and formats
+    Texture m_vertexLevels16;
+    Texture m_vertexLevels32;
     GLint m_mips8 = 0;
     GLint m_mips16 = 0;
     GLint m_mips32 = 0;
-    std::vector<Framebuffer> m_framebuffers; // one per level
-    Buffer m_countBuffer;
-    Buffer m_countCopy; // the count copied aside for pollVertexCount()
+    std::vector<Framebuffer> m_framebuffers; // one per level (both pyramids from level 1)
+    Buffer m_record;
+    Buffer m_recordCopy;                               // the counts copied aside for pollCounts()
     Buffer m_activeBlocks = Buffer::create();          // the blocks the last build classified
     VertexArray m_blockVertexArray = VertexArray::create(); // m_activeBlocks as attribute 0
-    SyncFence m_countReady;
+    Buffer m_blockFirstVertex = Buffer::create();
+    SyncFence m_recordReady;
     std::size_t m_bytes = 0;
 };
 

@@ -4,32 +4,25 @@
 #include "core/log.h"
 #include "extraction/block_ranges.h"
 #include "extraction/marching_cubes_tables.h"
+#include "gpu/extraction_record.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
 #include "gpu/gpu_volume.h"
 #include "gpu/histopyramid.h"
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
+#include "gpu/surface_buffers.h"
 #include "gpu/texture_units.h"
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
 #include <array>
-#include <cstring>
+#include <initializer_list>
 #include <optional>
 
 namespace isoview::gl {
 namespace {
-
-// One captured vertex as transform feedback writes it (interleaved v_position, v_normal,
-// v_edgeKey).
-struct CapturedVertex {
-    float position[3];
-    float normal[3];
-    std::uint32_t lowerVoxel;
-    std::uint32_t axis;
-};
-static_assert(sizeof(CapturedVertex) == 32);
 
 void pointSamplersAtUnits(const ShaderProgram& p)
 {
@@ -39,15 +32,25 @@ void pointSamplersAtUnits(const ShaderProgram& p)
     p.setSamplerUnit("u_hp8", units::kHp8);
     p.setSamplerUnit("u_hp16", units::kHp16);
     p.setSamplerUnit("u_hp32", units::kHp32);
+    p.setSamplerUnit("u_vp8", units::kVp8);
+    p.setSamplerUnit("u_vp16", units::kVp16);
+    p.setSamplerUnit("u_vp32", units::kVp32);
     p.setSamplerUnit("u_source", units::kReduceSource);
+    p.setSamplerUnit("u_vertexSource", units::kVertexReduceSource);
     p.setSamplerUnit("u_sliceOrigins", units::kSliceOrigins);
 }
 
 // The programs that read the volume depend on its sampler type.
 struct VolumePrograms {
     ShaderProgram classify;
-    ShaderProgram surface;
+    ShaderProgram vertices; // iso_vertices.comp, or iso_vertices.vert on the 3.3 path
 };
+
+// The most a block's cells can produce (a cell has at most 15 triangle vertices and owns at
+// most 12 edges): when the buffers hold this much for every active block, no count needs
+// checking.
+constexpr std::uint64_t kMaxIndicesPerBlock = 15ull * 8 * 8 * 4;
+constexpr std::uint64_t kMaxVerticesPerBlock = 12ull * 8 * 8 * 4;
 
 } // namespace
 
@@ -57,16 +60,21 @@ struct IsosurfaceExtractor::Impl {
     Texture caseTable = Texture::create();
     std::optional<ShaderProgram> reduce;
     std::optional<ShaderProgram> reduceBlocks;
-    std::optional<ShaderProgram> count;
+    std::optional<ShaderProgram> record;
+    std::optional<ShaderProgram> indices;      // iso_indices.comp, or .vert on the 3.3 path
+    std::optional<ShaderProgram> blockOffsets; // vp_block_offsets.comp (compute path only)
+    std::optional<ShaderProgram> surface;      // draws the welded mesh
     std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
-    Buffer captureBuffer = Buffer::create();
-    std::size_t captureBufferBytes = 0;
+    SurfaceBuffers buffers;
 
     const GpuVolume* volume = nullptr; // borrowed (SceneRenderer owns it)
     std::optional<HistoPyramid> pyramid;
     float iso = 0.0f;
     bool extracted = false;
-    std::optional<std::uint32_t> knownVertexCount;
+    // The counts of the last extract once read back, and whether the mesh buffers hold its
+    // mesh in full (compute path: checked, or provably big enough; 3.3 path: passes run).
+    std::optional<HistoPyramid::Counts> knownCounts;
+    bool meshComplete = false;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
 
     const VolumePrograms& programsFor(SamplerKind kind)
@@ -74,17 +82,20 @@ struct IsosurfaceExtractor::Impl {
         auto& slot = volumePrograms[std::size_t(kind)];
         if (!slot) {
             const std::string defines = engineShaderDefines(kind);
-            slot.emplace(
-                VolumePrograms{ShaderProgram("histopyramid classify",
-                                             {{GL_VERTEX_SHADER, "hp_block_quad.vert"},
-                                              {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
-                                             defines),
-                               ShaderProgram("isosurface",
-                                             {{GL_VERTEX_SHADER, "isosurface.vert"},
-                                              {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                                             defines, {"v_position", "v_normal", "v_edgeKey"})});
+            ShaderProgram classify("histopyramid classify",
+                                   {{GL_VERTEX_SHADER, "hp_block_quad.vert"},
+                                    {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
+                                   defines);
+            ShaderProgram vertices =
+                caps.computeExtraction
+                    ? ShaderProgram("isosurface vertices",
+                                    {{GL_COMPUTE_SHADER, "iso_vertices.comp"}}, defines)
+                    : ShaderProgram("isosurface vertices",
+                                    {{GL_VERTEX_SHADER, "iso_vertices.vert"}}, defines,
+                                    {"v_position", "v_normal", "v_lowerVoxel", "v_axis"});
+            slot.emplace(VolumePrograms{std::move(classify), std::move(vertices)});
             pointSamplersAtUnits(slot->classify);
-            pointSamplersAtUnits(slot->surface);
+            pointSamplersAtUnits(slot->vertices);
         }
         return *slot;
     }
@@ -121,6 +132,112 @@ struct IsosurfaceExtractor::Impl {
         glUniformMatrix4fv(p.uniform("u_indexToPhysical"), 1, GL_FALSE,
                            glm::value_ptr(indexToPhysical));
         glUniform1i(p.uniform("u_hasSliceOrigins"), geometry.hasSliceOrigins() ? 1 : 0);
+    }
+
+    void setCapacityUniforms(const ShaderProgram& p) const
+    {
+        ScopedProgram use(p.id());
+        glUniform1ui(p.uniform("u_vertexCapacity"), buffers.vertexCapacity());
+        glUniform1ui(p.uniform("u_indexCapacity"), buffers.indexCapacity());
+    }
+
+    // The record (draw command, dispatch sizes) for the current buffer capacities.
+    void writeRecord()
+    {
+        setCapacityUniforms(*record);
+        ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
+        pyramid->writeRecord(*record, emptyVertexArray.id());
+    }
+
+    // OpenGL 4.3: the vertex and index passes, sized by the record on the GPU.
+    void runComputePasses()
+    {
+        const ShaderProgram& vertices = programsFor(volume->samplerKind()).vertices;
+        setCapacityUniforms(vertices);
+        setCapacityUniforms(*indices);
+        ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
+        pyramid->bindLevelTextures();
+        ScopedIndexedBufferBinding recordInput(GL_SHADER_STORAGE_BUFFER, 1,
+                                               pyramid->recordBuffer());
+        ScopedBufferBinding dispatch(GL_DISPATCH_INDIRECT_BUFFER, pyramid->recordBuffer());
+        {
+            ScopedProgram use(vertices.id());
+            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.vertexBuffer());
+            glDispatchComputeIndirect(GLintptr(record::kVertexDispatch * sizeof(std::uint32_t)));
+        }
+        {
+            // Each active block's first vertex, for the index pass's rank queries.
+            ScopedProgram use(blockOffsets->id());
+            const auto blocks = std::uint32_t(activeBlocks.size());
+            glUniform1ui(blockOffsets->uniform("u_activeBlockCount"), blocks);
+            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0,
+                                              pyramid->blockFirstVertexBuffer());
+            ScopedIndexedBufferBinding input(GL_SHADER_STORAGE_BUFFER, 2,
+                                             pyramid->activeBlocksBuffer());
+            const std::uint32_t groups = (blocks + 63) / 64;
+            const std::uint32_t perRow = 32768;
+            glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        }
+        {
+            ScopedProgram use(indices->id());
+            ScopedIndexedBufferBinding blockFirst(GL_SHADER_STORAGE_BUFFER, 2,
+                                                  pyramid->blockFirstVertexBuffer());
+            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.indexBuffer());
+            glDispatchComputeIndirect(GLintptr(record::kTriangleDispatch * sizeof(std::uint32_t)));
+        }
+        // The draw reads them as vertices and indices; capture reads them back.
+        glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
+                        GL_BUFFER_UPDATE_BARRIER_BIT);
+    }
+
+    // OpenGL 3.3: the same passes as vertex shaders with transform feedback, sized by counts the
+    // CPU read back.
+    void runTransformFeedbackPasses(const HistoPyramid::Counts& counts)
+    {
+        ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
+        pyramid->bindLevelTextures();
+        ScopedVertexArray vao(emptyVertexArray.id());
+        ScopedCapability discard(GL_RASTERIZER_DISCARD, true);
+        ScopedFramebuffer framebuffer(pyramid->framebufferForDiscardedDraws());
+        const auto capture = [](const ShaderProgram& program, GLuint buffer, std::uint32_t points) {
+            if (points == 0) return;
+            ScopedProgram use(program.id());
+            ScopedIndexedBufferBinding target(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
+            glBeginTransformFeedback(GL_POINTS);
+            glDrawArrays(GL_POINTS, 0, GLsizei(points));
+            glEndTransformFeedback();
+        };
+        capture(programsFor(volume->samplerKind()).vertices, buffers.vertexBuffer(),
+                counts.vertices);
+        capture(*indices, buffers.indexBuffer(), counts.indices / 3);
+    }
+
+    // Whether the buffers can hold whatever the active blocks produce, without asking the GPU.
+    bool buffersHoldAnyOutcome() const
+    {
+        const std::uint64_t blocks = activeBlocks.size();
+        return blocks * kMaxIndicesPerBlock <= buffers.indexCapacity() &&
+               blocks * kMaxVerticesPerBlock <= buffers.vertexCapacity();
+    }
+
+    // The counts of the last extract, with its whole mesh in the buffers. Reads the counts back
+    // (waits for the GPU) the first time after an extract.
+    const HistoPyramid::Counts& completeMesh()
+    {
+        if (!knownCounts) knownCounts = pyramid->readCounts();
+        if (meshComplete) return *knownCounts;
+        const bool grew = buffers.reserve(knownCounts->vertices, knownCounts->indices);
+        if (caps.computeExtraction) {
+            if (grew) {
+                writeRecord();
+                runComputePasses();
+            }
+        } else {
+            runTransformFeedbackPasses(*knownCounts);
+        }
+        meshComplete = true;
+        return *knownCounts;
     }
 };
 
@@ -159,13 +276,30 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
                            std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_block_quad.vert"},
                                                     {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
                            defines);
-    d.count.emplace(
-        "histopyramid count",
-        std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_indirect_count.vert"}}, defines,
-        std::vector<std::string>{"v_count", "v_instanceCount", "v_first", "v_baseInstance"});
-    pointSamplersAtUnits(*d.reduce);
-    pointSamplersAtUnits(*d.reduceBlocks);
-    pointSamplersAtUnits(*d.count);
+    d.record.emplace(
+        "extraction record", std::vector<ShaderStage>{{GL_VERTEX_SHADER, "extraction_record.vert"}},
+        defines, std::vector<std::string>{"v_record0", "v_record1", "v_record2", "v_record3"});
+    if (d.caps.computeExtraction) {
+        d.indices.emplace("isosurface indices",
+                          std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "iso_indices.comp"}},
+                          defines);
+        d.blockOffsets.emplace(
+            "vertex pyramid block offsets",
+            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "vp_block_offsets.comp"}}, defines);
+        pointSamplersAtUnits(*d.blockOffsets);
+    } else {
+        d.indices.emplace("isosurface indices",
+                          std::vector<ShaderStage>{{GL_VERTEX_SHADER, "iso_indices.vert"}}, defines,
+                          std::vector<std::string>{"v_indices"});
+    }
+    d.surface.emplace("isosurface",
+                      std::vector<ShaderStage>{{GL_VERTEX_SHADER, "isosurface.vert"},
+                                               {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                      defines);
+    const std::initializer_list<const ShaderProgram*> shared = {
+        &*d.reduce, &*d.reduceBlocks, &*d.record, &*d.indices, &*d.surface};
+    for (const ShaderProgram* p : shared)
+        pointSamplersAtUnits(*p);
     throwOnGlError("setting up the isosurface extractor");
     log::get("engine")->info("isosurface extractor on {}", d.caps.summary());
 }
@@ -191,13 +325,16 @@ void IsosurfaceExtractor::setVolume(const GpuVolume& volume)
     d.volume = &volume;
     d.pyramid = std::move(pyramid);
     d.extracted = false;
-    d.knownVertexCount = 0;
+    d.knownCounts = HistoPyramid::Counts{};
+    d.meshComplete = true;
+    d.buffers.release(); // a new volume starts small again
     if (d.pyramid) {
-        d.setLayoutUniforms(programs.classify);
-        d.setLayoutUniforms(programs.surface);
-        d.setLayoutUniforms(*d.reduce);
-        d.setLayoutUniforms(*d.reduceBlocks);
-        d.setLayoutUniforms(*d.count);
+        const std::initializer_list<const ShaderProgram*> all = {
+            &programs.classify, &programs.vertices, &*d.reduce, &*d.reduceBlocks,
+            &*d.record,         &*d.indices,        &*d.surface};
+        for (const ShaderProgram* p : all)
+            d.setLayoutUniforms(*p);
+        if (d.blockOffsets) d.setLayoutUniforms(*d.blockOffsets);
     }
     const glm::uvec2 textureSize = volume.texture().layout().textureSize();
     log::get("engine")->info(
@@ -218,24 +355,32 @@ void IsosurfaceExtractor::extract(float isovalue)
     d.iso = isovalue;
     d.extracted = true;
     if (!d.pyramid) {
-        d.knownVertexCount = 0;
+        d.knownCounts = HistoPyramid::Counts{};
+        d.meshComplete = true;
         return;
     }
-    d.knownVertexCount.reset();
+    // Size the buffers ahead from the last counts the GPU has already produced (no wait), so a
+    // surface that grows while the isovalue is dragged rarely needs a second run.
+    if (const auto last = d.pyramid->pollCounts()) d.buffers.reserve(last->vertices, last->indices);
+    d.knownCounts.reset();
+    d.meshComplete = false;
     const VolumePrograms& programs = d.programsFor(d.volume->samplerKind());
-    {
-        ScopedProgram use(programs.classify.id());
-        glUniform1f(programs.classify.uniform("u_isovalue"), isovalue);
-    }
-    {
-        ScopedProgram use(programs.surface.id());
-        glUniform1f(programs.surface.uniform("u_isovalue"), isovalue);
+    for (const ShaderProgram* p : {&programs.classify, &programs.vertices}) {
+        ScopedProgram use(p->id());
+        glUniform1f(p->uniform("u_isovalue"), isovalue);
     }
     // Only the blocks whose value range straddles the isovalue can hold a crossing.
     d.volume->blockRanges().activeBlocks(isovalue, d.activeBlocks);
-    ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-    d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce, *d.count},
-                     d.emptyVertexArray.id(), d.activeBlocks);
+    {
+        ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
+        d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce}, d.emptyVertexArray.id(),
+                         d.activeBlocks);
+    }
+    d.writeRecord();
+    if (d.caps.computeExtraction) {
+        d.runComputePasses();
+        d.meshComplete = d.buffersHoldAnyOutcome();
+    }
 }
 
 float IsosurfaceExtractor::isovalue() const
@@ -247,84 +392,62 @@ std::uint32_t IsosurfaceExtractor::vertexCount()
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
-    if (!d.knownVertexCount) d.knownVertexCount = d.pyramid->readVertexCount();
-    return *d.knownVertexCount;
+    if (!d.knownCounts) d.knownCounts = d.pyramid->readCounts();
+    return d.knownCounts->indices;
+}
+
+std::uint32_t IsosurfaceExtractor::weldedVertexCount()
+{
+    Impl& d = *m_impl;
+    if (!d.extracted || !d.pyramid) return 0;
+    if (!d.knownCounts) d.knownCounts = d.pyramid->readCounts();
+    return d.knownCounts->vertices;
 }
 
 std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const
 {
     const Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
-    if (d.knownVertexCount) return d.knownVertexCount;
-    return d.pyramid->pollVertexCount();
+    if (d.knownCounts) return d.knownCounts->indices;
+    if (const auto counts = d.pyramid->pollCounts()) return counts->indices;
+    return std::nullopt;
 }
 
 void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return;
-    // On the 3.3 floor the count comes back to the CPU once per isovalue (cached).
-    const std::uint32_t count = d.caps.indirectDraw ? 0 : vertexCount();
-    if (!d.caps.indirectDraw && count == 0) return;
+    // The compute path draws straight from the record unless the buffers might be too small;
+    // the 3.3 path reads the counts back once per isovalue.
+    const HistoPyramid::Counts counts =
+        d.meshComplete && d.caps.computeExtraction ? HistoPyramid::Counts{} : d.completeMesh();
+    if (!d.caps.computeExtraction && counts.indices == 0) return;
 
-    const ShaderProgram& surface = d.programsFor(d.volume->samplerKind()).surface;
-    ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-    d.pyramid->bindLevelTextures();
+    const ShaderProgram& surface = *d.surface;
     ScopedProgram use(surface.id());
-    ScopedVertexArray vao(d.emptyVertexArray.id());
+    ScopedVertexArray vao(d.buffers.vertexArray());
+    ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
     glUniformMatrix4fv(surface.uniform("u_physicalToClip"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToClip));
     glUniformMatrix3fv(surface.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(surface.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
-    if (d.caps.indirectDraw) {
-        ScopedBufferBinding command(GL_DRAW_INDIRECT_BUFFER, d.pyramid->countBuffer());
-        glDrawArraysIndirect(GL_TRIANGLES, nullptr);
+    if (d.caps.computeExtraction) {
+        ScopedBufferBinding command(GL_DRAW_INDIRECT_BUFFER, d.pyramid->recordBuffer());
+        glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
+                               reinterpret_cast<const void*>(record::kDrawCommand));
     } else {
-        glDrawArrays(GL_TRIANGLES, 0, GLsizei(count));
+        glDrawElements(GL_TRIANGLES, GLsizei(counts.indices), GL_UNSIGNED_INT, nullptr);
     }
 }
 
 IsoMesh IsosurfaceExtractor::capture()
 {
     Impl& d = *m_impl;
-    const std::uint32_t count = vertexCount();
-    if (count == 0) return {};
-
-    const std::size_t bytes = std::size_t(count) * sizeof(CapturedVertex);
-    // Binding index 0 and the generic binding both point at the capture buffer for the scope.
-    ScopedIndexedBufferBinding target(GL_TRANSFORM_FEEDBACK_BUFFER, 0, d.captureBuffer.id());
-    if (bytes > d.captureBufferBytes) {
-        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
-        d.captureBufferBytes = bytes;
-        d.captureBuffer.label("isosurface capture");
-        // Re-attach: the binding index still refers to the old storage's size otherwise.
-        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, d.captureBuffer.id());
-    }
-    {
-        const ShaderProgram& surface = d.programsFor(d.volume->samplerKind()).surface;
-        ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-        d.pyramid->bindLevelTextures();
-        ScopedProgram use(surface.id());
-        ScopedVertexArray vao(d.emptyVertexArray.id());
-        ScopedCapability discard(GL_RASTERIZER_DISCARD, true);
-        ScopedFramebuffer framebuffer(d.pyramid->framebufferForDiscardedDraws());
-        glBeginTransformFeedback(GL_TRIANGLES);
-        glDrawArrays(GL_TRIANGLES, 0, GLsizei(count));
-        glEndTransformFeedback();
-    }
-    std::vector<CapturedVertex> captured(count);
-    glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLsizeiptr(bytes), captured.data());
-    throwOnGlError("capturing the isosurface");
-
-    std::vector<SoupVertex> soup;
-    soup.reserve(count);
-    for (const CapturedVertex& v : captured) {
-        soup.push_back({glm::vec3(v.position[0], v.position[1], v.position[2]),
-                        glm::vec3(v.normal[0], v.normal[1], v.normal[2]),
-                        makeEdgeKey(v.lowerVoxel, int(v.axis))});
-    }
-    return weldByEdgeKey(soup);
+    if (!d.extracted || !d.pyramid) return {};
+    const HistoPyramid::Counts counts = d.completeMesh();
+    if (counts.indices == 0) return {};
+    return d.buffers.download(counts.vertices, counts.indices);
 }
 
 GpuMemoryUse IsosurfaceExtractor::memoryUse() const
@@ -336,6 +459,7 @@ GpuMemoryUse IsosurfaceExtractor::memoryUse() const
         use.voxels = d.volume->voxelCount();
     }
     if (d.pyramid) use.pyramidBytes = d.pyramid->bytes();
+    use.meshBytes = d.buffers.bytes();
     return use;
 }
 
@@ -352,6 +476,12 @@ std::vector<glm::uvec4> IsosurfaceExtractor::readPyramidLevel(std::uint32_t leve
 {
     if (!m_impl->pyramid) return {};
     return m_impl->pyramid->readLevel(level);
+}
+
+std::vector<glm::uvec4> IsosurfaceExtractor::readVertexPyramidLevel(std::uint32_t level) const
+{
+    if (!m_impl->pyramid) return {};
+    return m_impl->pyramid->readVertexLevel(level);
 }
 
 } // namespace isoview::gl

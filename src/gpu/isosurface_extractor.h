@@ -1,10 +1,13 @@
 // The GPU isosurface engine: marching cubes through a HistoPyramid (Dyken et al.), the same
 // code for the viewer, the headless CLI, the benchmarks and the tests.
 //
-// Per isovalue: extract() rebuilds the pyramid on the GPU and leaves the vertex count there;
-// draw() renders the surface by HistoPyramid traversal in the vertex shader (an indirect draw
-// on OpenGL 4.x, so no CPU wait; on the 3.3 floor the count is read back once per isovalue);
-// capture() records the same vertices with transform feedback and welds them into an IsoMesh.
+// Per isovalue: extract() rebuilds the triangle pyramid and its twin, the vertex pyramid, on the
+// GPU, then computes the welded mesh: each crossed grid edge's vertex once (position and
+// central-difference normal), and per triangle the indices of its three vertices (a rank query
+// on the vertex pyramid). On OpenGL 4.3 these are compute passes sized on the GPU and draw() is
+// an indexed indirect draw, so no count visits the CPU unless the mesh buffers might be too
+// small; on the 3.3 floor they are transform-feedback passes run once the counts are read back.
+// capture() copies the same mesh to the CPU.
 //
 // Contract: internal to the engine (SceneRenderer is the facade). Every call, the constructor and
 // the destructor need the same OpenGL 3.3+ core context current on the calling thread.
@@ -71,9 +74,11 @@ public:
     void extract(float isovalue);
     float isovalue() const;
 
-    // Vertices (3 per triangle) of the last extract. Waits for the GPU on first call after an
-    // extract (cached afterwards).
+    // Triangle corners (3 per triangle) of the last extract. Waits for the GPU on first call
+    // after an extract (cached afterwards).
     std::uint32_t vertexCount();
+    // Welded vertices (distinct crossed edges) of the last extract; waits likewise.
+    std::uint32_t weldedVertexCount();
 
     // The same count without waiting: nullopt while the GPU is still building the pyramid of
     // the last extract, never a count of an earlier one. For per-frame statistics.
@@ -82,17 +87,19 @@ public:
     // Draws the last extract into the bound framebuffer, with the caller's depth and cull state.
     void draw(const SurfaceDrawParams& params);
 
-    // The last extract as a welded mesh (positions in index space, normals physical). Waits for
-    // the GPU and downloads the captured vertices.
+    // The last extract as a welded mesh (positions in index space, normals physical): the
+    // vertex and index buffers the draw uses, downloaded. Waits for the GPU.
     IsoMesh capture();
 
-    // GPU memory of the borrowed volume and of the pyramid.
+    // GPU memory of the borrowed volume, of the pyramids and of the mesh buffers.
     GpuMemoryUse memoryUse() const;
 
     // For tests and debugging: the pyramid's layout (empty when the volume has no cells) and
-    // the texels of one level after the last extract. Waits for the GPU.
+    // the texels of one level of the triangle or the vertex pyramid after the last extract.
+    // Waits for the GPU.
     PyramidLayout pyramidLayout() const;
     std::vector<glm::uvec4> readPyramidLevel(std::uint32_t level) const;
+    std::vector<glm::uvec4> readVertexPyramidLevel(std::uint32_t level) const;
 
 private:
     struct Impl;

@@ -1,10 +1,13 @@
 #include "gpu/shader_defines.h"
 
+#include "extraction/edge_ownership.h"
 #include "extraction/marching_cubes_tables.h"
 #include "extraction/pyramid_layout.h"
+#include "gpu/extraction_record.h"
 #include "gpu/histopyramid.h"
 
 #include <sstream>
+#include <utility>
 
 namespace isoview::gl {
 
@@ -15,16 +18,23 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
     s << "#define HP_FIRST_16BIT_LEVEL " << kFirst16BitLevel << "\n";
     s << "#define HP_FIRST_32BIT_LEVEL " << kFirst32BitLevel << "\n";
     // The traversal's steps, unrolled from the highest level any pyramid can have down to 1,
-    // each with its own sampler and mip level as literals.
-    s << "#define HP_DESCEND_LEVELS";
+    // each with its own sampler and mip level as literals; the rank query's steps the other
+    // way. The samplers are arguments: the triangle and the vertex pyramid share the steps.
+    const auto samplerOf = [](int level) -> std::pair<const char*, int> {
+        if (level >= kFirst32BitLevel) return {"S32", level - kFirst32BitLevel};
+        if (level >= kFirst16BitLevel) return {"S16", level - kFirst16BitLevel};
+        return {"S8", level - 1};
+    };
+    s << "#define HP_DESCEND_LEVELS(S8, S16, S32)";
     for (int level = int(kMaxPyramidLevels) - 1; level >= 1; --level) {
-        if (level >= kFirst32BitLevel) {
-            s << " HP_DESCEND(" << level << ", u_hp32, " << level - kFirst32BitLevel << ")";
-        } else if (level >= kFirst16BitLevel) {
-            s << " HP_DESCEND(" << level << ", u_hp16, " << level - kFirst16BitLevel << ")";
-        } else {
-            s << " HP_DESCEND(" << level << ", u_hp8, " << level - 1 << ")";
-        }
+        const auto [sampler, lod] = samplerOf(level);
+        s << " HP_DESCEND(" << level << ", " << sampler << ", " << lod << ")";
+    }
+    s << "\n";
+    s << "#define HP_ASCEND_LEVELS(S8, S16, S32)";
+    for (int level = 1; level < int(kMaxPyramidLevels); ++level) {
+        const auto [sampler, lod] = samplerOf(level);
+        s << " HP_ASCEND(" << level << ", " << sampler << ", " << lod << ")";
     }
     s << "\n";
     const glm::uvec3 block = PyramidLayout::kBlockCells;
@@ -44,6 +54,22 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
         s << (c ? "," : "") << int(tables.vertexCount[c]) << "u";
     }
     s << "\n";
+    // Edge ownership (extraction/edge_ownership.h): crossed edges per case, owned edges per
+    // far-face combination, and the edge along an axis from a lower corner (-1: none).
+    s << "#define MC_CROSSED_EDGES ";
+    for (std::uint32_t c = 0; c < 256; ++c)
+        s << (c ? "," : "") << mc::crossedEdgeMask(c) << "u";
+    s << "\n#define MC_OWNED_EDGES ";
+    for (std::uint32_t f = 0; f < 8; ++f)
+        s << (f ? "," : "") << mc::ownedEdgeMask(f) << "u";
+    s << "\n#define MC_EDGE_AT ";
+    for (int axis = 0; axis < 3; ++axis)
+        for (int corner = 0; corner < 8; ++corner)
+            s << (axis + corner ? "," : "") << mc::edgeAt(axis, corner);
+    s << "\n";
+    s << "#define HP_BLOCK_LEVEL " << PyramidLayout::kBlockLevel << "\n";
+    s << "#define XR_INDEX_COUNT " << record::kIndexCount << "\n";
+    s << "#define XR_VERTEX_COUNT " << record::kVertexCount << "\n";
     return s.str();
 }
 

@@ -14,6 +14,8 @@ namespace isoview::gl {
 namespace {
 
 constexpr std::string_view kVersionLine = "#version 330 core\n";
+// Compute shaders exist from OpenGL 4.3 on; the engine only builds them on such contexts.
+constexpr std::string_view kComputeVersionLine = "#version 430 core\n";
 
 // File k of an expanded shader starts at line k * kLineStride + 1. Line numbers, unlike
 // source-string numbers (which Mesa drops from some messages), come back reliably in every
@@ -121,7 +123,9 @@ ShaderProgram::ShaderProgram(std::string label, const std::vector<ShaderStage>& 
         std::vector<std::string> files;
         std::string body;
         expandIncludes(stage.path, files, body, 0);
-        const std::string source = std::string(kVersionLine) + std::string(defines) + body;
+        const std::string_view version =
+            stage.stage == GL_COMPUTE_SHADER ? kComputeVersionLine : kVersionLine;
+        const std::string source = std::string(version) + std::string(defines) + body;
         Shader shader(stage.stage, stage.path);
         const char* text = source.c_str();
         glShaderSource(shader.id(), 1, &text, nullptr);

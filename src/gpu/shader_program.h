@@ -1,10 +1,10 @@
 // Shader programs built from the .glsl files under shaders/ (embedded at build time, or read
 // from $ISOVIEW_SHADER_DIR for live editing).
 //
-// Each stage source gets "#version 330 core" and a preamble of #defines from C++ (constants
-// shared with the engine), and may `#include "common/x.glsl"`. Every file gets its own GLSL
-// source-string number through #line, and compile logs are rewritten to name the file and
-// line, e.g. "common/histopyramid_traverse.glsl:42: error: ...".
+// Each stage source gets "#version 330 core" ("#version 430 core" for compute) and a preamble of
+// #defines from C++ (constants shared with the engine), and may `#include "common/x.glsl"`. Every
+// file gets its own GLSL source-string number through #line, and compile logs are rewritten to name
+// the file and line, e.g. "common/histopyramid_traverse.glsl:42: error: ...".
 //
 // Example:
 //   ShaderProgram p("reduce", {{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},

@@ -12,6 +12,10 @@ inline constexpr int kHp16 = 4;
 inline constexpr int kHp32 = 5;
 inline constexpr int kReduceSource = 6;
 inline constexpr int kSliceOrigins = 7;
-inline constexpr int kCount = 8;
+inline constexpr int kVp8 = 8; // the vertex pyramid's levels
+inline constexpr int kVp16 = 9;
+inline constexpr int kVp32 = 10;
+inline constexpr int kVertexReduceSource = 11;
+inline constexpr int kCount = 12;
 
 } // namespace isoview::gl::units

@@ -36,6 +36,7 @@ void expectSameAsCpu(const Volume& volume, float iso, bool limitToGl33, std::siz
     EXPECT_EQ(c.trianglesA, c.trianglesB);
     EXPECT_EQ(c.verticesA, c.verticesB);
     EXPECT_EQ(extractor->vertexCount(), 3 * cpu.triangleCount());
+    EXPECT_EQ(extractor->weldedVertexCount(), cpu.vertexCount());
     EXPECT_EQ(c.unmatchedTriangles, 0u);
     EXPECT_EQ(c.unmatchedVertices, 0u);
     EXPECT_EQ(c.nonFinitePositions, 0u);
@@ -116,6 +117,32 @@ std::vector<Case> cases()
         {"ct_head_int16", [] { return loadCtHead(); }, {500.0f, 1600.0f}},
     };
 }
+
+// The mesh buffers start small and grow: a surface many times larger than the last one must
+// still come out whole (the passes run again once the counts are known), and a smaller one
+// after it must not keep stale vertices.
+class MeshBufferTest : public GlPathTest {};
+
+TEST_P(MeshBufferTest, GrowAndShrinkWithTheSurface)
+{
+    const Volume volume = smoothField({48, 40, 36}, ScalarType::Int16, 1000.0, 0.0);
+    GpuExtractor extractor(GetParam());
+    extractor.setVolume(volume);
+    for (float iso : {900.0f, -900.0f, 0.0f, 950.0f}) {
+        extractor->extract(iso);
+        const IsoMesh gpu = extractor->capture();
+        const IsoMesh cpu = extractIsosurfaceCpu(volume, iso);
+        const MeshComparison c = compareMeshes(gpu, cpu);
+        SCOPED_TRACE("iso " + std::to_string(iso) + ": " + c.describe());
+        EXPECT_GT(cpu.triangleCount(), 0u);
+        EXPECT_EQ(c.trianglesA, c.trianglesB);
+        EXPECT_EQ(c.verticesA, c.verticesB);
+        EXPECT_EQ(c.unmatchedTriangles, 0u);
+        EXPECT_EQ(c.unmatchedVertices, 0u);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(GlPaths, MeshBufferTest, ::testing::Values(false, true), glPathName);
 
 INSTANTIATE_TEST_SUITE_P(
     Volumes, GpuVsCpuTest, ::testing::Combine(::testing::ValuesIn(cases()),

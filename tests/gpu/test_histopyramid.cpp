@@ -1,14 +1,18 @@
 // The pyramid itself, level by level, against a CPU build of the same pyramid: classification
 // (the case per cell in the blocks the isovalue can cross), every reduction level, the total,
-// the level formats, and blocks left behind by an earlier isovalue.
+// the level formats, and blocks left behind by an earlier isovalue; likewise the vertex pyramid
+// that shares its base.
 #include "extraction/block_ranges.h"
+#include "extraction/edge_ownership.h"
 #include "extraction/marching_cubes_tables.h"
 #include "gpu/histopyramid.h"
 #include "support/gl_test_context.h"
 #include "support/gpu_extractor.h"
 #include "support/synthetic_volumes.h"
 
+#include <bit>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 namespace isoview::test {
@@ -49,10 +53,40 @@ Level cpuBaseLevel(const Volume& volume, const PyramidLayout& layout, float iso,
     return base;
 }
 
-// Children outside the level below's extent count zero; base texels hold cases.
-Level cpuReduce(const Level& below, glm::uvec2 belowExtent, glm::uvec2 extent, bool belowIsBase)
+// What a base texel counts: triangle vertices (from the case table) or welded vertices (the
+// crossed edges its cells own).
+using BaseCounts = std::function<glm::uvec4(glm::uvec2 texel, glm::uvec4 cases)>;
+
+BaseCounts triangleVertexCounts()
 {
-    const mc::CaseTables& tables = mc::caseTables();
+    return [](glm::uvec2, glm::uvec4 cases) {
+        const mc::CaseTables& tables = mc::caseTables();
+        for (int k = 0; k < 4; ++k)
+            cases[k] = tables.vertexCount[cases[k]];
+        return cases;
+    };
+}
+
+BaseCounts weldedVertexCounts(const PyramidLayout& layout)
+{
+    return [layout](glm::uvec2 texel, glm::uvec4 cases) {
+        glm::uvec4 counts(0);
+        for (int k = 0; k < 4; ++k) {
+            const glm::uvec3 cell = layout.cellAt(texel, k);
+            if (!glm::all(glm::lessThan(cell, layout.cellCount))) continue;
+            counts[k] = std::uint32_t(
+                std::popcount(unsigned(mc::crossedEdgeMask(cases[k]) &
+                                       mc::ownedEdgeMask(mc::farFacesOf(cell, layout.cellCount)))));
+        }
+        return counts;
+    };
+}
+
+// Children outside the level below's extent count zero; base texels hold cases, which
+// baseCounts turns into counts (null above the base).
+Level cpuReduce(const Level& below, glm::uvec2 belowExtent, glm::uvec2 extent,
+                const BaseCounts* baseCounts)
+{
     Level level(std::size_t(extent.x) * extent.y, glm::uvec4(0));
     for (std::uint32_t y = 0; y < extent.y; ++y) {
         for (std::uint32_t x = 0; x < extent.x; ++x) {
@@ -60,9 +94,7 @@ Level cpuReduce(const Level& below, glm::uvec2 belowExtent, glm::uvec2 extent, b
                 const glm::uvec2 p(2 * x + (c & 1), 2 * y + (c >> 1));
                 if (p.x >= belowExtent.x || p.y >= belowExtent.y) continue;
                 glm::uvec4 child = below[p.y * belowExtent.x + p.x];
-                if (belowIsBase) {
-                    for (int k = 0; k < 4; ++k) child[k] = tables.vertexCount[child[k]];
-                }
+                if (baseCounts) child = (*baseCounts)(p, child);
                 level[y * extent.x + x][c] = child.x + child.y + child.z + child.w;
             }
         }
@@ -105,20 +137,32 @@ void expectPyramidMatchesCpu(const Volume& volume, float iso, bool limitToGl33,
     ASSERT_FALSE(layout.empty());
 
     std::vector<bool> built;
-    Level expected = cpuBaseLevel(volume, layout, iso, built);
-    for (std::uint32_t level = 0; level < layout.levelCount; ++level) {
+    const Level base = cpuBaseLevel(volume, layout, iso, built);
+    expectLevel(extractor->readPyramidLevel(0), base, built, 0, layout.levelExtent(0));
+    // Both pyramids over the shared base: the triangle pyramid and the vertex pyramid.
+    const BaseCounts triangles = triangleVertexCounts();
+    const BaseCounts welded = weldedVertexCounts(layout);
+    Level expected = base;
+    Level expectedVertices = base;
+    for (std::uint32_t level = 1; level < layout.levelCount; ++level) {
         SCOPED_TRACE("level " + std::to_string(level));
-        if (level > 0) {
-            expected = cpuReduce(expected, layout.levelExtent(level - 1), layout.levelExtent(level),
-                                 level == 1);
-        }
-        expectLevel(extractor->readPyramidLevel(level), expected, built, level,
-                    layout.levelExtent(level));
+        const glm::uvec2 below = layout.levelExtent(level - 1);
+        const glm::uvec2 extent = layout.levelExtent(level);
+        expected = cpuReduce(expected, below, extent, level == 1 ? &triangles : nullptr);
+        expectedVertices =
+            cpuReduce(expectedVertices, below, extent, level == 1 ? &welded : nullptr);
+        expectLevel(extractor->readPyramidLevel(level), expected, built, level, extent);
+        expectLevel(extractor->readVertexPyramidLevel(level), expectedVertices, built, level,
+                    extent);
     }
     const glm::uvec4 top = expected.front();
+    const glm::uvec4 topVertices = expectedVertices.front();
     EXPECT_EQ(layout.levelExtent(layout.levelCount - 1), glm::uvec2(1, 1));
     EXPECT_EQ(extractor->vertexCount(), top.x + top.y + top.z + top.w);
+    EXPECT_EQ(extractor->weldedVertexCount(),
+              topVertices.x + topVertices.y + topVertices.z + topVertices.w);
     EXPECT_GT(extractor->vertexCount(), 0u);
+    EXPECT_GT(extractor->weldedVertexCount(), 0u);
 }
 
 class HistoPyramidTest : public GlPathTest {};

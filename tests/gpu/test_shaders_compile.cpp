@@ -36,6 +36,11 @@ TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKind)
                 // A vertex stage alone links (the count pass is such a program).
                 EXPECT_NO_THROW(gl::ShaderProgram(path, {{GL_VERTEX_SHADER, path}}, defines));
                 ++compiled;
+            } else if (isStage(path, ".comp")) {
+                // Compute stages need OpenGL 4.3, which llvmpipe and every current GPU offer.
+                ASSERT_GE(epoxy_gl_version(), 43) << "the test context lacks compute shaders";
+                EXPECT_NO_THROW(gl::ShaderProgram(path, {{GL_COMPUTE_SHADER, path}}, defines));
+                ++compiled;
             } else if (isStage(path, ".frag")) {
                 EXPECT_NO_THROW(gl::ShaderProgram(
                     path,
@@ -45,7 +50,7 @@ TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKind)
             }
         }
     }
-    EXPECT_GE(compiled, 3 * 6);
+    EXPECT_GE(compiled, 3 * 10);
 }
 
 TEST(ShaderFiles, EveryFileUnderShadersIsEmbedded)
@@ -54,7 +59,7 @@ TEST(ShaderFiles, EveryFileUnderShadersIsEmbedded)
     const fs::path root = fs::path(kSourceDir) / "shaders";
     for (const auto& entry : fs::recursive_directory_iterator(root)) {
         const std::string ext = entry.path().extension().string();
-        if (ext == ".glsl" || ext == ".vert" || ext == ".frag") {
+        if (ext == ".glsl" || ext == ".vert" || ext == ".frag" || ext == ".comp") {
             onDisk.insert(fs::relative(entry.path(), root).generic_string());
         }
     }
@@ -85,7 +90,7 @@ TEST_F(ShaderCompileTest, CompileErrorNamesFileAndLine)
     ::setenv("ISOVIEW_SHADER_DIR", dir.c_str(), 1);
     std::string message;
     try {
-        gl::ShaderProgram("broken", {{GL_VERTEX_SHADER, "hp_indirect_count.vert"}},
+        gl::ShaderProgram("broken", {{GL_VERTEX_SHADER, "extraction_record.vert"}},
                           gl::engineShaderDefines(gl::SamplerKind::Unsigned));
     } catch (const ShaderError& e) {
         message = e.what();

@@ -1,0 +1,118 @@
+#include "gpu/surface_buffers.h"
+
+#include "core/error.h"
+#include "gpu/gl_loader.h"
+#include "gpu/gl_state.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace isoview::gl {
+namespace {
+
+// Room for `needed` plus half again, so a growing surface reallocates a few times, not every
+// frame; at least a small floor; capped at what a 32-bit count can name.
+std::uint32_t grownCapacity(std::uint32_t needed, std::uint32_t floor)
+{
+    const std::uint64_t wanted = std::max<std::uint64_t>(floor, std::uint64_t(needed) * 3 / 2);
+    return std::uint32_t(
+        std::min<std::uint64_t>(wanted, std::numeric_limits<std::uint32_t>::max()));
+}
+
+} // namespace
+
+SurfaceBuffers::SurfaceBuffers()
+{
+    m_vertices.label("isosurface vertices");
+    m_indices.label("isosurface indices");
+    ScopedVertexArray vao(m_vertexArray.id());
+    ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_vertices.id());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(PackedSurfaceVertex),
+                          reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(PackedSurfaceVertex),
+                          reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, normal)));
+    // The element array binding is vertex-array state: bound here once, kept by the VAO.
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_indices.id());
+}
+
+bool SurfaceBuffers::reserve(std::uint32_t vertices, std::uint32_t indices)
+{
+    if (vertices <= m_vertexCapacity && indices <= m_indexCapacity) return false;
+    const std::uint32_t vertexCapacity =
+        vertices <= m_vertexCapacity ? m_vertexCapacity : grownCapacity(vertices, 4096);
+    const std::uint32_t indexCapacity =
+        indices <= m_indexCapacity ? m_indexCapacity : grownCapacity(indices, 3 * 8192);
+    {
+        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_vertices.id());
+        glBufferData(GL_ARRAY_BUFFER,
+                     GLsizeiptr(std::size_t(vertexCapacity) * sizeof(PackedSurfaceVertex)), nullptr,
+                     GL_DYNAMIC_COPY);
+    }
+    {
+        // Through the copy target: the element array binding belongs to whichever VAO is bound.
+        ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, m_indices.id());
+        glBufferData(GL_COPY_WRITE_BUFFER,
+                     GLsizeiptr(std::size_t(indexCapacity) * sizeof(std::uint32_t)), nullptr,
+                     GL_DYNAMIC_COPY);
+    }
+    throwOnGlError("allocating the isosurface mesh buffers");
+    m_vertexCapacity = vertexCapacity;
+    m_indexCapacity = indexCapacity;
+    return true;
+}
+
+void SurfaceBuffers::release()
+{
+    for (GLuint id : {m_vertices.id(), m_indices.id()}) {
+        ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, id);
+        glBufferData(GL_COPY_WRITE_BUFFER, 0, nullptr, GL_DYNAMIC_COPY);
+    }
+    m_vertexCapacity = 0;
+    m_indexCapacity = 0;
+}
+
+IsoMesh SurfaceBuffers::download(std::uint32_t vertices, std::uint32_t indices) const
+{
+    if (vertices > m_vertexCapacity || indices > m_indexCapacity) {
+        throw GlError("the isosurface mesh buffers are smaller than the mesh");
+    }
+    std::vector<PackedSurfaceVertex> packed(vertices);
+    IsoMesh mesh;
+    mesh.indices.resize(indices);
+    {
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_vertices.id());
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
+                           GLsizeiptr(packed.size() * sizeof(PackedSurfaceVertex)), packed.data());
+    }
+    {
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_indices.id());
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
+                           GLsizeiptr(mesh.indices.size() * sizeof(std::uint32_t)),
+                           mesh.indices.data());
+    }
+    throwOnGlError("downloading the isosurface");
+    mesh.positions.reserve(vertices);
+    mesh.normals.reserve(vertices);
+    mesh.edgeKeys.reserve(vertices);
+    for (const PackedSurfaceVertex& v : packed) {
+        mesh.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
+        mesh.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
+        mesh.edgeKeys.push_back(makeEdgeKey(v.lowerVoxel, int(v.axis)));
+    }
+    for (std::uint32_t index : mesh.indices) {
+        if (index >= vertices) throw GlError("the GPU wrote a vertex index beyond the mesh");
+    }
+    return mesh;
+}
+
+std::size_t SurfaceBuffers::bytes() const
+{
+    return std::size_t(m_vertexCapacity) * sizeof(PackedSurfaceVertex) +
+           std::size_t(m_indexCapacity) * sizeof(std::uint32_t);
+}
+
+} // namespace isoview::gl

@@ -1,0 +1,62 @@
+// The GPU-side welded mesh of one isovalue: a vertex buffer (position, normal and edge key per
+// welded vertex) and an index buffer (3 per triangle), with the vertex array that draws them.
+// The extraction passes write them; draw() renders them indexed; download() turns them into
+// the IsoMesh that export writes, a copy rather than a weld.
+//
+// Capacity: the buffers grow (never shrink while a volume is loaded) to the counts asked for
+// plus headroom, so dragging the isovalue rarely reallocates. Growing discards the contents.
+//
+// Contract: internal to the engine; needs the creating context current. GL side effects of
+// reserve() and download(): none visible (bindings restored).
+#pragma once
+
+#include "extraction/iso_mesh.h"
+#include "gpu/gl_objects.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace isoview::gl {
+
+// One welded vertex as the extraction writes it (iso_vertices.comp's PackedVertex, and the
+// transform-feedback varyings of iso_vertices.vert in this order).
+struct PackedSurfaceVertex {
+    float position[3]; // index space
+    float normal[3];   // physical space, unit
+    std::uint32_t lowerVoxel;
+    std::uint32_t axis;
+};
+static_assert(sizeof(PackedSurfaceVertex) == 32);
+
+class SurfaceBuffers {
+public:
+    SurfaceBuffers();
+
+    // Makes room for at least this many vertices and indices; returns whether the buffers were
+    // reallocated (their contents are then undefined). Throws GlError when the driver cannot
+    // allocate them.
+    bool reserve(std::uint32_t vertices, std::uint32_t indices);
+    // Forgets the storage (a new volume starts small again).
+    void release();
+
+    std::uint32_t vertexCapacity() const { return m_vertexCapacity; }
+    std::uint32_t indexCapacity() const { return m_indexCapacity; }
+    GLuint vertexBuffer() const { return m_vertices.id(); }
+    GLuint indexBuffer() const { return m_indices.id(); }
+    // Attribute 0 = position, 1 = normal, the index buffer as element array.
+    GLuint vertexArray() const { return m_vertexArray.id(); }
+
+    // The first `vertices` vertices and `indices` indices as an IsoMesh. Waits for the GPU.
+    IsoMesh download(std::uint32_t vertices, std::uint32_t indices) const;
+
+    std::size_t bytes() const;
+
+private:
+    Buffer m_vertices = Buffer::create();
+    Buffer m_indices = Buffer::create();
+    VertexArray m_vertexArray = VertexArray::create();
+    std::uint32_t m_vertexCapacity = 0;
+    std::uint32_t m_indexCapacity = 0;
+};
+
+} // namespace isoview::gl
