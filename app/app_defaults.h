@@ -5,9 +5,6 @@
 
 namespace isoview::app {
 
-// Asks for an OpenGL 4.5 core context with a depth buffer (Qt falls back to what the driver
-// offers; the engine needs 3.3 core and says so clearly otherwise). Call before QApplication.
-void setDefaultSurfaceFormat();
 void setApplicationNames();
 
 } // namespace isoview::app

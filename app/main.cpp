@@ -45,7 +45,6 @@ int fail(const QString& message)
 
 int main(int argc, char** argv)
 {
-    isoview::app::setDefaultSurfaceFormat();
     isoview::app::setApplicationNames();
     QApplication app(argc, argv);
 

@@ -2,13 +2,12 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "frame_worker.h"
 #include "render/orientation_marker_layout.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 
 #include <QMouseEvent>
-#include <QOpenGLContext>
-#include <QOpenGLExtraFunctions>
 #include <QPainter>
 #include <QWheelEvent>
 #include <algorithm>
@@ -69,44 +68,44 @@ private:
     std::array<QPointF, 3> m_at{};
 };
 
-ViewportWidget::ViewportWidget(QWidget* parent) : QOpenGLWidget(parent)
+ViewportWidget::ViewportWidget(QWidget* parent) : QWidget(parent)
 {
     m_labels = new OrientationLabels(this);
     m_labels->hide();
     setObjectName("viewport");
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 240);
+    setAttribute(Qt::WA_OpaquePaintEvent); // every pixel comes from the frame (or the fill)
     m_clock.start();
-    m_pollTimer.setSingleShot(true);
-    m_pollTimer.setInterval(15);
-    connect(&m_pollTimer, &QTimer::timeout, this, &ViewportWidget::pollTriangleCount);
-    connect(this, &QOpenGLWidget::frameSwapped, this, &ViewportWidget::onFrameSwapped);
+    m_requestTimer.setSingleShot(true);
+    m_requestTimer.setInterval(0);
+    connect(&m_requestTimer, &QTimer::timeout, this, [this] { postFrameRequest(false); });
+    // A still view gets its full-resolution volume frame after this pause.
+    m_refineTimer.setSingleShot(true);
+    m_refineTimer.setInterval(400);
+    connect(&m_refineTimer, &QTimer::timeout, this, [this] {
+        if (m_drag == Drag::None && m_mode != gl::RenderMode::Surface) postFrameRequest(true);
+    });
 }
 
-ViewportWidget::~ViewportWidget()
+ViewportWidget::~ViewportWidget() = default;
+
+void ViewportWidget::showEvent(QShowEvent* event)
 {
-    releaseGl();
+    QWidget::showEvent(event);
+    if (!m_worker) startRenderThread();
 }
 
-void ViewportWidget::releaseGl()
+void ViewportWidget::startRenderThread()
 {
-    if (!m_renderer) return;
-    makeCurrent();
-    m_renderer.reset();
-    m_volumeUploaded = false;
-    doneCurrent();
-}
-
-void ViewportWidget::initializeGL()
-{
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ViewportWidget::releaseGl,
-            Qt::DirectConnection);
+    m_worker = std::make_unique<FrameWorker>();
+    connect(m_worker.get(), &FrameWorker::frameReady, this, &ViewportWidget::onFrameReady,
+            Qt::QueuedConnection);
     try {
-        m_renderer = std::make_unique<gl::SceneRenderer>();
-        m_rendererName = QString::fromStdString(m_renderer->capabilities().summary());
-        log::get("app")->info("3D view on {}", m_renderer->capabilities().summary());
+        m_rendererName = m_worker->start();
+        log::get("app")->info("3D view on {}", m_rendererName.toStdString());
     } catch (const Error& e) {
-        m_renderer.reset();
+        m_worker.reset();
         const QString message =
             QStringLiteral("OpenGL 3.3 core or newer is needed for the 3D view.\n\n%1")
                 .arg(QString::fromUtf8(e.what()));
@@ -119,34 +118,27 @@ void ViewportWidget::initializeGL()
         QString error;
         if (!uploadVolume(&error)) emit glError(error);
     }
+    scheduleFrame();
 }
 
 bool ViewportWidget::uploadVolume(QString* error)
 {
-    try {
-        m_renderer->setVolume(*m_volume);
-        m_volumeUploaded = true;
-        m_renderer->setIsovalue(m_isovalueReal);
-        if (m_transferFunction) m_renderer->setTransferFunction(*m_transferFunction);
-        m_transferFunctionDirty = false;
-        m_isovalueDirty = false;
-        return true;
-    } catch (const Error& e) {
-        if (error) *error = QString::fromUtf8(e.what());
+    if (const std::optional<QString> failure = m_worker->setVolume(m_volume)) {
+        if (error) *error = *failure;
         return false;
     }
+    m_volumeUploaded = true;
+    m_isovalueSent = false;
+    return true;
 }
 
 std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> volume)
 {
     std::shared_ptr<const Volume> previous = m_volume;
     m_volume = std::move(volume);
-    if (m_renderer) {
-        makeCurrent();
+    if (m_worker) {
         QString error;
-        const bool ok = uploadVolume(&error);
-        doneCurrent();
-        if (!ok) {
+        if (!uploadVolume(&error)) {
             m_volume = previous; // the renderer kept the previous volume
             return error;
         }
@@ -154,36 +146,39 @@ std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> v
     m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
     m_camera.setStandardView(StandardView::Anterior);
     m_framePolicy.resetStats();
-    update();
+    m_shown.reset(); // the previous volume's frame no longer applies
+    m_shownIsovalue.reset();
+    scheduleFrame();
     return std::nullopt;
 }
 
 void ViewportWidget::setIsovalue(double real)
 {
-    if (real == m_isovalueReal && !m_isovalueDirty) return;
+    if (real == m_isovalueReal && m_isovalueSent) return;
     m_isovalueReal = real;
-    m_isovalueDirty = true;
+    m_isovalueSent = false;
     m_framePolicy.isovalueChanged(m_clock.nsecsElapsed());
-    update();
+    scheduleFrame();
 }
 
 void ViewportWidget::setTransferFunction(const TransferFunction& tf)
 {
-    m_transferFunction = tf;
-    m_transferFunctionDirty = true;
-    update();
+    // A new object per change: the render thread applies a function whose address it has not
+    // applied yet.
+    m_transferFunction = std::make_shared<const TransferFunction>(tf);
+    scheduleFrame();
 }
 
 void ViewportWidget::setRenderMode(gl::RenderMode mode)
 {
     m_mode = mode;
-    update();
+    scheduleFrame();
 }
 
 void ViewportWidget::setSurfaceColor(const QColor& color)
 {
     m_surfaceColor = toVec(color);
-    update();
+    scheduleFrame();
 }
 
 QColor ViewportWidget::surfaceColor() const
@@ -194,31 +189,31 @@ QColor ViewportWidget::surfaceColor() const
 void ViewportWidget::setOrientationMarkerVisible(bool visible)
 {
     m_showMarker = visible;
-    update();
+    scheduleFrame();
 }
 
 void ViewportWidget::setProjection(Projection projection)
 {
     m_camera.setProjection(projection);
-    update();
+    scheduleFrame();
 }
 
 void ViewportWidget::setStandardView(StandardView view)
 {
     m_camera.setStandardView(view);
-    update();
+    scheduleFrame();
 }
 
 void ViewportWidget::resetView()
 {
     m_camera.reset();
-    update();
+    scheduleFrame();
 }
 
 void ViewportWidget::fitView()
 {
     if (m_volume) m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
-    update();
+    scheduleFrame();
 }
 
 bool ViewportWidget::anatomical() const
@@ -228,24 +223,31 @@ bool ViewportWidget::anatomical() const
 
 std::optional<double> ViewportWidget::renderedIsovalue() const
 {
-    if (!m_renderer || !m_volume || !m_volumeUploaded) return std::nullopt;
-    return m_renderer->renderedIsovalue();
+    if (!m_worker || !m_volume || !m_volumeUploaded) return std::nullopt;
+    return m_shownIsovalue;
+}
+
+std::optional<float> ViewportWidget::shownVolumeResolution() const
+{
+    if (!m_shown) return std::nullopt;
+    return m_shown->params.volumeResolutionScale;
 }
 
 IsoMesh ViewportWidget::captureMesh()
 {
-    if (!m_renderer || !m_volumeUploaded || !m_renderer->renderedIsovalue()) return {};
-    makeCurrent();
-    struct DoneCurrent {
-        ViewportWidget* w;
-        ~DoneCurrent() { w->doneCurrent(); }
-    } done{this};
-    return m_renderer->capture();
+    if (!m_worker || !m_volumeUploaded) return {};
+    return m_worker->capture();
 }
 
 QImage ViewportWidget::grabView()
 {
-    return grab().toImage(); // the GL frame with the axis letters over it
+    // Volume rendering may be on screen at reduced resolution (while dragging, or before the
+    // still view's refinement arrived): a screenshot renders it at full resolution first.
+    if (m_worker && m_volumeUploaded && m_mode != gl::RenderMode::Surface &&
+        (!m_shown || m_shown->params.volumeResolutionScale < 1.0f)) {
+        if (const auto frame = m_worker->renderNow(frameRequest(true))) showFrame(frame);
+    }
+    return grab().toImage(); // the frame with the axis letters over it
 }
 
 float ViewportWidget::aspect() const
@@ -253,43 +255,88 @@ float ViewportWidget::aspect() const
     return height() > 0 ? float(width()) / float(height()) : 1.0f;
 }
 
-void ViewportWidget::resizeGL(int, int) {}
+void ViewportWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    scheduleFrame();
+}
 
-void ViewportWidget::paintGL()
+void ViewportWidget::scheduleFrame()
+{
+    m_refineTimer.stop();
+    if (m_worker && m_volumeUploaded && !m_requestTimer.isActive()) m_requestTimer.start();
+    update(); // the last frame, rescaled, until the new one arrives
+}
+
+void ViewportWidget::postFrameRequest(bool fullResolution)
+{
+    if (!m_worker || !m_volumeUploaded) return;
+    m_worker->request(frameRequest(fullResolution));
+    m_isovalueSent = true;
+}
+
+FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
 {
     const qreal dpr = devicePixelRatioF();
-    const glm::ivec2 size(std::max(1, int(std::lround(width() * dpr))),
-                          std::max(1, int(std::lround(height() * dpr))));
-    if (!m_renderer || !m_volumeUploaded) {
-        QOpenGLExtraFunctions* f = context()->extraFunctions();
-        f->glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
-        f->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        return;
-    }
-    if (m_isovalueDirty) {
-        m_renderer->setIsovalue(m_isovalueReal);
-        m_isovalueDirty = false;
-        m_framePolicy.frameTookIsovalue();
-    }
-    if (m_transferFunctionDirty && m_transferFunction) {
-        m_renderer->setTransferFunction(*m_transferFunction);
-        m_transferFunctionDirty = false;
-    }
-    gl::SceneParams params;
+    FrameRequest request;
+    gl::SceneParams& params = request.params;
+    params.viewportSize = glm::ivec2(std::max(1, int(std::lround(width() * dpr))),
+                                     std::max(1, int(std::lround(height() * dpr))));
     params.view = m_camera.viewMatrix();
     params.projection = m_camera.projectionMatrix(aspect());
-    params.viewportSize = size;
-    params.targetFramebuffer = defaultFramebufferObject();
     params.mode = m_mode;
     params.surfaceColor = m_surfaceColor;
     params.orientationMarker = m_showMarker;
-    const VolumeQuality quality = m_framePolicy.volumeQuality(m_interacting);
-    params.volumeResolutionScale = quality.resolutionScale;
-    params.volumeStepVoxels = quality.stepVoxels;
-    m_renderer->render(params);
-    m_renderedSinceSwap = true;
+    const VolumeQuality quality = m_framePolicy.volumeQuality(m_drag != Drag::None);
+    params.volumeResolutionScale = fullResolution ? 1.0f : quality.resolutionScale;
+    params.volumeStepVoxels = fullResolution ? 0.5f : quality.stepVoxels;
+    request.isovalue = m_isovalueReal;
+    request.transferFunction = m_transferFunction;
+    request.fullResolution = fullResolution;
+    return request;
+}
+
+void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& frame)
+{
+    if (!m_volumeUploaded) return;
+    showFrame(frame);
+    const float scale = frame->params.volumeResolutionScale;
+    // Volume frames at reduced resolution get a full-resolution one when the view stays still.
+    if (m_mode != gl::RenderMode::Surface && scale < 1.0f && m_drag == Drag::None &&
+        !m_requestTimer.isActive())
+        m_refineTimer.start();
+    emit frameShown();
+}
+
+void ViewportWidget::showFrame(const std::shared_ptr<const RenderedFrame>& frame)
+{
+    m_shown = frame;
+    m_shownIsovalue = frame->isovalue;
+    // Isovalue latency runs from the oldest change not yet shown to the first frame showing the
+    // newest value; frames of values the user has already moved past do not end it.
+    if (frame->requestedIsovalue == m_isovalueReal) m_framePolicy.frameTookIsovalue();
+    m_framePolicy.frameSwapped(m_clock.nsecsElapsed(), frame->isovalue);
+    // A full-resolution refinement frame says nothing about the adaptive resolution's cost.
+    FrameGpuTimes times = frame->gpuTimes;
+    if (frame->fullResolution) times.volumeMs.reset();
+    m_framePolicy.gpuResults(frame->vertexCount, times);
+    emit frameStatsChanged(m_framePolicy.stats());
     m_labels->setVisible(m_showMarker);
-    if (m_showMarker) paintOrientationLabels(params);
+    if (m_showMarker) paintOrientationLabels(frame->params);
+    update();
+}
+
+void ViewportWidget::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    if (!m_shown) {
+        painter.fillRect(rect(), QColor::fromRgbF(0.1, 0.1, 0.12));
+        return;
+    }
+    // The frame fills the view; during a resize the last one is stretched until the next
+    // arrives.
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    painter.drawImage(QRectF(rect()), m_shown->image);
 }
 
 void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)
@@ -309,28 +356,6 @@ void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)
     m_labels->setLabels(anatomical(), at);
 }
 
-void ViewportWidget::onFrameSwapped()
-{
-    // The window also swaps when only other widgets changed (status bar text): count and time
-    // only swaps that carry a frame this widget rendered.
-    if (!m_renderedSinceSwap) return;
-    m_renderedSinceSwap = false;
-    m_framePolicy.frameSwapped(m_clock.nsecsElapsed(), renderedIsovalue());
-    pollTriangleCount();
-}
-
-void ViewportWidget::pollTriangleCount()
-{
-    if (!m_renderer || !m_volumeUploaded) return;
-    makeCurrent();
-    const std::optional<std::uint32_t> vertices = m_renderer->pollVertexCount();
-    const FrameGpuTimes gpu = m_renderer->lastGpuTimes();
-    doneCurrent();
-    // Ask again shortly, without a repaint, while the GPU is still working on this frame.
-    if (m_framePolicy.gpuResults(vertices, gpu)) m_pollTimer.start();
-    emit frameStatsChanged(m_framePolicy.stats());
-}
-
 glm::vec2 ViewportWidget::toNdc(const QPointF& p) const
 {
     return {float(2.0 * p.x() / std::max(1, width()) - 1.0),
@@ -346,14 +371,13 @@ void ViewportWidget::mousePressEvent(QMouseEvent* event)
     else if (event->button() == Qt::LeftButton)
         m_drag = Drag::Rotate;
     else
-        return QOpenGLWidget::mousePressEvent(event);
-    m_interacting = true;
+        return QWidget::mousePressEvent(event);
     event->accept();
 }
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* event)
 {
-    if (m_drag == Drag::None) return QOpenGLWidget::mouseMoveEvent(event);
+    if (m_drag == Drag::None) return QWidget::mouseMoveEvent(event);
     const glm::vec2 from = toNdc(m_lastMouse);
     const glm::vec2 to = toNdc(event->position());
     m_lastMouse = event->position();
@@ -361,15 +385,14 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* event)
         m_camera.rotateByDrag(from, to, aspect());
     else
         m_camera.pan(to - from, aspect());
-    update();
+    scheduleFrame();
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (m_drag == Drag::None) return QOpenGLWidget::mouseReleaseEvent(event);
+    if (m_drag == Drag::None) return QWidget::mouseReleaseEvent(event);
     m_drag = Drag::None;
-    m_interacting = false;
-    update(); // the full-resolution frame
+    scheduleFrame(); // the adaptive resolution of a still view
 }
 
 void ViewportWidget::wheelEvent(QWheelEvent* event)
@@ -377,7 +400,7 @@ void ViewportWidget::wheelEvent(QWheelEvent* event)
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0.0) {
         m_camera.zoom(float(std::pow(1.15, steps)));
-        update();
+        scheduleFrame();
     }
     event->accept();
 }

@@ -1,13 +1,15 @@
-// The 3D view: a QOpenGLWidget that drives the engine's SceneRenderer with an OrbitCamera.
-// Left drag orbits (trackball), middle drag or Shift+left drag pans, the wheel zooms.
+// The 3D view: drives the engine's SceneRenderer with an OrbitCamera. Left drag orbits
+// (trackball), middle drag or Shift+left drag pans, the wheel zooms.
 //
-// Live isovalue: setIsovalue() only records the newest value and asks for a repaint; Qt merges
-// repaint requests, and the renderer extracts once per frame for the newest value, so a slider
-// drag is never queued behind itself: every frame shows the latest value.
+// Never blocks: frames are rendered on a render thread of their own (FrameWorker) and shown
+// as images when they are done; the GUI thread only records what changed and posts the next
+// frame's request, so the slider and the camera follow the mouse even while a frame takes
+// longer than the mouse's pace. Requests made while a frame is in flight merge into one, the
+// newest: every frame shows the latest isovalue and camera. Once the view has been still for a
+// moment after a reduced-resolution volume frame, a full-resolution frame follows.
 //
-// GL: the renderer lives and dies with the widget's context (created in initializeGL, released
-// on QOpenGLContext::aboutToBeDestroyed with the context current). Calls that touch the GPU
-// make the context current themselves.
+// GL: the render thread owns its context and every GPU object; the widget itself never touches
+// GL. The render thread starts when the widget is first shown.
 #pragma once
 
 #include "extraction/iso_mesh.h"
@@ -19,25 +21,28 @@
 
 #include <QElapsedTimer>
 #include <QImage>
-#include <QOpenGLWidget>
 #include <QString>
 #include <QTimer>
+#include <QWidget>
 #include <memory>
 #include <optional>
 
 namespace isoview::app {
 
+class FrameWorker;
+struct FrameRequest;
+struct RenderedFrame;
 class OrientationLabels;
 
-class ViewportWidget : public QOpenGLWidget {
+class ViewportWidget : public QWidget {
     Q_OBJECT
 public:
     explicit ViewportWidget(QWidget* parent = nullptr);
     ~ViewportWidget() override;
 
-    // Shows a new volume. Uploads at once when the GL context exists (returns the error
-    // message when the GPU cannot take it; the previous volume stays then), else at
-    // initializeGL (errors then come through glError()).
+    // Shows a new volume. Uploads at once when the render thread runs (returns the error
+    // message when the GPU cannot take it; the previous volume stays then), else when the view
+    // is first shown (errors then come through glError()).
     std::optional<QString> setVolume(std::shared_ptr<const Volume> volume);
     bool hasVolume() const { return m_volume != nullptr; }
     const Volume* volume() const { return m_volume.get(); }
@@ -60,49 +65,59 @@ public:
     // names.
     bool anatomical() const;
 
-    // The surface on screen as a welded mesh (GPU capture); empty when nothing is shown.
-    // Throws GlError if the GPU fails.
+    // The surface last rendered as a welded mesh (GPU capture; waits for the frame in
+    // flight); empty when nothing is shown. Throws GlError if the GPU fails.
     IsoMesh captureMesh();
     // The isovalue (real units) of the surface on screen.
     std::optional<double> renderedIsovalue() const;
-    // The figures of the last swapped frame.
+    // The figures of the last frame shown.
     const FrameStats& lastFrameStats() const { return m_framePolicy.stats(); }
+    // The volume rendering resolution of the frame on screen (fraction of the view's), or
+    // nullopt before the first frame.
+    std::optional<float> shownVolumeResolution() const;
     // The GL renderer string, once the context exists.
     QString rendererName() const { return m_rendererName; }
-    // Renders a frame now and returns it (the window's view, overlays included).
+    // The view as shown (the last frame, overlays included).
     QImage grabView();
 
 signals:
     void frameStatsChanged(const isoview::FrameStats& stats);
+    // A new frame from the render thread is on screen (after lastFrameStats() took it).
+    void frameShown();
     void glError(const QString& message);
     // The user asked for the context menu actions through the keyboard/mouse; the main window
     // owns the actions.
     void glReady(const QString& renderer);
 
 protected:
-    void initializeGL() override;
-    void paintGL() override;
-    void resizeGL(int w, int h) override;
+    void showEvent(QShowEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
 
 private:
-    void releaseGl();
+    void startRenderThread();
+    // Asks for a frame of the current state (posted at the end of this event-loop turn, so
+    // several changes make one request).
+    void scheduleFrame();
+    // fullResolution: the still view's refinement of reduced-resolution volume rendering.
+    void postFrameRequest(bool fullResolution);
+    FrameRequest frameRequest(bool fullResolution) const;
+    void showFrame(const std::shared_ptr<const RenderedFrame>& frame);
+    void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
     bool uploadVolume(QString* error);
     glm::vec2 toNdc(const QPointF& p) const;
     float aspect() const;
     void paintOrientationLabels(const gl::SceneParams& params);
-    void onFrameSwapped();
-    void pollTriangleCount();
 
-    std::unique_ptr<gl::SceneRenderer> m_renderer;
+    std::unique_ptr<FrameWorker> m_worker;
     OrientationLabels* m_labels = nullptr;
     std::shared_ptr<const Volume> m_volume;
     bool m_volumeUploaded = false;
-    std::optional<TransferFunction> m_transferFunction;
-    bool m_transferFunctionDirty = false;
+    std::shared_ptr<const TransferFunction> m_transferFunction;
     OrbitCamera m_camera;
     gl::RenderMode m_mode = gl::RenderMode::Surface;
     glm::vec3 m_surfaceColor{0.9f, 0.85f, 0.75f};
@@ -110,18 +125,20 @@ private:
     QString m_rendererName;
 
     double m_isovalueReal = 0.0;
-    bool m_isovalueDirty = false;
+    bool m_isovalueSent = false; // the current isovalue has gone out with a request
     // Statistics, isovalue latency and the adaptive volume resolution (src/render), fed with
     // this monotonic clock.
     FramePolicy m_framePolicy;
     QElapsedTimer m_clock;
-    QTimer m_pollTimer;
-    bool m_renderedSinceSwap = false;
+    QTimer m_requestTimer; // posts the frame request at the end of the event-loop turn
+    QTimer m_refineTimer;  // the full-resolution volume frame once the view is still
+
+    std::shared_ptr<const RenderedFrame> m_shown; // the frame on screen
+    std::optional<double> m_shownIsovalue;
 
     enum class Drag { None, Rotate, Pan };
     Drag m_drag = Drag::None;
     QPointF m_lastMouse;
-    bool m_interacting = false;
 };
 
 } // namespace isoview::app

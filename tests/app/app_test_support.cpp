@@ -26,7 +26,6 @@ void setUpApplicationDefaults()
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsFolder.path());
     QSettings().clear();
-    setDefaultSurfaceFormat();
 }
 
 void saveScreenshot(QWidget& widget, const QString& name)

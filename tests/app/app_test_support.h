@@ -9,7 +9,7 @@ class QWidget;
 
 namespace isoview::app::test {
 
-// What main() does before creating the QApplication (GL format, application names, settings
+// What main() does before creating the QApplication (application names, settings
 // in a throw-away location so tests never read or write the user's settings).
 void setUpApplicationDefaults();
 

@@ -1,0 +1,184 @@
+#include "frame_worker.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "gpu/headless_context.h"
+#include "gpu/offscreen_target.h"
+
+#include <QMetaObject>
+#include <cstring>
+#include <exception>
+#include <utility>
+
+namespace isoview::app {
+
+struct FrameWorker::RenderThreadState {
+    std::unique_ptr<gl::HeadlessContext> context;
+    std::unique_ptr<gl::SceneRenderer> renderer;
+    std::unique_ptr<gl::OffscreenTarget> target;
+    std::shared_ptr<const Volume> volume;
+    std::optional<double> appliedIsovalue;
+    const TransferFunction* appliedTransferFunction = nullptr;
+    std::shared_ptr<const TransferFunction> keptTransferFunction;
+};
+
+FrameWorker::FrameWorker() : m_state(std::make_unique<RenderThreadState>())
+{
+    m_thread.setObjectName("isoview render");
+    m_threadObject = new QObject;
+    m_threadObject->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_threadObject, &QObject::deleteLater);
+    m_thread.start();
+}
+
+FrameWorker::~FrameWorker()
+{
+    runOnRenderThread([this] {
+        // GL objects go first, with the context current, then the context.
+        if (m_state->context) m_state->context->makeCurrent();
+        m_state->target.reset();
+        m_state->renderer.reset();
+        m_state->context.reset();
+    });
+    m_thread.quit();
+    m_thread.wait();
+}
+
+template <class F> void FrameWorker::runOnRenderThread(F&& f)
+{
+    std::exception_ptr failure;
+    QMetaObject::invokeMethod(
+        m_threadObject,
+        [&] {
+            try {
+                f();
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        },
+        Qt::BlockingQueuedConnection);
+    if (failure) std::rethrow_exception(failure);
+}
+
+QString FrameWorker::start()
+{
+    QString summary;
+    runOnRenderThread([&] {
+        m_state->context = std::make_unique<gl::HeadlessContext>();
+        m_state->renderer = std::make_unique<gl::SceneRenderer>();
+        summary = QString::fromStdString(m_state->renderer->capabilities().summary());
+    });
+    m_started = true;
+    return summary;
+}
+
+std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volume)
+{
+    std::optional<QString> error;
+    runOnRenderThread([&] {
+        try {
+            m_state->renderer->setVolume(*volume);
+            m_state->volume = std::move(volume);
+            m_state->appliedIsovalue.reset(); // the renderer needs it again
+        } catch (const Error& e) {
+            error = QString::fromUtf8(e.what());
+        }
+    });
+    return error;
+}
+
+IsoMesh FrameWorker::capture()
+{
+    IsoMesh mesh;
+    runOnRenderThread([&] {
+        if (m_state->volume && m_state->renderer->renderedIsovalue())
+            mesh = m_state->renderer->capture();
+    });
+    return mesh;
+}
+
+void FrameWorker::request(FrameRequest request)
+{
+    bool schedule = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_pending = std::move(request);
+        schedule = !std::exchange(m_scheduled, true);
+    }
+    if (schedule) QMetaObject::invokeMethod(m_threadObject, [this] { renderPending(); });
+}
+
+namespace {
+
+// Renders one request on the render thread: applies the isovalue and transfer function when
+// they changed, renders into the offscreen target and reads it back. Throws Error.
+std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
+                                           const FrameRequest& request);
+
+} // namespace
+
+void FrameWorker::renderPending()
+{
+    std::optional<FrameRequest> request;
+    {
+        std::lock_guard lock(m_mutex);
+        request = std::exchange(m_pending, std::nullopt);
+        m_scheduled = false;
+    }
+    if (!request || !m_state->renderer || !m_state->volume) return;
+    try {
+        emit frameReady(renderFrame(*m_state, *request));
+    } catch (const Error& e) {
+        log::get("app")->error("rendering a frame failed: {}", e.what());
+    }
+}
+
+std::shared_ptr<const RenderedFrame> FrameWorker::renderNow(const FrameRequest& request)
+{
+    std::shared_ptr<const RenderedFrame> frame;
+    runOnRenderThread([&] {
+        if (m_state->renderer && m_state->volume) frame = renderFrame(*m_state, request);
+    });
+    return frame;
+}
+
+namespace {
+
+std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
+                                           const FrameRequest& request)
+{
+    if (s.appliedIsovalue != request.isovalue) {
+        s.renderer->setIsovalue(request.isovalue);
+        s.appliedIsovalue = request.isovalue;
+    }
+    if (request.transferFunction && request.transferFunction.get() != s.appliedTransferFunction) {
+        s.renderer->setTransferFunction(*request.transferFunction);
+        s.appliedTransferFunction = request.transferFunction.get();
+        s.keptTransferFunction = request.transferFunction; // keeps the address unique
+    }
+    const glm::ivec2 size = request.params.viewportSize;
+    if (!s.target || s.target->width() != size.x || s.target->height() != size.y)
+        s.target = std::make_unique<gl::OffscreenTarget>(size.x, size.y);
+    gl::SceneParams params = request.params;
+    params.targetFramebuffer = s.target->framebuffer();
+    s.renderer->render(params);
+    const std::vector<std::uint8_t> rgba = s.target->readPixels(); // waits for the GPU
+
+    auto frame = std::make_shared<RenderedFrame>();
+    frame->image = QImage(size.x, size.y, QImage::Format_RGBA8888);
+    const std::size_t row = std::size_t(size.x) * 4;
+    for (int y = 0; y < size.y; ++y) { // GL's rows go bottom up
+        std::memcpy(frame->image.scanLine(size.y - 1 - y), rgba.data() + std::size_t(y) * row, row);
+    }
+    frame->params = params;
+    frame->requestedIsovalue = request.isovalue;
+    frame->fullResolution = request.fullResolution;
+    frame->isovalue = s.renderer->renderedIsovalue();
+    frame->vertexCount = s.renderer->pollVertexCount();
+    frame->gpuTimes = s.renderer->lastGpuTimes();
+    return frame;
+}
+
+} // namespace
+
+} // namespace isoview::app

@@ -1,0 +1,86 @@
+// The 3D view with its render thread, on a real GL context (llvmpipe): changes made while no
+// frame could take them merge into one request (no frame ever shows a value the user already
+// left), the newest value is the one shown, volume rendering at reduced resolution is refined
+// to full resolution once the view is still, and a screenshot never keeps the coarse image.
+#include "app_test_support.h"
+#include "support/synthetic_volumes.h"
+#include "viewport_widget.h"
+
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+#include <memory>
+#include <vector>
+
+namespace isoview::app {
+namespace {
+
+using test::waitUntil;
+
+std::shared_ptr<const Volume> sphereVolume()
+{
+    return std::make_shared<const Volume>(
+        isoview::test::makeSphere({48, 48, 48}, glm::vec3(23.5f), 18.0f));
+}
+
+struct ShownView {
+    ShownView()
+    {
+        view.resize(480, 360);
+        view.show();
+        EXPECT_FALSE(view.setVolume(sphereVolume()).has_value());
+    }
+    ViewportWidget view;
+};
+
+TEST(ViewportWidgetTest, ChangesBeforeTheNextFrameMergeAndTheNewestIsShown)
+{
+    ShownView v;
+    v.view.setIsovalue(1.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 1.0; }));
+
+    std::vector<double> shown;
+    QObject::connect(&v.view, &ViewportWidget::frameShown, [&] {
+        if (const auto iso = v.view.renderedIsovalue()) shown.push_back(*iso);
+    });
+    // Three changes in one event-loop turn: only the last may reach a frame.
+    v.view.setIsovalue(2.0);
+    v.view.setIsovalue(3.0);
+    v.view.setIsovalue(4.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 4.0; }));
+    for (double iso : shown) {
+        EXPECT_NE(iso, 2.0);
+        EXPECT_NE(iso, 3.0);
+    }
+    EXPECT_FALSE(v.view.captureMesh().indices.empty());
+}
+
+TEST(ViewportWidgetTest, AStillViewRefinesVolumeRenderingToFullResolution)
+{
+    ShownView v;
+    v.view.setIsovalue(0.0);
+    v.view.setRenderMode(gl::RenderMode::Volume);
+    // The adaptive resolution starts below full; the refinement frame follows on its own.
+    ASSERT_TRUE(waitUntil([&] {
+        const auto r = v.view.shownVolumeResolution();
+        return r && *r < 1.0f;
+    }));
+    EXPECT_TRUE(waitUntil([&] { return v.view.shownVolumeResolution() == 1.0f; }, 60000));
+}
+
+TEST(ViewportWidgetTest, AScreenshotOfVolumeRenderingIsAtFullResolution)
+{
+    ShownView v;
+    v.view.setIsovalue(0.0);
+    v.view.setRenderMode(gl::RenderMode::Volume);
+    ASSERT_TRUE(waitUntil([&] {
+        const auto r = v.view.shownVolumeResolution();
+        return r && *r < 1.0f;
+    }));
+    const QImage image = v.view.grabView();
+    EXPECT_FALSE(image.isNull());
+    EXPECT_EQ(v.view.shownVolumeResolution(), 1.0f);
+}
+
+} // namespace
+} // namespace isoview::app
