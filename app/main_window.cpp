@@ -661,6 +661,7 @@ void MainWindow::onFrameStats(const FrameStats& stats)
         m_pendingScreenshot.clear();
         // One more event-loop turn, so the status bar shows this frame's figures too.
         QTimer::singleShot(50, this, [this, path] {
+            m_view->grabView(); // volume rendering at full resolution before the window's grab
             QSaveFile file(path);
             const bool ok =
                 file.open(QIODevice::WriteOnly) && grab().save(&file, "PNG") && file.commit();
