@@ -12,14 +12,15 @@ out uvec4 o_cases;
 void main()
 {
     ivec3 first = firstCellOfBaseTexel(ivec2(gl_FragCoord.xy));
+    ivec3 voxel = first + u_cellOrigin; // the first cell's lowest voxel in the volume
     // Corners beyond the volume (padding cells) are clamped; their cells are masked below.
     ivec3 last = u_volumeDims - 1;
-    ivec2 tile0 = flatTileOrigin(min(first.z, last.z));
-    ivec2 tile1 = flatTileOrigin(min(first.z + 1, last.z));
+    ivec2 tile0 = flatTileOrigin(min(voxel.z, last.z));
+    ivec2 tile1 = flatTileOrigin(min(voxel.z + 1, last.z));
     uint inside = 0u; // bit (z * 9 + y * 3 + x) for corner (x, y, z) of the 3 x 3 x 2 block
     for (int y = 0; y < 3; ++y) {
         for (int x = 0; x < 3; ++x) {
-            ivec2 xy = min(first.xy + ivec2(x, y), last.xy);
+            ivec2 xy = min(voxel.xy + ivec2(x, y), last.xy);
             if (isInside(fetchVoxelAt(tile0 + xy), u_isovalue)) inside |= 1u << (y * 3 + x);
             if (isInside(fetchVoxelAt(tile1 + xy), u_isovalue)) inside |= 1u << (9 + y * 3 + x);
         }

@@ -14,6 +14,8 @@
 // vertex count of the case.
 uniform usampler2D u_caseTable;
 uniform ivec3 u_cellCount;
+// Pyramid cells are those of the crop box: pyramid cell c is volume cell c + u_cellOrigin.
+uniform ivec3 u_cellOrigin;
 uniform ivec3 u_blockCount;
 uniform int u_blocksPerRow;
 

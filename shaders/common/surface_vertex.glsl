@@ -18,10 +18,11 @@ struct SurfaceVertex {
     uint axis;       // the edge's axis: with lowerVoxel, the vertex's EdgeKey
 };
 
+// cell: a pyramid cell (common/marching_cubes_cell.glsl)
 SurfaceVertex surfaceVertexOnEdge(ivec3 cell, int edge)
 {
     int axis = edge / 4;
-    ivec3 p0 = cell + cornerOffset(kEdgeLowerCorner[edge]);
+    ivec3 p0 = cell + u_cellOrigin + cornerOffset(kEdgeLowerCorner[edge]);
     ivec3 p1 = p0;
     p1[axis] += 1;
 

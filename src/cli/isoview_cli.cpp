@@ -15,6 +15,7 @@
 #include "io/volume_loader.h"
 #include "mesh_export/ply_writer.h"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -43,6 +44,9 @@ constexpr std::string_view kUsage =
     "  --info           print the volume's dimensions, geometry, values and series; no GPU\n"
     "  --series N       which DICOM series to load (as --info numbers them; default: largest)\n"
     "  --spacing X Y Z  override the voxel spacing in mm (raw file names carry none)\n"
+    "  --crop I0 I1 J0 J1 K0 K1\n"
+    "                   only the surface of the cells within voxels I0..I1, J0..J1, K0..K1\n"
+    "                   (inclusive, from 0)\n"
     "  --raw-dims X Y Z, --raw-type T, --big-endian, --header-offset BYTES\n"
     "                   read raw data without the name convention (a folder: per-slice files)\n"
     "  --voxel-space    write voxel index coordinates instead of millimetres\n"
@@ -59,6 +63,7 @@ struct Arguments {
     std::optional<std::size_t> series;
     std::optional<glm::dvec3> spacing;
     std::optional<glm::uvec3> rawDims;
+    std::optional<std::array<std::uint32_t, 6>> crop; // I0 I1 J0 J1 K0 K1
     std::optional<std::string> rawType;
     bool bigEndian = false;
     std::uint64_t headerOffset = 0;
@@ -153,6 +158,22 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
                 dims[axis] = std::uint32_t(n);
             }
             args.rawDims = dims;
+        } else if (a == "--crop") {
+            std::array<std::uint32_t, 6> range{};
+            for (std::uint32_t& n : range) {
+                const auto v = value("--crop");
+                if (!v) return std::nullopt;
+                char* end = nullptr;
+                const unsigned long x = std::strtoul(v->c_str(), &end, 10);
+                if (end == v->c_str() || *end != '\0' || (*v)[0] == '-' || x > 0xFFFFFFFFul) {
+                    std::cerr << "isoview-cli: --crop expects six voxel indices I0 I1 J0 J1 K0 "
+                                 "K1, got '"
+                              << *v << "'\n";
+                    return std::nullopt;
+                }
+                n = std::uint32_t(x);
+            }
+            args.crop = range;
         } else if (a == "--raw-type") {
             const auto v = value("--raw-type");
             if (!v) return std::nullopt;
@@ -299,6 +320,10 @@ int main(int argc, char** argv)
         gl::SceneRenderer scene(gl::SceneRenderer::Options{args->gl33});
         start = std::chrono::steady_clock::now();
         scene.setVolume(volume);
+        if (args->crop) {
+            const auto& c = *args->crop;
+            scene.setCrop({{c[0], c[2], c[4]}, {c[1], c[3], c[5]}}); // Error names the problem
+        }
         gl::finishGpuWork();
         const double uploadMs = millisecondsSince(start);
 

@@ -129,4 +129,36 @@ void BlockRanges::activeBlocks(float isovalue, std::vector<std::uint32_t>& out) 
     }
 }
 
+BlockRanges BlockRanges::cropped(glm::uvec3 firstCell, glm::uvec3 cellCount) const
+{
+    BlockRanges out;
+    out.m_blockCount = PyramidLayout::blockCountFor(cellCount + glm::uvec3(1));
+    const std::size_t n = std::size_t(out.m_blockCount.x) * out.m_blockCount.y * out.m_blockCount.z;
+    out.m_min.assign(n, std::numeric_limits<float>::infinity());
+    out.m_max.assign(n, -std::numeric_limits<float>::infinity());
+    const glm::uvec3 size = PyramidLayout::kBlockCells;
+    for (std::uint32_t z = 0; z < out.m_blockCount.z; ++z)
+        for (std::uint32_t y = 0; y < out.m_blockCount.y; ++y)
+            for (std::uint32_t x = 0; x < out.m_blockCount.x; ++x) {
+                // The crop block's cells, in whole-volume cells, and the whole-volume blocks
+                // holding them.
+                const glm::uvec3 lo = firstCell + glm::uvec3(x, y, z) * size;
+                const glm::uvec3 hi =
+                    firstCell + glm::min((glm::uvec3(x, y, z) + 1u) * size, cellCount) - 1u;
+                const glm::uvec3 b0 = lo / size;
+                const glm::uvec3 b1 = glm::min(hi / size, m_blockCount - 1u);
+                const std::size_t i =
+                    x + std::size_t(out.m_blockCount.x) * (y + std::size_t(out.m_blockCount.y) * z);
+                for (std::uint32_t bz = b0.z; bz <= b1.z; ++bz)
+                    for (std::uint32_t by = b0.y; by <= b1.y; ++by)
+                        for (std::uint32_t bx = b0.x; bx <= b1.x; ++bx) {
+                            const std::size_t b = bx + std::size_t(m_blockCount.x) *
+                                                           (by + std::size_t(m_blockCount.y) * bz);
+                            out.m_min[i] = std::min(out.m_min[i], m_min[b]);
+                            out.m_max[i] = std::max(out.m_max[i], m_max[b]);
+                        }
+            }
+    return out;
+}
+
 } // namespace isoview

@@ -32,6 +32,12 @@ public:
     // Ranges of blocks of PyramidLayout::kBlockCells cells; blockCount as the layout has it.
     static BlockRanges compute(const Volume& volume, glm::uvec3 blockCount);
 
+    // The ranges of the blocks of a crop whose cells start at firstCell (cellCount of them), from
+    // these whole-volume ranges: each crop block takes the union of the whole-volume blocks its
+    // cells overlap, so it is active whenever it may hold a crossing (sometimes when it holds
+    // none, never the other way).
+    BlockRanges cropped(glm::uvec3 firstCell, glm::uvec3 cellCount) const;
+
     // The blocks that may hold a crossing at this isovalue (stored units), in ascending index
     // order. A NaN isovalue keeps none (no corner is inside).
     void activeBlocks(float isovalue, std::vector<std::uint32_t>& out) const;

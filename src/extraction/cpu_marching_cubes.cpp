@@ -7,6 +7,7 @@
 //           grid edge it lies on, and neighbouring cells compute it identically.
 #include "extraction/cpu_marching_cubes.h"
 
+#include "core/error.h"
 #include "extraction/marching_cubes_tables.h"
 
 #include <cmath>
@@ -60,8 +61,15 @@ glm::vec3 indexGradient(const Volume& volume, glm::uvec3 voxel)
 
 IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored)
 {
+    return extractIsosurfaceCpu(volume, isoStored, VoxelBox::whole(volume.dims()));
+}
+
+IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored, const VoxelBox& crop)
+{
     const glm::uvec3 dims = volume.dims();
-    if (dims.x < 2 || dims.y < 2 || dims.z < 2) return {};
+    if (!crop.fitsIn(dims)) throw Error("the crop box does not fit the volume");
+    const glm::uvec3 cells = crop.last - crop.first; // per axis; 0 where the box is one voxel
+    if (cells.x == 0 || cells.y == 0 || cells.z == 0) return {};
 
     const mc::CaseTables& tables = mc::caseTables();
     // Per slice, since stacks with per-slice origins change their Jacobian along the stack.
@@ -71,9 +79,9 @@ IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored)
     }
 
     std::vector<SoupVertex> soup;
-    for (std::uint32_t k = 0; k + 1 < dims.z; ++k) {
-        for (std::uint32_t j = 0; j + 1 < dims.y; ++j) {
-            for (std::uint32_t i = 0; i + 1 < dims.x; ++i) {
+    for (std::uint32_t k = crop.first.z; k < crop.last.z; ++k) {
+        for (std::uint32_t j = crop.first.y; j < crop.last.y; ++j) {
+            for (std::uint32_t i = crop.first.x; i < crop.last.x; ++i) {
                 // Pass 1: classify the cell. Corner c sits at (c & 1, (c >> 1) & 1, c >> 2).
                 const glm::uvec3 cell(i, j, k);
                 glm::uvec3 corner[8];

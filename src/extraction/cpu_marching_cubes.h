@@ -18,6 +18,7 @@
 #pragma once
 
 #include "extraction/iso_mesh.h"
+#include "extraction/voxel_box.h"
 #include "volume/volume.h"
 
 #include <glm/glm.hpp>
@@ -27,6 +28,11 @@ namespace isoview {
 // Extracts the isosurface at isoStored (in stored units, not rescaled ones). Positions are in
 // index space; a volume with any dimension of 1 has no cells and gives an empty mesh.
 IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored);
+
+// The same limited to the cells inside a crop (all eight corners in `crop`, which must fit the
+// volume). Gradients still see the whole volume: a crop cuts the surface, it does not change
+// its normals.
+IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored, const VoxelBox& crop);
 
 // The index-space gradient at a voxel: central differences inside the volume, one-sided
 // differences on its faces, 0 along an axis of extent 1. A non-finite neighbour is replaced

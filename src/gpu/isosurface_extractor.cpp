@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "extraction/block_ranges.h"
 #include "extraction/marching_cubes_tables.h"
+#include "extraction/voxel_box.h"
 #include "gpu/extraction_record.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
@@ -20,6 +21,7 @@
 #include <array>
 #include <initializer_list>
 #include <optional>
+#include <string>
 
 namespace isoview::gl {
 namespace {
@@ -69,6 +71,9 @@ struct IsosurfaceExtractor::Impl {
 
     const GpuVolume* volume = nullptr; // borrowed (SceneRenderer owns it)
     std::optional<HistoPyramid> pyramid;
+    VoxelBox crop;          // the voxels whose cells the pyramid covers
+    BlockRanges cropRanges; // the crop's block ranges (when cropped)
+    bool cropped = false;
     float iso = 0.0f;
     bool extracted = false;
     // The counts of the last extract once read back, and whether the mesh buffers hold its
@@ -121,6 +126,8 @@ struct IsosurfaceExtractor::Impl {
         glUniform1i(p.uniform("u_volumeTilesPerRow"), GLint(vl.tilesPerRow));
         const glm::ivec3 cells(pl.cellCount);
         glUniform3i(p.uniform("u_cellCount"), cells.x, cells.y, cells.z);
+        const glm::ivec3 origin(crop.first);
+        glUniform3i(p.uniform("u_cellOrigin"), origin.x, origin.y, origin.z);
         const glm::ivec3 blocks(pl.blockCount);
         glUniform3i(p.uniform("u_blockCount"), blocks.x, blocks.y, blocks.z);
         glUniform1i(p.uniform("u_blocksPerRow"), GLint(pl.blocksPerRow));
@@ -212,6 +219,49 @@ struct IsosurfaceExtractor::Impl {
                 counts.vertices);
         capture(*indices, buffers.indexBuffer(), counts.indices / 3);
     }
+
+    // Takes the volume with a crop: a pyramid over the crop's cells, its block ranges, the
+    // layout uniforms. Builds everything new before replacing anything, so a pyramid that does
+    // not fit leaves the previous volume and crop usable.
+    void adopt(const GpuVolume& newVolume, const VoxelBox& box)
+    {
+        const PyramidLayout pyramidLayout =
+            PyramidLayout::forVolume(box.voxelCount(), caps.maxTextureSize);
+        const VolumePrograms& programs = programsFor(newVolume.samplerKind());
+        std::optional<HistoPyramid> newPyramid;
+        if (!pyramidLayout.empty()) newPyramid.emplace(pyramidLayout);
+        const bool whole = box == VoxelBox::whole(newVolume.dims());
+        BlockRanges ranges = whole
+                                 ? BlockRanges{}
+                                 : newVolume.blockRanges().cropped(box.first, box.last - box.first);
+
+        volume = &newVolume;
+        pyramid = std::move(newPyramid);
+        crop = box;
+        cropRanges = std::move(ranges);
+        cropped = !whole;
+        extracted = false;
+        knownCounts = HistoPyramid::Counts{};
+        meshComplete = true;
+        buffers.release(); // a new volume or crop starts small again
+        if (pyramid) {
+            const std::initializer_list<const ShaderProgram*> all = {
+                &programs.classify, &programs.vertices, &*reduce, &*reduceBlocks,
+                &*record,           &*indices,          &*surface};
+            for (const ShaderProgram* p : all)
+                setLayoutUniforms(*p);
+            if (blockOffsets) setLayoutUniforms(*blockOffsets);
+        }
+        const glm::uvec3 dims = newVolume.dims();
+        const glm::uvec2 textureSize = newVolume.texture().layout().textureSize();
+        log::get("engine")->info(
+            "volume {}x{}x{}: texture {}x{}, pyramid base {}x{} ({} levels), {} + {} bytes{}",
+            dims.x, dims.y, dims.z, textureSize.x, textureSize.y, pyramidLayout.baseExtent.x,
+            pyramidLayout.baseExtent.y, pyramidLayout.levelCount, newVolume.bytes(),
+            pyramid ? pyramid->bytes() : 0, cropped ? " (cropped)" : "");
+    }
+
+    const BlockRanges& activeRanges() const { return cropped ? cropRanges : volume->blockRanges(); }
 
     // Whether the buffers can hold whatever the active blocks produce, without asking the GPU.
     bool buffersHoldAnyOutcome() const
@@ -313,35 +363,29 @@ const GlCapabilities& IsosurfaceExtractor::capabilities() const
 
 void IsosurfaceExtractor::setVolume(const GpuVolume& volume)
 {
-    Impl& d = *m_impl;
-    // Build everything new before replacing anything, so a volume whose pyramid does not fit
-    // leaves the previous one usable.
-    const glm::uvec3 dims = volume.dims();
-    const PyramidLayout pyramidLayout = PyramidLayout::forVolume(dims, d.caps.maxTextureSize);
-    const VolumePrograms& programs = d.programsFor(volume.samplerKind());
-    std::optional<HistoPyramid> pyramid;
-    if (!pyramidLayout.empty()) pyramid.emplace(pyramidLayout);
+    m_impl->adopt(volume, VoxelBox::whole(volume.dims()));
+}
 
-    d.volume = &volume;
-    d.pyramid = std::move(pyramid);
-    d.extracted = false;
-    d.knownCounts = HistoPyramid::Counts{};
-    d.meshComplete = true;
-    d.buffers.release(); // a new volume starts small again
-    if (d.pyramid) {
-        const std::initializer_list<const ShaderProgram*> all = {
-            &programs.classify, &programs.vertices, &*d.reduce, &*d.reduceBlocks,
-            &*d.record,         &*d.indices,        &*d.surface};
-        for (const ShaderProgram* p : all)
-            d.setLayoutUniforms(*p);
-        if (d.blockOffsets) d.setLayoutUniforms(*d.blockOffsets);
+void IsosurfaceExtractor::setCrop(const VoxelBox& box)
+{
+    Impl& d = *m_impl;
+    if (!d.volume) throw Error("a crop needs a volume");
+    const glm::uvec3 dims = d.volume->dims();
+    if (!box.fitsIn(dims)) {
+        throw Error("the crop box " + std::to_string(box.first.x) + ".." +
+                    std::to_string(box.last.x) + ", " + std::to_string(box.first.y) + ".." +
+                    std::to_string(box.last.y) + ", " + std::to_string(box.first.z) + ".." +
+                    std::to_string(box.last.z) + " does not lie in the volume's voxels (" +
+                    std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" +
+                    std::to_string(dims.z) + ")");
     }
-    const glm::uvec2 textureSize = volume.texture().layout().textureSize();
-    log::get("engine")->info(
-        "volume {}x{}x{}: texture {}x{}, pyramid base {}x{} ({} levels), {} + {} bytes", dims.x,
-        dims.y, dims.z, textureSize.x, textureSize.y, pyramidLayout.baseExtent.x,
-        pyramidLayout.baseExtent.y, pyramidLayout.levelCount, volume.bytes(),
-        d.pyramid ? d.pyramid->bytes() : 0);
+    if (box == d.crop) return;
+    d.adopt(*d.volume, box);
+}
+
+VoxelBox IsosurfaceExtractor::crop() const
+{
+    return m_impl->crop;
 }
 
 bool IsosurfaceExtractor::hasVolume() const
@@ -370,7 +414,7 @@ void IsosurfaceExtractor::extract(float isovalue)
         glUniform1f(p->uniform("u_isovalue"), isovalue);
     }
     // Only the blocks whose value range straddles the isovalue can hold a crossing.
-    d.volume->blockRanges().activeBlocks(isovalue, d.activeBlocks);
+    d.activeRanges().activeBlocks(isovalue, d.activeBlocks);
     {
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
         d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce}, d.emptyVertexArray.id(),

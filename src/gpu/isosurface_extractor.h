@@ -24,8 +24,9 @@
 //   IsoMesh mesh = extractor.capture();
 #pragma once
 
-#include "extraction/pyramid_layout.h"
 #include "extraction/iso_mesh.h"
+#include "extraction/pyramid_layout.h"
+#include "extraction/voxel_box.h"
 #include "gpu/gl_loader.h"
 
 #include <glm/glm.hpp>
@@ -69,6 +70,14 @@ public:
     // program for the volume's sampler type fails; the previous volume stays in place then.
     void setVolume(const GpuVolume& volume);
     bool hasVolume() const;
+
+    // Limits extraction to the cells inside the box (voxel indices, inclusive; the whole volume
+    // after setVolume): a pyramid over those cells only, so a crop also makes frames faster.
+    // Positions, edge keys and normals stay those of the whole volume. Throws Error when the box
+    // does not lie in the volume, GlError when its pyramid cannot be allocated (the previous
+    // crop stays then).
+    void setCrop(const VoxelBox& box);
+    VoxelBox crop() const;
 
     // Rebuilds the HistoPyramid for this isovalue (stored units). GPU work only, no wait.
     void extract(float isovalue);

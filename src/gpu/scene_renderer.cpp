@@ -283,6 +283,18 @@ void SceneRenderer::setVolume(const Volume& volume)
     d.renderedIsovalue.reset();
 }
 
+void SceneRenderer::setCrop(const VoxelBox& box)
+{
+    Impl& d = *m_impl;
+    d.extractor.setCrop(box);
+    d.renderedIsovalue.reset(); // extract again for the new cells
+}
+
+VoxelBox SceneRenderer::crop() const
+{
+    return m_impl->extractor.crop();
+}
+
 bool SceneRenderer::hasVolume() const
 {
     return m_impl->volume != nullptr;

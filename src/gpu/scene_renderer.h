@@ -31,6 +31,7 @@
 #pragma once
 
 #include "extraction/iso_mesh.h"
+#include "extraction/voxel_box.h"
 #include "gpu/gpu_info.h"
 #include "render/frame_policy.h"
 #include "render/transfer_function.h"
@@ -88,6 +89,12 @@ public:
     // fit; the previous volume stays then. The isovalue must be set again afterwards.
     void setVolume(const Volume& volume);
     bool hasVolume() const;
+
+    // Limits the surface to the cells inside the box (voxel indices, inclusive; the whole
+    // volume after setVolume). Throws Error when the box does not lie in the volume. The next
+    // render() or extractSurface() extracts again.
+    void setCrop(const VoxelBox& box);
+    VoxelBox crop() const;
 
     // Real units. Recorded only; the next render() or extractSurface() extracts it.
     void setIsovalue(double isovalue);

@@ -96,5 +96,40 @@ TEST(BlockRanges, ActiveExactlyWhereACellCanCross)
     }
 }
 
+// A crop's block ranges never call a block inactive that holds a crossing: checked cell by
+// cell against the cases of the crop's cells, for boxes aligned with the blocks and not.
+TEST(BlockRanges, CroppedRangesKeepEveryCrossingBlock)
+{
+    const Volume v = test::makeRandomVolume({29, 23, 17}, ScalarType::Int16, 11);
+    const BlockRanges whole = BlockRanges::compute(v, PyramidLayout::blockCountFor(v.dims()));
+    for (const auto& [first, last] : {std::pair{glm::uvec3(0), glm::uvec3(28, 22, 16)},
+                                      std::pair{glm::uvec3(3, 9, 2), glm::uvec3(20, 22, 13)},
+                                      std::pair{glm::uvec3(8, 8, 4), glm::uvec3(15, 15, 7)}}) {
+        const glm::uvec3 cells = last - first;
+        const BlockRanges crop = whole.cropped(first, cells);
+        ASSERT_EQ(crop.blockCount(), PyramidLayout::blockCountFor(cells + glm::uvec3(1)));
+        for (float iso : {-500.0f, 1000.0f, 2500.0f}) {
+            std::size_t crossing = 0;
+            for (unsigned z = 0; z < cells.z; ++z)
+                for (unsigned y = 0; y < cells.y; ++y)
+                    for (unsigned x = 0; x < cells.x; ++x) {
+                        bool in = false, out = false;
+                        for (int c = 0; c < 8; ++c) {
+                            const glm::uvec3 p = first + glm::uvec3(x, y, z) +
+                                                 glm::uvec3(c & 1, (c >> 1) & 1, c >> 2);
+                            (v.valueAt(p.x, p.y, p.z) >= iso ? in : out) = true;
+                        }
+                        if (!(in && out)) continue;
+                        ++crossing;
+                        const glm::uvec3 b = glm::uvec3(x, y, z) / PyramidLayout::kBlockCells;
+                        const std::uint32_t index =
+                            b.x + crop.blockCount().x * (b.y + crop.blockCount().y * b.z);
+                        EXPECT_TRUE(crop.isActive(index, iso));
+                    }
+            EXPECT_GT(crossing, 0u);
+        }
+    }
+}
+
 } // namespace
 } // namespace isoview

@@ -4,6 +4,7 @@
 // rule on both sides, so the meshes must be the same mesh: identical triangles (by edge keys,
 // with winding), identical welded vertex count, positions within 1e-3 voxels, normals within
 // 1 degree.
+#include "core/error.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "support/gl_test_context.h"
 #include "support/gpu_extractor.h"
@@ -141,6 +142,50 @@ TEST_P(MeshBufferTest, GrowAndShrinkWithTheSurface)
         EXPECT_EQ(c.unmatchedVertices, 0u);
     }
 }
+
+// A crop limits extraction to its cells, and the result is exactly the CPU reference's surface
+// of those cells (normals still from the whole volume): boxes aligned with the pyramid's blocks
+// and not, touching the volume's faces or not, one voxel thick (no cells), the whole volume.
+class CropTest : public GlPathTest {};
+
+TEST_P(CropTest, CroppedSurfaceIsTheReferenceOfTheCellsInside)
+{
+    const Volume volume = smoothField({45, 38, 33}, ScalarType::Int16, 1000.0, 0.0);
+    const float iso = 100.0f;
+    GpuExtractor extractor(GetParam());
+    extractor.setVolume(volume);
+    const std::vector<VoxelBox> boxes = {{{0, 0, 0}, {44, 37, 32}},  {{3, 5, 7}, {30, 29, 25}},
+                                         {{8, 8, 4}, {23, 31, 19}},  {{0, 10, 0}, {44, 20, 32}},
+                                         {{17, 2, 9}, {17, 30, 20}}, {{1, 1, 1}, {2, 2, 2}},
+                                         {{40, 0, 28}, {44, 37, 32}}};
+    for (const VoxelBox& box : boxes) {
+        extractor->setCrop(box);
+        extractor->extract(iso);
+        const IsoMesh gpu = extractor->capture();
+        const IsoMesh cpu = extractIsosurfaceCpu(volume, iso, box);
+        const MeshComparison c = compareMeshes(gpu, cpu);
+        SCOPED_TRACE("box " + std::to_string(box.first.x) + "," + std::to_string(box.first.y) +
+                     "," + std::to_string(box.first.z) + " .. " + std::to_string(box.last.x) + "," +
+                     std::to_string(box.last.y) + "," + std::to_string(box.last.z) + ": " +
+                     c.describe());
+        EXPECT_EQ(c.trianglesA, c.trianglesB);
+        EXPECT_EQ(c.verticesA, c.verticesB);
+        EXPECT_EQ(extractor->weldedVertexCount(), cpu.vertexCount());
+        EXPECT_EQ(c.unmatchedTriangles, 0u);
+        EXPECT_EQ(c.unmatchedVertices, 0u);
+        EXPECT_LE(c.maxPositionDistance, 1e-3);
+        EXPECT_EQ(c.normalsBeyondOneDegree, 0u);
+    }
+    // The big boxes do cross the surface: the comparison is not of empty meshes.
+    extractor->setCrop(boxes[1]);
+    extractor->extract(iso);
+    EXPECT_GT(extractor->capture().triangleCount(), 100u);
+    EXPECT_THROW(extractor->setCrop({{0, 0, 0}, {45, 37, 32}}), Error); // beyond x
+    EXPECT_THROW(extractor->setCrop({{5, 0, 0}, {4, 37, 32}}), Error);  // first > last
+    EXPECT_EQ(extractor->crop(), boxes[1]); // a refused crop changes nothing
+}
+
+INSTANTIATE_TEST_SUITE_P(GlPaths, CropTest, ::testing::Values(false, true), glPathName);
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, MeshBufferTest, ::testing::Values(false, true), glPathName);
 
