@@ -344,6 +344,7 @@ int main(int argc, char** argv)
                     std::string(scalarTypeName(volume.type())).c_str(), s.x, s.y, s.z);
         std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
                     context.platformDescription().c_str());
+        std::printf("bricks: %zu\n", scene.brickCount());
         std::printf("isovalue: %g\n", *args->iso);
         std::printf("triangles: %zu\n", mesh.triangleCount());
         std::printf("vertices: %zu\n", mesh.vertexCount());

@@ -32,11 +32,14 @@ Flat3DLayout Flat3DLayout::forVolume(glm::uvec3 dims, std::uint32_t maxTextureSi
     layout.tileRows = (dims.z + layout.tilesPerRow - 1) / layout.tilesPerRow;
     if (std::uint64_t(layout.tileRows) * dims.y > maxTextureSize) {
         const double side = std::ceil(std::sqrt(double(dims.x) * dims.y * dims.z));
-        throw GlError("a " + dimsText(dims) + " volume does not fit one flat-3D texture: it needs "
-                      "about " + std::to_string(std::uint64_t(side)) + " x " +
-                      std::to_string(std::uint64_t(side)) + " texels, more than this GPU's "
-                      "GL_MAX_TEXTURE_SIZE of " + std::to_string(maxTextureSize) +
-                      " (volumes this large need bricking, which is not implemented yet)");
+        throw GlError("a " + dimsText(dims) +
+                      " volume does not fit one flat-3D texture: it needs "
+                      "about " +
+                      std::to_string(std::uint64_t(side)) + " x " +
+                      std::to_string(std::uint64_t(side)) +
+                      " texels, more than this GPU's "
+                      "GL_MAX_TEXTURE_SIZE of " +
+                      std::to_string(maxTextureSize));
     }
     return layout;
 }

@@ -49,8 +49,7 @@ PyramidLayout PyramidLayout::forVolume(glm::uvec3 dims, std::uint32_t maxTexture
                       std::to_string(dims.y) + "x" + std::to_string(dims.z) +
                       " volume would need a base level of " + std::to_string(width) + " x " +
                       std::to_string(height) + " texels, larger than this GPU's " +
-                      "GL_MAX_TEXTURE_SIZE of " + std::to_string(maxTextureSize) +
-                      " (volumes this large need bricking, which is not implemented yet)");
+                      "GL_MAX_TEXTURE_SIZE of " + std::to_string(maxTextureSize));
     }
     layout.blocksPerRow = std::uint32_t(perRow);
     layout.blockRows = std::uint32_t(rows);

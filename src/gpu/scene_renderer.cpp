@@ -9,6 +9,7 @@
 #include "gpu/orientation_marker.h"
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
+#include "gpu/surface_bricks.h"
 #include "gpu/volume_raycaster.h"
 
 #include <glm/gtc/type_ptr.hpp>
@@ -175,13 +176,17 @@ struct SceneTarget {
 
 struct SceneRenderer::Impl {
     explicit Impl(const Options& options)
-        : extractor(IsosurfaceExtractor::Options{options.limitToGl33})
+        : surface(IsosurfaceExtractor::Options{options.limitToGl33}),
+          maxTextureSize(
+              options.maxTextureSize != 0
+                  ? std::min(options.maxTextureSize, surface.capabilities().maxTextureSize)
+                  : surface.capabilities().maxTextureSize)
     {
     }
 
     // The passes borrow the volume; it is replaced only after both have moved to a new one.
-    std::unique_ptr<GpuVolume> volume;
-    IsosurfaceExtractor extractor;
+    SurfaceBricks surface;
+    std::uint32_t maxTextureSize; // the GPU's, or less (Options)
     VolumeRaycaster raycaster;
     OrientationMarker marker;
     ShaderProgram background{"background gradient",
@@ -215,9 +220,10 @@ struct SceneRenderer::Impl {
     // Pass 2: a new pyramid, only for an isovalue not extracted yet.
     void extractIfChanged()
     {
-        if (!volume || !requestedIsovalue || requestedIsovalue == renderedIsovalue) return;
+        if (!surface.hasVolume() || !requestedIsovalue || requestedIsovalue == renderedIsovalue)
+            return;
         TimedPass timed(timers, GpuTimers::Extract);
-        extractor.extract(volume->toStored(*requestedIsovalue));
+        surface.extract(*requestedIsovalue);
         renderedIsovalue = requestedIsovalue;
     }
 
@@ -234,13 +240,13 @@ struct SceneRenderer::Impl {
         ScopedCapability noCulling(GL_CULL_FACE, false); // back faces are shaded darker
         ScopedCapability noBlend(GL_BLEND, false);
         TimedPass timed(timers, GpuTimers::Surface);
-        extractor.draw(draw);
+        surface.draw(draw);
     }
 
     // Pass 4: the volume, composited over the background and surface up to the surface's depth.
     void drawVolume(const SceneParams& p)
     {
-        if (!volume || !raycaster.hasTransferFunction()) return;
+        if (!surface.hasVolume() || !raycaster.hasTransferFunction()) return;
         RaycastFrame frame;
         frame.physicalToClip = p.projection * p.view;
         frame.viewportSize = p.viewportSize;
@@ -266,19 +272,17 @@ SceneRenderer::~SceneRenderer() = default;
 
 const GlCapabilities& SceneRenderer::capabilities() const
 {
-    return m_impl->extractor.capabilities();
+    return m_impl->surface.capabilities();
 }
 
 void SceneRenderer::setVolume(const Volume& volume)
 {
     Impl& d = *m_impl;
-    // Everything that may throw comes first: the upload, the ray caster's program, the pyramid.
-    // Until the extractor takes the new volume, both passes still hold the previous one.
-    auto fresh = std::make_unique<GpuVolume>(volume, d.extractor.capabilities().maxTextureSize);
-    d.raycaster.prepare(fresh->samplerKind());
-    d.extractor.setVolume(*fresh);
-    d.raycaster.setVolume(*fresh); // cannot throw after prepare()
-    d.volume = std::move(fresh);   // the previous volume goes only now
+    // Everything that may throw comes first: the ray caster's program, the upload and the
+    // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
+    d.raycaster.prepare(samplerKindFor(volume.type()));
+    d.surface.setVolume(volume, d.maxTextureSize);
+    d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
     d.requestedIsovalue.reset();
     d.renderedIsovalue.reset();
 }
@@ -286,18 +290,23 @@ void SceneRenderer::setVolume(const Volume& volume)
 void SceneRenderer::setCrop(const VoxelBox& box)
 {
     Impl& d = *m_impl;
-    d.extractor.setCrop(box);
+    d.surface.setCrop(box);
     d.renderedIsovalue.reset(); // extract again for the new cells
 }
 
 VoxelBox SceneRenderer::crop() const
 {
-    return m_impl->extractor.crop();
+    return m_impl->surface.crop();
 }
 
 bool SceneRenderer::hasVolume() const
 {
-    return m_impl->volume != nullptr;
+    return m_impl->surface.hasVolume();
+}
+
+std::size_t SceneRenderer::brickCount() const
+{
+    return m_impl->surface.brickCount();
 }
 
 void SceneRenderer::setIsovalue(double isovalue)
@@ -334,7 +343,7 @@ void SceneRenderer::render(const SceneParams& params)
         ScopedFramebuffer framebuffer(d.target.withDepth.id());
         ScopedViewport viewport(0, 0, size.x, size.y);
         d.drawBackground(params);
-        if (d.volume) {
+        if (d.surface.hasVolume()) {
             d.extractIfChanged();
             const bool surface = params.mode != RenderMode::Volume;
             const bool volume = params.mode != RenderMode::Surface;
@@ -365,23 +374,23 @@ std::optional<double> SceneRenderer::renderedIsovalue() const
 
 std::uint32_t SceneRenderer::vertexCount()
 {
-    return m_impl->renderedIsovalue ? m_impl->extractor.vertexCount() : 0;
+    return m_impl->renderedIsovalue ? m_impl->surface.vertexCount() : 0;
 }
 
 std::optional<std::uint32_t> SceneRenderer::pollVertexCount() const
 {
-    return m_impl->extractor.pollVertexCount();
+    return m_impl->surface.pollVertexCount();
 }
 
 IsoMesh SceneRenderer::capture()
 {
     if (!m_impl->renderedIsovalue) return {};
-    return m_impl->extractor.capture();
+    return m_impl->surface.capture();
 }
 
 GpuMemoryUse SceneRenderer::memoryUse() const
 {
-    return m_impl->extractor.memoryUse();
+    return m_impl->surface.memoryUse();
 }
 
 FrameGpuTimes SceneRenderer::lastGpuTimes() const

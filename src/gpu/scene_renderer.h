@@ -74,6 +74,9 @@ public:
     struct Options {
         // Use only OpenGL 3.3 features even on a newer context (tests the floor).
         bool limitToGl33 = false;
+        // Textures no larger than this many texels a side (0: the GPU's GL_MAX_TEXTURE_SIZE);
+        // smaller limits make smaller volumes need bricks (tests of the bricked path).
+        std::uint32_t maxTextureSize = 0;
     };
 
     // Compiles every program. Throws GlError / ShaderError.
@@ -85,10 +88,14 @@ public:
 
     const GlCapabilities& capabilities() const;
 
-    // Uploads the volume (texture + pyramid). Throws GlError naming the limit when it does not
-    // fit; the previous volume stays then. The isovalue must be set again afterwards.
+    // Uploads the volume (texture + pyramid; a volume too tall for one texture in bricks of
+    // slices, each with its own, extracted as one seamless surface). Throws GlError naming the
+    // limit when it cannot be placed; the previous volume stays then. The isovalue must be set
+    // again afterwards.
     void setVolume(const Volume& volume);
     bool hasVolume() const;
+    // Slabs the volume is extracted in: 1 unless it is too tall for one texture.
+    std::size_t brickCount() const;
 
     // Limits the surface to the cells inside the box (voxel indices, inclusive; the whole
     // volume after setVolume). Throws Error when the box does not lie in the volume. The next

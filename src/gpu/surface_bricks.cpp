@@ -1,0 +1,200 @@
+#include "gpu/surface_bricks.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "extraction/flat3d_layout.h"
+#include "gpu/gpu_volume.h"
+#include "volume/volume_slab.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+namespace isoview::gl {
+
+struct SurfaceBricks::Brick {
+    BrickSlab slab;
+    std::unique_ptr<GpuVolume> volume;
+    std::unique_ptr<IsosurfaceExtractor> ownExtractor; // null for the first brick (m_primary)
+    IsosurfaceExtractor* extractor = nullptr;
+    bool hasCells = true; // the crop leaves this slab some cells
+
+    // The slab's part of a crop (whole-volume voxels), in the brick's own indices.
+    std::optional<VoxelBox> localCrop(const VoxelBox& box) const
+    {
+        const std::uint32_t lo = std::max(box.first.z, slab.first);
+        const std::uint32_t hi = std::min(box.last.z, slab.last);
+        if (hi <= lo) return std::nullopt; // no cells of the box in this slab
+        return VoxelBox{{box.first.x, box.first.y, lo - slab.textureFirst},
+                        {box.last.x, box.last.y, hi - slab.textureFirst}};
+    }
+};
+
+SurfaceBricks::SurfaceBricks(const IsosurfaceExtractor::Options& options)
+    : m_primary(options), m_options(options)
+{
+}
+
+SurfaceBricks::~SurfaceBricks() = default;
+
+void SurfaceBricks::setVolume(const Volume& volume, std::uint32_t maxTextureSize)
+{
+    const glm::uvec3 dims = volume.dims();
+    const std::vector<BrickSlab> slabs = planBricks(dims, maxTextureSize);
+    // Everything new is built before anything is replaced; the primary extractor last, since
+    // it keeps its previous volume when it throws.
+    std::vector<std::unique_ptr<Brick>> bricks;
+    std::unique_ptr<GpuVolume> raycast;
+    for (std::size_t i = 0; i < slabs.size(); ++i) {
+        auto brick = std::make_unique<Brick>();
+        brick->slab = slabs[i];
+        if (slabs.size() == 1) {
+            brick->volume = std::make_unique<GpuVolume>(volume, maxTextureSize);
+        } else {
+            const Volume part = copySlab(volume, slabs[i].textureFirst, slabs[i].textureLast);
+            brick->volume = std::make_unique<GpuVolume>(part, maxTextureSize);
+        }
+        if (i > 0) {
+            brick->ownExtractor = std::make_unique<IsosurfaceExtractor>(m_options);
+            brick->extractor = brick->ownExtractor.get();
+            brick->extractor->setVolume(*brick->volume);
+        }
+        bricks.push_back(std::move(brick));
+    }
+    if (slabs.size() > 1) {
+        // The coarsest grid step that fits one texture, for volume rendering only.
+        std::uint32_t factor = 2;
+        while (slicesPerTexture((dims + factor - 1u) / factor, maxTextureSize) <
+               (dims.z + factor - 1) / factor)
+            ++factor;
+        raycast = std::make_unique<GpuVolume>(subsample(volume, factor), maxTextureSize);
+        log::get("engine")->info("volume {}x{}x{} in {} bricks; volume rendering at 1/{} grid",
+                                 dims.x, dims.y, dims.z, slabs.size(), factor);
+    }
+    m_primary.setVolume(*bricks.front()->volume);
+    bricks.front()->extractor = &m_primary;
+    m_bricks = std::move(bricks);
+    m_raycastVolume = std::move(raycast);
+    m_dims = dims;
+    m_crop = VoxelBox::whole(dims);
+    setCrop(m_crop); // each slab's own cells
+}
+
+const GpuVolume& SurfaceBricks::raycastVolume() const
+{
+    return m_raycastVolume ? *m_raycastVolume : *m_bricks.front()->volume;
+}
+
+float SurfaceBricks::toStored(double real) const
+{
+    return m_bricks.front()->volume->toStored(real);
+}
+
+void SurfaceBricks::setCrop(const VoxelBox& box)
+{
+    if (m_bricks.size() == 1) {
+        m_primary.setCrop(box); // validates
+        m_crop = box;
+        return;
+    }
+    if (!box.fitsIn(m_dims)) {
+        throw Error("the crop box does not lie in the volume's voxels (" +
+                    std::to_string(m_dims.x) + "x" + std::to_string(m_dims.y) + "x" +
+                    std::to_string(m_dims.z) + ")");
+    }
+    for (auto& brick : m_bricks) {
+        const std::optional<VoxelBox> local = brick->localCrop(box);
+        brick->hasCells = local.has_value();
+        if (local) brick->extractor->setCrop(*local);
+    }
+    m_crop = box;
+}
+
+void SurfaceBricks::extract(double realIsovalue)
+{
+    for (auto& brick : m_bricks)
+        if (brick->hasCells) brick->extractor->extract(brick->volume->toStored(realIsovalue));
+}
+
+void SurfaceBricks::draw(const SurfaceDrawParams& params)
+{
+    for (auto& brick : m_bricks)
+        if (brick->hasCells) brick->extractor->draw(params);
+}
+
+std::uint32_t SurfaceBricks::vertexCount()
+{
+    std::uint32_t total = 0;
+    for (auto& brick : m_bricks)
+        if (brick->hasCells) total += brick->extractor->vertexCount();
+    return total;
+}
+
+std::optional<std::uint32_t> SurfaceBricks::pollVertexCount() const
+{
+    std::uint32_t total = 0;
+    for (const auto& brick : m_bricks) {
+        if (!brick->hasCells) continue;
+        const std::optional<std::uint32_t> count = brick->extractor->pollVertexCount();
+        if (!count) return std::nullopt;
+        total += *count;
+    }
+    return total;
+}
+
+IsoMesh SurfaceBricks::capture()
+{
+    if (m_bricks.size() == 1) return m_primary.capture();
+    // Each brick's mesh in whole-volume indices. Only vertices on a slice two slabs share can
+    // come twice (once from each side); they are welded by edge key, the rest appended as is.
+    IsoMesh merged;
+    std::unordered_map<EdgeKey, std::uint32_t> sharedVertex;
+    const std::uint64_t sliceVoxels = std::uint64_t(m_dims.x) * m_dims.y;
+    for (std::size_t b = 0; b < m_bricks.size(); ++b) {
+        Brick& brick = *m_bricks[b];
+        if (!brick.hasCells) continue;
+        const IsoMesh part = brick.extractor->capture();
+        const std::uint32_t offset = brick.slab.textureFirst;
+        std::vector<std::uint32_t> remap(part.vertexCount());
+        for (std::size_t v = 0; v < part.vertexCount(); ++v) {
+            const EdgeKey key = part.edgeKeys[v] + 3 * sliceVoxels * offset;
+            const std::uint64_t slice = key / 3 / sliceVoxels;
+            const bool shared = (b > 0 && slice == brick.slab.first) ||
+                                (b + 1 < m_bricks.size() && slice == brick.slab.last);
+            const auto next = std::uint32_t(merged.vertexCount());
+            bool fresh = true;
+            if (shared) {
+                const auto [at, inserted] = sharedVertex.try_emplace(key, next);
+                fresh = inserted;
+                remap[v] = at->second;
+            } else {
+                remap[v] = next;
+            }
+            if (fresh) {
+                merged.positions.push_back(part.positions[v] +
+                                           glm::vec3(0.0f, 0.0f, float(offset)));
+                merged.normals.push_back(part.normals[v]);
+                merged.edgeKeys.push_back(key);
+            }
+        }
+        for (std::uint32_t index : part.indices)
+            merged.indices.push_back(remap[index]);
+    }
+    return merged;
+}
+
+GpuMemoryUse SurfaceBricks::memoryUse() const
+{
+    GpuMemoryUse use;
+    for (const auto& brick : m_bricks) {
+        const GpuMemoryUse part = brick->extractor->memoryUse();
+        use.volumeTextureBytes += part.volumeTextureBytes;
+        use.pyramidBytes += part.pyramidBytes;
+        use.meshBytes += part.meshBytes;
+    }
+    if (m_raycastVolume) use.volumeTextureBytes += m_raycastVolume->bytes();
+    use.voxels = std::uint64_t(m_dims.x) * m_dims.y * m_dims.z;
+    return use;
+}
+
+} // namespace isoview::gl

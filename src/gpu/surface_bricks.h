@@ -1,0 +1,72 @@
+// The isosurface of a volume of any height: one brick (the common case: the volume's own
+// texture and pyramid, shared with the ray caster), or, for a volume whose flat-3D layout
+// exceeds the GPU's texture size, several slabs of slices (extraction/brick_plan.h), each its
+// own GpuVolume, pyramid and extractor. Every cell lies in exactly one slab and each slab's
+// texture carries a margin slice on either side, so the bricked surface is the unbricked one:
+// captures are merged by grid-edge key, which also welds the vertices of the shared slices.
+// Volume rendering of a bricked volume ray casts a copy subsampled to fit one texture.
+//
+// Contract: internal to the engine (SceneRenderer is the facade); needs the same OpenGL
+// context current for every call. Isovalues are in real units here (each brick maps them to
+// its stored units).
+#pragma once
+
+#include "extraction/brick_plan.h"
+#include "extraction/iso_mesh.h"
+#include "extraction/voxel_box.h"
+#include "gpu/gpu_info.h"
+#include "gpu/isosurface_extractor.h"
+#include "volume/volume.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace isoview::gl {
+
+class GpuVolume;
+
+class SurfaceBricks {
+public:
+    explicit SurfaceBricks(const IsosurfaceExtractor::Options& options);
+    ~SurfaceBricks();
+    SurfaceBricks(const SurfaceBricks&) = delete;
+    SurfaceBricks& operator=(const SurfaceBricks&) = delete;
+
+    const GlCapabilities& capabilities() const { return m_primary.capabilities(); }
+
+    // Plans the bricks for textures of at most maxTextureSize texels a side and uploads them.
+    // Throws GlError naming the limit when the volume cannot be placed; the previous volume
+    // stays then.
+    void setVolume(const Volume& volume, std::uint32_t maxTextureSize);
+    bool hasVolume() const { return !m_bricks.empty(); }
+    std::size_t brickCount() const { return m_bricks.size(); }
+    // The volume the ray caster samples: the volume itself with one brick, else the
+    // subsampled copy. Only valid while hasVolume().
+    const GpuVolume& raycastVolume() const;
+    // A real isovalue in the volume's stored units.
+    float toStored(double real) const;
+
+    // Voxel indices of the whole volume; throws Error when the box does not lie in it.
+    void setCrop(const VoxelBox& box);
+    VoxelBox crop() const { return m_crop; }
+
+    void extract(double realIsovalue);
+    void draw(const SurfaceDrawParams& params);
+    std::uint32_t vertexCount();
+    std::optional<std::uint32_t> pollVertexCount() const;
+    IsoMesh capture();
+    GpuMemoryUse memoryUse() const;
+
+private:
+    struct Brick;
+    IsosurfaceExtractor m_primary; // the first brick's (kept across volumes: no recompiles)
+    IsosurfaceExtractor::Options m_options;
+    std::vector<std::unique_ptr<Brick>> m_bricks;
+    std::unique_ptr<GpuVolume> m_raycastVolume; // bricked volumes only
+    glm::uvec3 m_dims{0};
+    VoxelBox m_crop;
+};
+
+} // namespace isoview::gl
