@@ -5,6 +5,7 @@
 
 #include <epoxy/gl.h>
 
+#include <fstream>
 #include <sstream>
 
 namespace isoview::gl {
@@ -59,6 +60,33 @@ GlCapabilities queryCapabilities(const GlFeatureLimits& limits)
     caps.computeExtraction = !limits.limitToGl33 && caps.major * 10 + caps.minor >= 43;
     caps.debugOutput = epoxy_has_gl_extension("GL_KHR_debug") || caps.major * 10 + caps.minor >= 43;
     return caps;
+}
+
+std::optional<std::uint64_t> availableGpuMemory()
+{
+    if (epoxy_has_gl_extension("GL_NVX_gpu_memory_info")) {
+        GLint kilobytes = 0;
+        glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, &kilobytes);
+        return std::uint64_t(kilobytes) * 1024;
+    }
+    if (epoxy_has_gl_extension("GL_ATI_meminfo")) {
+        GLint info[4] = {0, 0, 0, 0}; // total free, largest free block, ... (kilobytes)
+        glGetIntegerv(GL_TEXTURE_FREE_MEMORY_ATI, info);
+        return std::uint64_t(info[0]) * 1024;
+    }
+    const std::string renderer = glString(GL_RENDERER);
+    if (renderer.find("llvmpipe") != std::string::npos ||
+        renderer.find("softpipe") != std::string::npos) {
+        // MemAvailable: what the kernel can hand out without swapping.
+        std::ifstream meminfo("/proc/meminfo");
+        std::string key;
+        std::uint64_t kilobytes = 0;
+        std::string unit;
+        while (meminfo >> key >> kilobytes >> unit) {
+            if (key == "MemAvailable:") return kilobytes * 1024;
+        }
+    }
+    return std::nullopt;
 }
 
 void installDebugMessageLogger()

@@ -1,5 +1,6 @@
 #include "gpu/scene_renderer.h"
 
+#include "core/error.h"
 #include "core/log.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
@@ -16,6 +17,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdio>
+#include <string>
 
 namespace isoview::gl {
 namespace {
@@ -177,6 +180,7 @@ struct SceneTarget {
 struct SceneRenderer::Impl {
     explicit Impl(const Options& options)
         : surface(IsosurfaceExtractor::Options{options.limitToGl33}),
+          memoryBudget(options.memoryBudgetBytes),
           maxTextureSize(
               options.maxTextureSize != 0
                   ? std::min(options.maxTextureSize, surface.capabilities().maxTextureSize)
@@ -186,6 +190,7 @@ struct SceneRenderer::Impl {
 
     // The passes borrow the volume; it is replaced only after both have moved to a new one.
     SurfaceBricks surface;
+    std::uint64_t memoryBudget;   // Options::memoryBudgetBytes
     std::uint32_t maxTextureSize; // the GPU's, or less (Options)
     VolumeRaycaster raycaster;
     OrientationMarker marker;
@@ -275,9 +280,54 @@ const GlCapabilities& SceneRenderer::capabilities() const
     return m_impl->surface.capabilities();
 }
 
+namespace {
+
+// GPU memory a volume will take before any isosurface: its texture (flat-3D padding under
+// 10%), both pyramids (about 1.75 bytes per voxel), margins and the ray caster's copy of a
+// bricked volume included in the rounding up.
+std::uint64_t estimatedGpuBytes(const Volume& volume)
+{
+    const glm::uvec3 d = volume.dims();
+    const double voxels = double(d.x) * double(d.y) * double(d.z);
+    return std::uint64_t(voxels * (double(scalarSize(volume.type())) * 1.1 + 1.8));
+}
+
+std::string gigabytes(std::uint64_t bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GB", double(bytes) / 1e9);
+    return text;
+}
+
+} // namespace
+
 void SceneRenderer::setVolume(const Volume& volume)
 {
     Impl& d = *m_impl;
+    // A volume the GPU cannot hold is refused before anything is uploaded (an upload that runs
+    // out of memory can take the whole context down with it).
+    // The GPU's free memory gains what the previous volume frees; a budget is for one volume.
+    std::uint64_t available = 0;
+    bool known = true;
+    if (d.memoryBudget != 0) {
+        available = d.memoryBudget;
+    } else if (const std::optional<std::uint64_t> free = availableGpuMemory()) {
+        const GpuMemoryUse previous = d.surface.memoryUse();
+        available =
+            *free + previous.volumeTextureBytes + previous.pyramidBytes + previous.meshBytes;
+    } else {
+        known = false;
+    }
+    const std::uint64_t needed = estimatedGpuBytes(volume);
+    if (known && needed > available) {
+        const glm::uvec3 dims = volume.dims();
+        throw GlError("this " + std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" +
+                      std::to_string(dims.z) + " " + std::string(scalarTypeName(volume.type())) +
+                      " volume needs about " + gigabytes(needed) +
+                      " of GPU memory (volume texture and pyramids); " +
+                      (d.memoryBudget != 0 ? "the budget is " : "the GPU has ") +
+                      gigabytes(available) + " free");
+    }
     // Everything that may throw comes first: the ray caster's program, the upload and the
     // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
     d.raycaster.prepare(samplerKindFor(volume.type()));

@@ -77,6 +77,9 @@ public:
         // Textures no larger than this many texels a side (0: the GPU's GL_MAX_TEXTURE_SIZE);
         // smaller limits make smaller volumes need bricks (tests of the bricked path).
         std::uint32_t maxTextureSize = 0;
+        // GPU memory a volume may take, in bytes (0: what the GPU reports free, see
+        // gl_loader's availableGpuMemory; no check where it reports nothing).
+        std::uint64_t memoryBudgetBytes = 0;
     };
 
     // Compiles every program. Throws GlError / ShaderError.
@@ -90,8 +93,9 @@ public:
 
     // Uploads the volume (texture + pyramid; a volume too tall for one texture in bricks of
     // slices, each with its own, extracted as one seamless surface). Throws GlError naming the
-    // limit when it cannot be placed; the previous volume stays then. The isovalue must be set
-    // again afterwards.
+    // limit when it cannot be placed, and before any upload when it would need more GPU memory
+    // than the GPU has free (or the budget allows); the previous volume stays then. The
+    // isovalue must be set again afterwards.
     void setVolume(const Volume& volume);
     bool hasVolume() const;
     // Slabs the volume is extracted in: 1 unless it is too tall for one texture.

@@ -6,6 +6,7 @@
 // unbricked image; volume rendering still works (from a subsampled copy).
 #include "core/error.h"
 #include "extraction/cpu_marching_cubes.h"
+#include "gpu/gl_loader.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "support/gl_test_context.h"
@@ -151,6 +152,30 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
     }
     EXPECT_GT(lit, volumeImage.size() / 10) << "the ray caster shows the bricked volume";
     EXPECT_GT(surface, a.size() / 10) << "the compared surface images show the surface";
+}
+
+// A volume beyond the GPU memory budget is refused before upload with the figures, and the
+// previous volume stays usable; the GPU's own report is a number on llvmpipe (system memory).
+TEST(GpuMemoryCheck, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStays)
+{
+    ASSERT_NO_THROW(glContext());
+    const Volume small = wavyField(false); // 43,200 voxels: about 0.0002 GB
+    SceneRenderer::Options o;
+    o.memoryBudgetBytes = 2'000'000;
+    SceneRenderer scene(o);
+    scene.setVolume(small);
+    const Volume large = makeFloatField({128, 128, 64}, [](glm::vec3 p) { return p.x; });
+    try {
+        scene.setVolume(large);
+        ADD_FAILURE() << "a 1M-voxel float volume fits no 2 MB budget";
+    } catch (const GlError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("128x128x64 float32 volume needs about 0.01 GB"), std::string::npos)
+            << message;
+        EXPECT_NE(message.find("the budget is 0.00 GB"), std::string::npos) << message;
+    }
+    expectSame(extract(scene, 0.2), extractIsosurfaceCpu(small, 0.2f), "previous volume");
+    EXPECT_TRUE(gl::availableGpuMemory().has_value()) << "llvmpipe reports system memory";
 }
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, BrickTest, ::testing::Values(false, true), glPathName);
