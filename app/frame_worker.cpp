@@ -18,6 +18,7 @@ struct FrameWorker::RenderThreadState {
     std::unique_ptr<gl::OffscreenTarget> target;
     std::shared_ptr<const Volume> volume;
     std::optional<double> appliedIsovalue;
+    VoxelBox appliedCrop;
     const TransferFunction* appliedTransferFunction = nullptr;
     std::shared_ptr<const TransferFunction> keptTransferFunction;
 };
@@ -78,6 +79,7 @@ std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volu
     runOnRenderThread([&] {
         try {
             m_state->renderer->setVolume(*volume);
+            m_state->appliedCrop = VoxelBox::whole(volume->dims());
             m_state->volume = std::move(volume);
             m_state->appliedIsovalue.reset(); // the renderer needs it again
         } catch (const Error& e) {
@@ -147,6 +149,11 @@ namespace {
 std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
                                            const FrameRequest& request)
 {
+    if (!(request.crop == s.appliedCrop)) {
+        s.renderer->setCrop(request.crop); // the view keeps it within the volume
+        s.appliedCrop = request.crop;
+        s.appliedIsovalue.reset(); // extract again for the new cells
+    }
     if (s.appliedIsovalue != request.isovalue) {
         s.renderer->setIsovalue(request.isovalue);
         s.appliedIsovalue = request.isovalue;

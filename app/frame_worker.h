@@ -14,6 +14,7 @@
 #pragma once
 
 #include "extraction/iso_mesh.h"
+#include "extraction/voxel_box.h"
 #include "gpu/scene_renderer.h"
 #include "render/frame_policy.h"
 #include "render/transfer_function.h"
@@ -40,6 +41,7 @@ struct FrameRequest {
     // A full-resolution frame of a still view (or a screenshot) beyond the adaptive volume
     // resolution: its ray-casting time does not steer the adaptation.
     bool fullResolution = false;
+    VoxelBox crop; // the cells the surface keeps (the whole volume unless the user cropped)
 };
 
 struct RenderedFrame {

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "crop_panel.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"
 #include "mesh_export_dialog.h"
@@ -141,6 +142,15 @@ void MainWindow::createDocks()
     m_tfDock->setWidget(m_tfPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_tfDock);
 
+    m_cropPanel = new CropPanel(this);
+    m_cropDock = new QDockWidget(tr("Crop Box"), this);
+    m_cropDock->setObjectName("cropDock");
+    m_cropDock->setWidget(m_cropPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_cropDock);
+    m_cropDock->hide();
+    connect(m_cropPanel, &CropPanel::cropChanged, this,
+            [this](const VoxelBox& box) { m_view->setCrop(box); });
+
     m_logPanel = new LogPanel(this);
     m_logPanel->attachToEngineLog();
     m_logDock = new QDockWidget(tr("Log"), this);
@@ -263,6 +273,7 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_isovalueDock->toggleViewAction());
     m_viewMenu->addAction(m_tfDock->toggleViewAction());
+    m_viewMenu->addAction(m_cropDock->toggleViewAction());
     QAction* logToggle = m_logDock->toggleViewAction();
     logToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_viewMenu->addAction(logToggle);
@@ -509,6 +520,7 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
     }
     m_isovaluePanel->setVolumeContext(doc->histogram, doc->realRange, doc->units(),
                                       doc->integerValued);
+    m_cropPanel->setVolumeDims(v.dims()); // a new volume starts uncropped (so does the view)
     m_tfPanel->setVolumeContext(doc->histogram, doc->realRange, doc->units());
     m_tfPanel->setTransferFunction(tf && tf->size() > 0 ? *tf : defaultTransferFunction(v));
     m_view->setTransferFunction(m_tfPanel->transferFunction());

@@ -105,6 +105,8 @@ private:
     LogPanel* m_logPanel = nullptr;
     QDockWidget* m_isovalueDock = nullptr;
     QDockWidget* m_tfDock = nullptr;
+    class CropPanel* m_cropPanel = nullptr;
+    QDockWidget* m_cropDock = nullptr;
     QDockWidget* m_logDock = nullptr;
 
     std::shared_ptr<VolumeDocument> m_document;

@@ -147,6 +147,7 @@ std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> v
     m_camera.setStandardView(StandardView::Anterior);
     m_framePolicy.resetStats();
     m_shown.reset(); // the previous volume's frame no longer applies
+    m_crop.reset();
     m_shownIsovalue.reset();
     scheduleFrame();
     return std::nullopt;
@@ -158,6 +159,12 @@ void ViewportWidget::setIsovalue(double real)
     m_isovalueReal = real;
     m_isovalueSent = false;
     m_framePolicy.isovalueChanged(m_clock.nsecsElapsed());
+    scheduleFrame();
+}
+
+void ViewportWidget::setCrop(const VoxelBox& box)
+{
+    m_crop = box;
     scheduleFrame();
 }
 
@@ -293,6 +300,8 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     request.isovalue = m_isovalueReal;
     request.transferFunction = m_transferFunction;
     request.fullResolution = fullResolution;
+    request.crop =
+        m_crop && m_crop->fitsIn(m_volume->dims()) ? *m_crop : VoxelBox::whole(m_volume->dims());
     return request;
 }
 

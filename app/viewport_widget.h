@@ -13,6 +13,7 @@
 #pragma once
 
 #include "extraction/iso_mesh.h"
+#include "extraction/voxel_box.h"
 #include "gpu/scene_renderer.h"
 #include "render/frame_policy.h"
 #include "render/orbit_camera.h"
@@ -48,6 +49,8 @@ public:
     const Volume* volume() const { return m_volume.get(); }
 
     void setIsovalue(double real);
+    // The cells the surface keeps (voxel indices, inclusive); a new volume starts whole.
+    void setCrop(const VoxelBox& box);
     double isovalue() const { return m_isovalueReal; }
     void setTransferFunction(const TransferFunction& tf);
     void setRenderMode(gl::RenderMode mode);
@@ -124,6 +127,7 @@ private:
     bool m_showMarker = true;
     QString m_rendererName;
 
+    std::optional<VoxelBox> m_crop; // none: the whole volume
     double m_isovalueReal = 0.0;
     bool m_isovalueSent = false; // the current isovalue has gone out with a request
     // Statistics, isovalue latency and the adaptive volume resolution (src/render), fed with

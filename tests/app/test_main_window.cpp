@@ -2,6 +2,7 @@
 // the isovalue driving the triangle count shown, a 100-step slider drag ending on the last
 // value, export read back by an independent reader (VTK), failures that leave nothing behind.
 #include "app_test_support.h"
+#include "crop_panel.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
@@ -18,8 +19,10 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStyleOptionSlider>
 #include <QTest>
 #include <QTreeWidget>
@@ -131,6 +134,35 @@ TEST(MainWindowTest, OpensTheSampleWithItsSurfaceShown)
         },
         10000))
         << w->findChild<QLabel*>("timingLabel")->text().toStdString();
+}
+
+TEST(MainWindowTest, TheCropBoxCutsTheSurfaceShownAndResetRestoresIt)
+{
+    auto w = openSample();
+    const Volume& v = *w->document()->volume;
+    const std::uint64_t whole = *shownTriangles(*w);
+    auto* crop = w->findChild<CropPanel*>("cropPanel");
+    ASSERT_NE(crop, nullptr);
+    EXPECT_EQ(crop->box(), VoxelBox::whole(v.dims()));
+    // Through the spin boxes, as a user types: the K range, then the I range.
+    crop->spinBox(2, false)->setValue(20);
+    crop->spinBox(2, true)->setValue(60);
+    crop->spinBox(0, true)->setValue(100);
+    crop->spinBox(0, false)->setValue(10);
+    const VoxelBox box{{10, 0, 20}, {100, 127, 60}};
+    EXPECT_EQ(crop->box(), box);
+    const std::uint64_t expected =
+        extractIsosurfaceCpu(v, float(v.rescale().toStored(40.0)), box).triangleCount();
+    ASSERT_TRUE(waitUntil([&] { return shownTriangles(*w) == expected; }))
+        << "shown " << shownTriangles(*w).value_or(0) << ", expected " << expected;
+    EXPECT_LT(expected, whole);
+    // The lower end dragged past the upper one carries it along.
+    crop->spinBox(1, false)->setValue(127);
+    EXPECT_EQ(crop->box().last.y, 127u);
+    EXPECT_EQ(crop->box().first.y, 127u);
+    crop->resetButton()->click();
+    EXPECT_EQ(crop->box(), VoxelBox::whole(v.dims()));
+    ASSERT_TRUE(waitUntil([&] { return shownTriangles(*w) == whole; }));
 }
 
 TEST(MainWindowTest, SettingTheIsovalueChangesTheTriangleCountShown)

@@ -1,0 +1,94 @@
+#include "crop_panel.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <algorithm>
+
+namespace isoview::app {
+
+CropPanel::CropPanel(QWidget* parent) : QWidget(parent)
+{
+    setObjectName("cropPanel");
+    auto* grid = new QGridLayout(this);
+    grid->addWidget(new QLabel(tr("from")), 0, 1);
+    grid->addWidget(new QLabel(tr("to")), 0, 2);
+    const char* names[3] = {"I (x)", "J (y)", "K (slice)"};
+    for (int axis = 0; axis < 3; ++axis) {
+        grid->addWidget(new QLabel(tr(names[axis])), axis + 1, 0);
+        for (bool last : {false, true}) {
+            auto* spin = new QSpinBox(this);
+            spin->setObjectName(QString("crop%1%2").arg("IJK"[axis]).arg(last ? "Last" : "First"));
+            spin->setKeyboardTracking(false); // typing "120" is one change, not three
+            spin->setToolTip(tr("Voxel index, inclusive; the surface keeps the cells between"));
+            m_spins[std::size_t(2 * axis + last)] = spin;
+            grid->addWidget(spin, axis + 1, last ? 2 : 1);
+            connect(spin, &QSpinBox::valueChanged, this,
+                    [this, axis, last](int value) { onSpinChanged(axis, last, value); });
+        }
+    }
+    m_reset = new QPushButton(tr("Reset"), this);
+    m_reset->setToolTip(tr("The whole volume"));
+    connect(m_reset, &QPushButton::clicked, this, &CropPanel::reset);
+    grid->addWidget(m_reset, 4, 2);
+    grid->setRowStretch(5, 1);
+    setEnabled(false);
+}
+
+void CropPanel::setVolumeDims(glm::uvec3 dims)
+{
+    m_dims = dims;
+    m_box = VoxelBox::whole(dims);
+    showBox();
+    setEnabled(true);
+}
+
+void CropPanel::reset()
+{
+    setBox(VoxelBox::whole(m_dims));
+}
+
+void CropPanel::setBox(const VoxelBox& requested)
+{
+    if (m_dims.x == 0) return;
+    VoxelBox box;
+    box.last = glm::min(requested.last, m_dims - 1u);
+    box.first = glm::min(requested.first, box.last);
+    const bool changed = !(box == m_box);
+    m_box = box;
+    showBox();
+    if (changed) emit cropChanged(m_box);
+}
+
+void CropPanel::onSpinChanged(int axis, bool last, int value)
+{
+    if (m_updating) return;
+    VoxelBox box = m_box;
+    const auto v = std::uint32_t(std::max(value, 0));
+    // Moving one end past the other carries the other along.
+    if (last) {
+        box.last[axis] = v;
+        box.first[axis] = std::min(box.first[axis], v);
+    } else {
+        box.first[axis] = v;
+        box.last[axis] = std::max(box.last[axis], v);
+    }
+    setBox(box);
+}
+
+void CropPanel::showBox()
+{
+    m_updating = true;
+    for (int axis = 0; axis < 3; ++axis) {
+        for (bool last : {false, true}) {
+            QSpinBox* spin = spinBox(axis, last);
+            spin->setRange(0, int(std::max(m_dims[axis], 1u)) - 1);
+            spin->setValue(int(last ? m_box.last[axis] : m_box.first[axis]));
+        }
+    }
+    m_updating = false;
+}
+
+} // namespace isoview::app

@@ -1,0 +1,47 @@
+// The crop box: which voxels' cells the surface keeps, as inclusive index ranges along I, J
+// and K, with Reset (the whole volume). The surface on screen and every export follow it live,
+// so the 3D-printing user can cut away a CT's head holder before exporting.
+#pragma once
+
+#include "extraction/voxel_box.h"
+
+#include <QWidget>
+#include <array>
+
+class QPushButton;
+class QSpinBox;
+
+namespace isoview::app {
+
+class CropPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CropPanel(QWidget* parent = nullptr);
+
+    // A new volume: the ranges span it whole (no signal) and the panel is enabled.
+    void setVolumeDims(glm::uvec3 dims);
+    VoxelBox box() const { return m_box; }
+    // Clamps into the volume, keeps first <= last, updates the spin boxes and emits
+    // cropChanged when the box changed.
+    void setBox(const VoxelBox& box);
+    void reset();
+
+    // axis 0..2 (I, J, K); last: the upper end.
+    QSpinBox* spinBox(int axis, bool last) const { return m_spins[std::size_t(2 * axis + last)]; }
+    QPushButton* resetButton() const { return m_reset; }
+
+signals:
+    void cropChanged(const isoview::VoxelBox& box);
+
+private:
+    void onSpinChanged(int axis, bool last, int value);
+    void showBox();
+
+    glm::uvec3 m_dims{0};
+    VoxelBox m_box;
+    std::array<QSpinBox*, 6> m_spins{};
+    QPushButton* m_reset = nullptr;
+    bool m_updating = false; // showBox() is setting the spin boxes
+};
+
+} // namespace isoview::app
