@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QDockWidget>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -156,6 +157,8 @@ TEST(MainWindowTest, TheCropBoxCutsTheSurfaceShownAndResetRestoresIt)
     ASSERT_TRUE(waitUntil([&] { return shownTriangles(*w) == expected; }))
         << "shown " << shownTriangles(*w).value_or(0) << ", expected " << expected;
     EXPECT_LT(expected, whole);
+    w->findChild<QDockWidget*>("cropDock")->show();
+    test::saveScreenshot(*w, "crop_box");
     // The lower end dragged past the upper one carries it along.
     crop->spinBox(1, false)->setValue(127);
     EXPECT_EQ(crop->box().last.y, 127u);
