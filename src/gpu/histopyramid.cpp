@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 
 namespace isoview::gl {
 namespace {
@@ -65,41 +66,30 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     m_base = Texture::create();
     m_bytes += allocateLevels(m_base, GL_RGBA8UI, GL_UNSIGNED_BYTE,
                               chainSize(layout.levelExtent(0), 1), 1, 4, "histopyramid level 0");
-    m_levels8 = Texture::create();
-    m_bytes += allocateLevels(m_levels8, GL_RGBA8UI, GL_UNSIGNED_BYTE,
-                              chainSize(layout.levelExtent(1), m_mips8), m_mips8, 4,
-                              "histopyramid 8-bit levels");
-    if (m_mips16 > 0) {
-        m_levels16 = Texture::create();
-        m_bytes += allocateLevels(m_levels16, GL_RGBA16UI, GL_UNSIGNED_SHORT,
-                                  chainSize(layout.levelExtent(kFirst16BitLevel), m_mips16),
-                                  m_mips16, 8, "histopyramid 16-bit levels");
-    }
-    if (m_mips32 > 0) {
-        m_levels32 = Texture::create();
-        m_bytes += allocateLevels(m_levels32, GL_RGBA32UI, GL_UNSIGNED_INT,
-                                  chainSize(layout.levelExtent(kFirst32BitLevel), m_mips32),
-                                  m_mips32, 16, "histopyramid 32-bit levels");
-    }
-    // The vertex pyramid's levels: the same extents and formats (a cell owns at most 12 edges,
-    // fewer than its up to 15 triangle vertices, so every count fits where the triangle count
-    // does).
-    m_vertexLevels8 = Texture::create();
-    m_bytes += allocateLevels(m_vertexLevels8, GL_RGBA8UI, GL_UNSIGNED_BYTE,
-                              chainSize(layout.levelExtent(1), m_mips8), m_mips8, 4,
-                              "vertex pyramid 8-bit levels");
-    if (m_mips16 > 0) {
-        m_vertexLevels16 = Texture::create();
-        m_bytes += allocateLevels(m_vertexLevels16, GL_RGBA16UI, GL_UNSIGNED_SHORT,
-                                  chainSize(layout.levelExtent(kFirst16BitLevel), m_mips16),
-                                  m_mips16, 8, "vertex pyramid 16-bit levels");
-    }
-    if (m_mips32 > 0) {
-        m_vertexLevels32 = Texture::create();
-        m_bytes += allocateLevels(m_vertexLevels32, GL_RGBA32UI, GL_UNSIGNED_INT,
-                                  chainSize(layout.levelExtent(kFirst32BitLevel), m_mips32),
-                                  m_mips32, 16, "vertex pyramid 32-bit levels");
-    }
+    // Levels 1.. of one pyramid: a texture per count format. The vertex pyramid's levels have
+    // the same extents and formats (a cell owns at most 12 edges, fewer than its up to 15
+    // triangle vertices, so every count fits where the triangle count does).
+    const auto allocateChains = [&](Texture& levels8, Texture& levels16, Texture& levels32,
+                                    const std::string& name) {
+        levels8 = Texture::create();
+        m_bytes += allocateLevels(levels8, GL_RGBA8UI, GL_UNSIGNED_BYTE,
+                                  chainSize(layout.levelExtent(1), m_mips8), m_mips8, 4,
+                                  (name + " 8-bit levels").c_str());
+        if (m_mips16 > 0) {
+            levels16 = Texture::create();
+            m_bytes += allocateLevels(levels16, GL_RGBA16UI, GL_UNSIGNED_SHORT,
+                                      chainSize(layout.levelExtent(kFirst16BitLevel), m_mips16),
+                                      m_mips16, 8, (name + " 16-bit levels").c_str());
+        }
+        if (m_mips32 > 0) {
+            levels32 = Texture::create();
+            m_bytes += allocateLevels(levels32, GL_RGBA32UI, GL_UNSIGNED_INT,
+                                      chainSize(layout.levelExtent(kFirst32BitLevel), m_mips32),
+                                      m_mips32, 16, (name + " 32-bit levels").c_str());
+        }
+    };
+    allocateChains(m_levels8, m_levels16, m_levels32, "histopyramid");
+    allocateChains(m_vertexLevels8, m_vertexLevels16, m_vertexLevels32, "vertex pyramid");
     restoreTexture.reset();
 
     {
@@ -198,20 +188,19 @@ void HistoPyramid::setSampledMipRange(const Texture& texture, GLint first, GLint
 
 void HistoPyramid::bindLevelTextures() const
 {
-    glActiveTexture(GL_TEXTURE0 + units::kHpBase);
-    glBindTexture(GL_TEXTURE_2D, m_base.id());
-    glActiveTexture(GL_TEXTURE0 + units::kHp8);
-    glBindTexture(GL_TEXTURE_2D, m_levels8.id());
-    glActiveTexture(GL_TEXTURE0 + units::kHp16);
-    glBindTexture(GL_TEXTURE_2D, m_levels16.id());
-    glActiveTexture(GL_TEXTURE0 + units::kHp32);
-    glBindTexture(GL_TEXTURE_2D, m_levels32.id());
-    glActiveTexture(GL_TEXTURE0 + units::kVp8);
-    glBindTexture(GL_TEXTURE_2D, m_vertexLevels8.id());
-    glActiveTexture(GL_TEXTURE0 + units::kVp16);
-    glBindTexture(GL_TEXTURE_2D, m_vertexLevels16.id());
-    glActiveTexture(GL_TEXTURE0 + units::kVp32);
-    glBindTexture(GL_TEXTURE_2D, m_vertexLevels32.id());
+    const std::array<std::pair<int, GLuint>, 7> bindings{{
+        {units::kHpBase, m_base.id()},
+        {units::kHp8, m_levels8.id()},
+        {units::kHp16, m_levels16.id()},
+        {units::kHp32, m_levels32.id()},
+        {units::kVp8, m_vertexLevels8.id()},
+        {units::kVp16, m_vertexLevels16.id()},
+        {units::kVp32, m_vertexLevels32.id()},
+    }};
+    for (const auto& [unit, texture] : bindings) {
+        glActiveTexture(GLenum(GL_TEXTURE0 + unit));
+        glBindTexture(GL_TEXTURE_2D, texture);
+    }
 }
 
 void HistoPyramid::sampleAllMips() const

@@ -23,6 +23,17 @@ std::shared_ptr<const Volume> sphereVolume()
         isoview::test::makeSphere({48, 48, 48}, glm::vec3(23.5f), 18.0f));
 }
 
+// Volume rendering at the adaptive resolution, which starts below full.
+bool showsReducedVolumeFrame(ViewportWidget& view)
+{
+    view.setIsovalue(0.0);
+    view.setRenderMode(gl::RenderMode::Volume);
+    return waitUntil([&] {
+        const auto r = view.shownVolumeResolution();
+        return r && *r < 1.0f;
+    });
+}
+
 struct ShownView {
     ShownView()
     {
@@ -58,25 +69,15 @@ TEST(ViewportWidgetTest, ChangesBeforeTheNextFrameMergeAndTheNewestIsShown)
 TEST(ViewportWidgetTest, AStillViewRefinesVolumeRenderingToFullResolution)
 {
     ShownView v;
-    v.view.setIsovalue(0.0);
-    v.view.setRenderMode(gl::RenderMode::Volume);
-    // The adaptive resolution starts below full; the refinement frame follows on its own.
-    ASSERT_TRUE(waitUntil([&] {
-        const auto r = v.view.shownVolumeResolution();
-        return r && *r < 1.0f;
-    }));
+    ASSERT_TRUE(showsReducedVolumeFrame(v.view));
+    // The refinement frame follows on its own.
     EXPECT_TRUE(waitUntil([&] { return v.view.shownVolumeResolution() == 1.0f; }, 60000));
 }
 
 TEST(ViewportWidgetTest, AScreenshotOfVolumeRenderingIsAtFullResolution)
 {
     ShownView v;
-    v.view.setIsovalue(0.0);
-    v.view.setRenderMode(gl::RenderMode::Volume);
-    ASSERT_TRUE(waitUntil([&] {
-        const auto r = v.view.shownVolumeResolution();
-        return r && *r < 1.0f;
-    }));
+    ASSERT_TRUE(showsReducedVolumeFrame(v.view));
     const QImage image = v.view.grabView();
     EXPECT_FALSE(image.isNull());
     EXPECT_EQ(v.view.shownVolumeResolution(), 1.0f);
