@@ -23,7 +23,7 @@ CropPanel::CropPanel(QWidget* parent) : QWidget(parent)
             spin->setObjectName(QString("crop%1%2").arg("IJK"[axis]).arg(last ? "Last" : "First"));
             spin->setKeyboardTracking(false); // typing "120" is one change, not three
             spin->setToolTip(tr("Voxel index, inclusive; the surface keeps the cells between"));
-            m_spins[std::size_t(2 * axis + last)] = spin;
+            m_spins[std::size_t(2) * std::size_t(axis) + (last ? 1u : 0u)] = spin;
             grid->addWidget(spin, axis + 1, last ? 2 : 1);
             connect(spin, &QSpinBox::valueChanged, this,
                     [this, axis, last](int value) { onSpinChanged(axis, last, value); });

@@ -27,7 +27,10 @@ public:
     void reset();
 
     // axis 0..2 (I, J, K); last: the upper end.
-    QSpinBox* spinBox(int axis, bool last) const { return m_spins[std::size_t(2 * axis + last)]; }
+    QSpinBox* spinBox(int axis, bool last) const
+    {
+        return m_spins[std::size_t(2) * std::size_t(axis) + (last ? 1u : 0u)];
+    }
     QPushButton* resetButton() const { return m_reset; }
 
 signals:
