@@ -64,7 +64,6 @@ void CropPanel::setBox(const VoxelBox& requested)
 
 void CropPanel::onSpinChanged(int axis, bool last, int value)
 {
-    if (m_updating) return;
     VoxelBox box = m_box;
     const auto v = std::uint32_t(std::max(value, 0));
     // Moving one end past the other carries the other along.
@@ -80,15 +79,14 @@ void CropPanel::onSpinChanged(int axis, bool last, int value)
 
 void CropPanel::showBox()
 {
-    m_updating = true;
     for (int axis = 0; axis < 3; ++axis) {
         for (bool last : {false, true}) {
             QSpinBox* spin = spinBox(axis, last);
+            const QSignalBlocker quiet(spin); // showing the box is not an edit
             spin->setRange(0, int(std::max(m_dims[axis], 1u)) - 1);
             spin->setValue(int(last ? m_box.last[axis] : m_box.first[axis]));
         }
     }
-    m_updating = false;
 }
 
 } // namespace isoview::app

@@ -44,7 +44,6 @@ private:
     VoxelBox m_box;
     std::array<QSpinBox*, 6> m_spins{};
     QPushButton* m_reset = nullptr;
-    bool m_updating = false; // showBox() is setting the spin boxes
 };
 
 } // namespace isoview::app

@@ -19,8 +19,7 @@ struct FrameWorker::RenderThreadState {
     std::shared_ptr<const Volume> volume;
     std::optional<double> appliedIsovalue;
     VoxelBox appliedCrop;
-    const TransferFunction* appliedTransferFunction = nullptr;
-    std::shared_ptr<const TransferFunction> keptTransferFunction;
+    std::shared_ptr<const TransferFunction> appliedTransferFunction;
 };
 
 FrameWorker::FrameWorker() : m_state(std::make_unique<RenderThreadState>())
@@ -158,10 +157,9 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
         s.renderer->setIsovalue(request.isovalue);
         s.appliedIsovalue = request.isovalue;
     }
-    if (request.transferFunction && request.transferFunction.get() != s.appliedTransferFunction) {
+    if (request.transferFunction && request.transferFunction != s.appliedTransferFunction) {
         s.renderer->setTransferFunction(*request.transferFunction);
-        s.appliedTransferFunction = request.transferFunction.get();
-        s.keptTransferFunction = request.transferFunction; // keeps the address unique
+        s.appliedTransferFunction = request.transferFunction;
     }
     const glm::ivec2 size = request.params.viewportSize;
     if (!s.target || s.target->width() != size.x || s.target->height() != size.y)

@@ -107,23 +107,9 @@ uint vpFirstVertexOfBlock(ivec2 p)
     return first;
 }
 
-// The welded vertex on edge `edge` of `cell`: found at the edge's owner (extraction/
-// edge_ownership.h), after the owner's crossed edges numbered below it.
-uint vertexIndexOfEdge(ivec3 cell, int edge)
-{
-    int axis = edge / 4;
-    ivec3 lower = cell + cornerOffset(kEdgeLowerCorner[edge]);
-    ivec3 owner = min(lower, u_cellCount - 1);
-    ivec3 o = lower - owner;
-    int ownerEdge = kEdgeAt[axis * 8 + (o.x | (o.y << 1) | (o.z << 2))];
-    uint ownerCase;
-    uint first = vpFirstVertexOf(owner, ownerCase);
-    uint below = ownedCrossedEdges(owner, ownerCase) & ((1u << uint(ownerEdge)) - 1u);
-    return first + edgeCount(below);
-}
-
-// The same for a triangle's three edges, asking the pyramid once per distinct owner (corners
-// of one triangle often share it).
+// The welded vertices on a triangle's three edges of `cell`: each is found at its edge's owner
+// (extraction/edge_ownership.h), after the owner's crossed edges numbered below it. The pyramid
+// is asked once per distinct owner (corners of one triangle often share it).
 uvec3 vertexIndicesOfEdges(ivec3 cell, ivec3 edges)
 {
     uvec3 indices;

@@ -261,6 +261,25 @@ struct IsosurfaceExtractor::Impl {
             pyramid ? pyramid->bytes() : 0, cropped ? " (cropped)" : "");
     }
 
+    static void requireInside(const GpuVolume& target, const VoxelBox& box)
+    {
+        const glm::uvec3 dims = target.dims();
+        if (box.fitsIn(dims)) return;
+        throw Error("the crop box " + std::to_string(box.first.x) + ".." +
+                    std::to_string(box.last.x) + ", " + std::to_string(box.first.y) + ".." +
+                    std::to_string(box.last.y) + ", " + std::to_string(box.first.z) + ".." +
+                    std::to_string(box.last.z) + " does not lie in the volume's voxels (" +
+                    std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" +
+                    std::to_string(dims.z) + ")");
+    }
+
+    // The counts of the last extract, read back once (waits for the GPU the first time).
+    const HistoPyramid::Counts& counts()
+    {
+        if (!knownCounts) knownCounts = pyramid->readCounts();
+        return *knownCounts;
+    }
+
     const BlockRanges& activeRanges() const { return cropped ? cropRanges : volume->blockRanges(); }
 
     // Whether the buffers can hold whatever the active blocks produce, without asking the GPU.
@@ -275,19 +294,19 @@ struct IsosurfaceExtractor::Impl {
     // (waits for the GPU) the first time after an extract.
     const HistoPyramid::Counts& completeMesh()
     {
-        if (!knownCounts) knownCounts = pyramid->readCounts();
-        if (meshComplete) return *knownCounts;
-        const bool grew = buffers.reserve(knownCounts->vertices, knownCounts->indices);
+        const HistoPyramid::Counts& known = counts();
+        if (meshComplete) return known;
+        const bool grew = buffers.reserve(known.vertices, known.indices);
         if (caps.computeExtraction) {
             if (grew) {
                 writeRecord();
                 runComputePasses();
             }
         } else {
-            runTransformFeedbackPasses(*knownCounts);
+            runTransformFeedbackPasses(known);
         }
         meshComplete = true;
-        return *knownCounts;
+        return known;
     }
 };
 
@@ -366,19 +385,17 @@ void IsosurfaceExtractor::setVolume(const GpuVolume& volume)
     m_impl->adopt(volume, VoxelBox::whole(volume.dims()));
 }
 
+void IsosurfaceExtractor::setVolume(const GpuVolume& volume, const VoxelBox& crop)
+{
+    m_impl->requireInside(volume, crop);
+    m_impl->adopt(volume, crop);
+}
+
 void IsosurfaceExtractor::setCrop(const VoxelBox& box)
 {
     Impl& d = *m_impl;
     if (!d.volume) throw Error("a crop needs a volume");
-    const glm::uvec3 dims = d.volume->dims();
-    if (!box.fitsIn(dims)) {
-        throw Error("the crop box " + std::to_string(box.first.x) + ".." +
-                    std::to_string(box.last.x) + ", " + std::to_string(box.first.y) + ".." +
-                    std::to_string(box.last.y) + ", " + std::to_string(box.first.z) + ".." +
-                    std::to_string(box.last.z) + " does not lie in the volume's voxels (" +
-                    std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" +
-                    std::to_string(dims.z) + ")");
-    }
+    d.requireInside(*d.volume, box);
     if (box == d.crop) return;
     d.adopt(*d.volume, box);
 }
@@ -436,16 +453,14 @@ std::uint32_t IsosurfaceExtractor::vertexCount()
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
-    if (!d.knownCounts) d.knownCounts = d.pyramid->readCounts();
-    return d.knownCounts->indices;
+    return d.counts().indices;
 }
 
 std::uint32_t IsosurfaceExtractor::weldedVertexCount()
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
-    if (!d.knownCounts) d.knownCounts = d.pyramid->readCounts();
-    return d.knownCounts->vertices;
+    return d.counts().vertices;
 }
 
 std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const

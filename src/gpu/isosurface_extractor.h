@@ -69,6 +69,9 @@ public:
     // GlError naming the limit when the pyramid exceeds GL_MAX_TEXTURE_SIZE, ShaderError when a
     // program for the volume's sampler type fails; the previous volume stays in place then.
     void setVolume(const GpuVolume& volume);
+    // The same with a crop from the start (one pyramid allocation, not two); throws Error
+    // when the box does not lie in the volume.
+    void setVolume(const GpuVolume& volume, const VoxelBox& crop);
     bool hasVolume() const;
 
     // Limits extraction to the cells inside the box (voxel indices, inclusive; the whole volume

@@ -19,6 +19,14 @@ struct SurfaceBricks::Brick {
     IsosurfaceExtractor* extractor = nullptr;
     bool hasCells = true; // the crop leaves this slab some cells
 
+    // The slab's own voxels (its texture less the margins), in the brick's indices.
+    VoxelBox ownCells() const
+    {
+        const glm::uvec3 dims = volume->dims();
+        return {{0, 0, slab.first - slab.textureFirst},
+                {dims.x - 1, dims.y - 1, slab.last - slab.textureFirst}};
+    }
+
     // The slab's part of a crop (whole-volume voxels), in the brick's own indices.
     std::optional<VoxelBox> localCrop(const VoxelBox& box) const
     {
@@ -57,7 +65,7 @@ void SurfaceBricks::setVolume(const Volume& volume, std::uint32_t maxTextureSize
         if (i > 0) {
             brick->ownExtractor = std::make_unique<IsosurfaceExtractor>(m_options);
             brick->extractor = brick->ownExtractor.get();
-            brick->extractor->setVolume(*brick->volume);
+            brick->extractor->setVolume(*brick->volume, brick->ownCells());
         }
         bricks.push_back(std::move(brick));
     }
@@ -71,13 +79,12 @@ void SurfaceBricks::setVolume(const Volume& volume, std::uint32_t maxTextureSize
         log::get("engine")->info("volume {}x{}x{} in {} bricks; volume rendering at 1/{} grid",
                                  dims.x, dims.y, dims.z, slabs.size(), factor);
     }
-    m_primary.setVolume(*bricks.front()->volume);
+    m_primary.setVolume(*bricks.front()->volume, bricks.front()->ownCells());
     bricks.front()->extractor = &m_primary;
     m_bricks = std::move(bricks);
     m_raycastVolume = std::move(raycast);
     m_dims = dims;
     m_crop = VoxelBox::whole(dims);
-    setCrop(m_crop); // each slab's own cells
 }
 
 const GpuVolume& SurfaceBricks::raycastVolume() const
