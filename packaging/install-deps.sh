@@ -9,6 +9,8 @@ packages=(
   # engine: GL loader, headless EGL + Mesa llvmpipe, math, logging
   libepoxy-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglm-dev libspdlog-dev libfmt-dev
   nlohmann-json3-dev
+  # print-ready meshes: half-edge mesh, topology-preserving quadric decimation
+  libopenmesh-dev
   # loaders
   libdcmtk-dev libopenjp2-7-dev zlib1g-dev
   # viewer

@@ -135,6 +135,15 @@ void requireFinite(const glm::vec3& value, std::size_t vertex, const std::filesy
     }
 }
 
+void requireHeaderText(std::string_view text, std::string_view what)
+{
+    for (const char c : text) {
+        if (c < 0x20 || c > 0x7e) {
+            throw InvalidInputError(std::string(what) + " must be one line of printable ASCII");
+        }
+    }
+}
+
 // std::to_chars ignores the locale, so the decimal point is always '.', and without a
 // precision it prints the shortest text that round-trips.
 void appendFloat(std::string& out, float value)

@@ -119,6 +119,10 @@ void validateMeshForExport(const IsoMesh& mesh, std::string_view format, std::ui
 // infinite.
 void requireFinite(const glm::vec3& value, std::size_t vertex, const std::filesystem::path& path);
 
+// Throws InvalidInputError unless text is printable ASCII on one line (what a file header's
+// comment may hold).
+void requireHeaderText(std::string_view text, std::string_view what);
+
 // Appends the shortest decimal text that reads back to exactly the same value, always with
 // '.' as the decimal point whatever the C or C++ locale (std::to_chars).
 void appendFloat(std::string& out, float value);

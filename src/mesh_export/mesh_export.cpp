@@ -42,15 +42,24 @@ void exportMesh(const std::filesystem::path& path, const IsoMesh& mesh,
         ply.normals = options.normals;
         ply.vertexColor = options.vertexColor;
         ply.progress = options.progress;
+        ply.processing = options.processing;
         writePly(path, mesh, geometry, ply);
         return;
     }
     case MeshFormat::Stl:
-        writeStl(path, mesh, geometry, {options.space, options.axes, options.progress});
+        writeStl(path, mesh, geometry,
+                 {.space = options.space,
+                  .axes = options.axes,
+                  .progress = options.progress,
+                  .processing = options.processing});
         return;
     case MeshFormat::Obj:
         writeObj(path, mesh, geometry,
-                 {options.space, options.axes, options.normals, options.progress});
+                 {.space = options.space,
+                  .axes = options.axes,
+                  .normals = options.normals,
+                  .progress = options.progress,
+                  .processing = options.processing});
         return;
     }
 }

@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace isoview {
@@ -49,6 +50,8 @@ struct MeshExportOptions {
     std::optional<glm::u8vec3> vertexColor = {};               // PLY only: uchar red green blue
     // Called now and then with (records written, total); return false to cancel.
     std::function<bool(std::uint64_t done, std::uint64_t total)> progress = {};
+    // Processing applied before export, recorded in the file's header (every format).
+    std::string processing = {};
 };
 
 // "ply", "stl", "obj"; and the format for a file name's extension (case-insensitive).

@@ -32,12 +32,14 @@ void writeObj(const std::filesystem::path& path, const IsoMesh& mesh,
               const VolumeGeometry& geometry, const ObjOptions& options)
 {
     validateMeshForExport(mesh, "OBJ", std::numeric_limits<std::uint64_t>::max());
+    requireHeaderText(options.processing, "OBJ processing note");
     const MeshCoordinates map(geometry, options.space, options.axes);
     ExportProgress progress(options.progress, mesh.vertexCount() + mesh.triangleCount(), path);
 
     AtomicFileWriter out(path);
     std::string chunk = "# isoview OBJ SPACE=" + std::string(map.spaceName()) +
                         " units=" + std::string(map.unitName()) + "\n";
+    if (!options.processing.empty()) chunk += "# isoview processing: " + options.processing + "\n";
     chunk += "# " + std::to_string(mesh.vertexCount()) + " vertices, " +
              std::to_string(mesh.triangleCount()) + " triangles\n";
     chunk.reserve(kChunkBytes + 256);

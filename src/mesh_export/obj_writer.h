@@ -1,6 +1,7 @@
 // Exports an IsoMesh as a Wavefront OBJ text file:
 //
 //   # isoview OBJ SPACE=LPS units=mm
+//   # isoview processing: close-borders smooth=10     (only when processing was applied)
 //   # N vertices, M triangles
 //   v x y z                     (one line per vertex)
 //   vn nx ny nz                 (one line per vertex, unless options.normals is false)
@@ -27,6 +28,7 @@
 #include "volume/volume.h"
 
 #include <filesystem>
+#include <string>
 
 namespace isoview {
 
@@ -35,6 +37,9 @@ struct ObjOptions {
     PatientAxes axes = PatientAxes::Lps; // MeshSpace::Physical only
     bool normals = true;
     ExportProgressCallback progress = {};
+    // Processing applied before export, written as "# isoview processing: <words>" after the
+    // first line. Printable ASCII, one line.
+    std::string processing = {};
 };
 
 void writeObj(const std::filesystem::path& path, const IsoMesh& mesh,

@@ -38,6 +38,8 @@ std::string makeHeader(const IsoMesh& mesh, const PlyOptions& options, const std
     header += options.encoding == PlyEncoding::Ascii ? "format ascii 1.0\n"
                                                      : "format binary_little_endian 1.0\n";
     header += "comment isoview SPACE=" + spaceName + " units=" + std::string(unitName) + "\n";
+    if (!options.processing.empty())
+        header += "comment isoview processing: " + options.processing + "\n";
     header += "element vertex " + std::to_string(mesh.vertexCount()) + "\n";
     std::vector<const char*> floats = {"x", "y", "z"};
     if (options.normals) floats.insert(floats.end(), {"nx", "ny", "nz"});
@@ -80,6 +82,7 @@ void writePly(const std::filesystem::path& path, const IsoMesh& mesh,
             : std::string(map.spaceName());
     validateSpaceName(spaceName);
     validateMeshForExport(mesh, "PLY", kMaxPlyVertices);
+    requireHeaderText(options.processing, "PLY processing note");
 
     const bool ascii = options.encoding == PlyEncoding::Ascii;
     ExportProgress progress(options.progress, mesh.vertexCount() + mesh.triangleCount(), path);

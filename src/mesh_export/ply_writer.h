@@ -4,6 +4,7 @@
 //   format binary_little_endian 1.0            (or: format ascii 1.0)
 //   comment isoview SPACE=LPS units=mm         (SPACE=RAS with PatientAxes::Ras; or:
 //                                               comment isoview SPACE=voxel units=index)
+//   comment isoview processing: smooth=10      (only when processing was applied)
 //   element vertex N
 //   property float x / y / z                   (one property line each)
 //   property float nx / ny / nz                (unless options.normals is false)
@@ -58,6 +59,9 @@ struct PlyOptions {
     bool normals = true;
     std::optional<glm::u8vec3> vertexColor = {}; // the same colour on every vertex
     ExportProgressCallback progress = {};
+    // Processing applied before export, written as "comment isoview processing: <words>".
+    // Printable ASCII, one line.
+    std::string processing = {};
 };
 
 void writePly(const std::filesystem::path& path, const IsoMesh& mesh,

@@ -34,6 +34,7 @@ void writeStl(const std::filesystem::path& path, const IsoMesh& mesh,
               const VolumeGeometry& geometry, const StlOptions& options)
 {
     validateMeshForExport(mesh, "STL", std::numeric_limits<std::uint64_t>::max());
+    requireHeaderText(options.processing, "STL processing note");
     if (mesh.triangleCount() > std::numeric_limits<std::uint32_t>::max()) {
         throw InvalidInputError("cannot export mesh: " + std::to_string(mesh.triangleCount()) +
                                 " triangles exceed the STL limit of 4294967295");
@@ -52,7 +53,8 @@ void writeStl(const std::filesystem::path& path, const IsoMesh& mesh,
 
     std::string chunk = "isoview binary STL SPACE=" + std::string(map.spaceName()) +
                         " units=" + std::string(map.unitName());
-    chunk.resize(kHeaderBytes, '\0');
+    if (!options.processing.empty()) chunk += " processing: " + options.processing;
+    chunk.resize(kHeaderBytes, '\0'); // cut to the header's 80 bytes
     appendLittleEndian(chunk, std::uint32_t(mesh.triangleCount()));
     chunk.reserve(kChunkBytes + kTriangleBytes);
 

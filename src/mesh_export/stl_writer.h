@@ -29,6 +29,7 @@
 #include "volume/volume.h"
 
 #include <filesystem>
+#include <string>
 
 namespace isoview {
 
@@ -36,6 +37,9 @@ struct StlOptions {
     MeshSpace space = MeshSpace::Physical;
     PatientAxes axes = PatientAxes::Lps; // MeshSpace::Physical only
     ExportProgressCallback progress = {};
+    // Processing applied before export (print_preparation.h's describeSteps), appended to the
+    // header as " processing: <words>" as far as its 80 bytes go. Printable ASCII, one line.
+    std::string processing = {};
 };
 
 void writeStl(const std::filesystem::path& path, const IsoMesh& mesh,

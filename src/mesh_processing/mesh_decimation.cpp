@@ -1,0 +1,132 @@
+#include "mesh_processing/mesh_decimation.h"
+
+#include "core/error.h"
+#include "mesh_processing/physical_mesh.h"
+
+#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
+#include <OpenMesh/Core/System/omstream.hh>
+#include <OpenMesh/Tools/Decimater/DecimaterT.hh>
+#include <OpenMesh/Tools/Decimater/ModHausdorffT.hh>
+#include <OpenMesh/Tools/Decimater/ModNormalFlippingT.hh>
+#include <OpenMesh/Tools/Decimater/ModQuadricT.hh>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace isoview {
+namespace {
+
+struct DoubleTraits : OpenMesh::DefaultTraits {
+    using Point = OpenMesh::Vec3d;
+    using Normal = OpenMesh::Vec3d;
+};
+using HalfEdgeMesh = OpenMesh::TriMesh_ArrayKernelT<DoubleTraits>;
+
+// Decimation in this many rounds, each towards a nearer target, so progress and Cancel are
+// heard; every round rebuilds only the decimater's heap.
+constexpr int kRounds = 10;
+
+} // namespace
+
+DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
+                              const std::function<bool(double fraction)>& progress)
+{
+    if (!(options.keepFraction > 0.0 && options.keepFraction <= 1.0)) {
+        throw InvalidInputError("decimation keeps a fraction of the triangles in (0, 1], not " +
+                                std::to_string(options.keepFraction));
+    }
+    if (!(options.toleranceMm > 0.0) || !std::isfinite(options.toleranceMm)) {
+        throw InvalidInputError("the decimation tolerance must be a positive distance");
+    }
+    DecimationResult result;
+    result.trianglesBefore = mesh.triangleCount();
+    result.trianglesAfter = result.trianglesBefore;
+    if (options.keepFraction == 1.0 || mesh.indices.empty()) return result;
+
+    // OpenMesh reports faces it cannot add on its error stream; we count them instead.
+    ::omerr().disable();
+    HalfEdgeMesh halfEdges;
+    std::vector<HalfEdgeMesh::VertexHandle> handles;
+    handles.reserve(mesh.positions.size());
+    for (const glm::vec3& p : mesh.positions) {
+        handles.push_back(halfEdges.add_vertex(HalfEdgeMesh::Point(p.x, p.y, p.z)));
+    }
+    std::vector<std::uint32_t> rejected; // triangles kept aside, as index triples
+    for (std::size_t t = 0; t < mesh.indices.size(); t += 3) {
+        const std::array<std::uint32_t, 3> v{mesh.indices[t], mesh.indices[t + 1],
+                                             mesh.indices[t + 2]};
+        const auto face = halfEdges.add_face(handles[v[0]], handles[v[1]], handles[v[2]]);
+        if (!face.is_valid()) rejected.insert(rejected.end(), v.begin(), v.end());
+    }
+    ::omerr().enable();
+    result.trianglesNotDecimated = rejected.size() / 3;
+
+    halfEdges.request_face_normals();
+    halfEdges.update_face_normals();
+    using Decimater = OpenMesh::Decimater::DecimaterT<HalfEdgeMesh>;
+    Decimater decimater(halfEdges);
+    OpenMesh::Decimater::ModQuadricT<HalfEdgeMesh>::Handle quadric;
+    OpenMesh::Decimater::ModHausdorffT<HalfEdgeMesh>::Handle hausdorff;
+    OpenMesh::Decimater::ModNormalFlippingT<HalfEdgeMesh>::Handle flipping;
+    decimater.add(quadric);
+    decimater.add(hausdorff);
+    decimater.add(flipping);
+    decimater.module(quadric).unset_max_err(); // the priority, not a limit
+    decimater.module(hausdorff).set_tolerance(options.toleranceMm);
+    decimater.module(flipping).set_max_normal_deviation(options.maxNormalDeviationDegrees);
+    if (!decimater.initialize()) throw Error("the mesh decimater could not be set up");
+
+    const std::size_t start = halfEdges.n_faces();
+    const auto target = std::size_t(std::llround(double(start) * options.keepFraction));
+    // decimate_to_faces counts deleted faces until garbage collection, so each round asks for
+    // the number of faces to remove rather than the count to reach.
+    std::size_t alive = start;
+    for (int round = 1; round <= kRounds; ++round) {
+        const std::size_t goal = start - (start - target) * std::size_t(round) / kRounds;
+        if (alive <= goal) continue;
+        const std::size_t collapses =
+            decimater.decimate_to_faces(0, halfEdges.n_faces() - (alive - goal));
+        alive = std::size_t(std::distance(halfEdges.faces().begin(), halfEdges.faces().end()));
+        if (progress && !progress(double(round) / kRounds)) {
+            throw CancelledError("decimation cancelled");
+        }
+        // No legal collapse left within the tolerance: further rounds would find none either.
+        if (collapses == 0) break;
+    }
+    halfEdges.garbage_collection();
+
+    IsoMesh out;
+    out.positions.reserve(halfEdges.n_vertices());
+    for (const auto v : halfEdges.vertices()) {
+        const auto& p = halfEdges.point(v);
+        out.positions.emplace_back(float(p[0]), float(p[1]), float(p[2]));
+    }
+    out.indices.reserve(3 * halfEdges.n_faces() + rejected.size());
+    for (const auto f : halfEdges.faces()) {
+        for (const auto v : f.vertices())
+            out.indices.push_back(std::uint32_t(v.idx()));
+    }
+    // Triangles OpenMesh could not hold keep their vertices, appended after its own.
+    if (!rejected.empty()) {
+        std::vector<std::uint32_t> moved(mesh.positions.size(), ~std::uint32_t(0));
+        for (std::uint32_t& index : rejected) {
+            if (moved[index] == ~std::uint32_t(0)) {
+                moved[index] = std::uint32_t(out.positions.size());
+                out.positions.push_back(mesh.positions[index]);
+            }
+            index = moved[index];
+        }
+        out.indices.insert(out.indices.end(), rejected.begin(), rejected.end());
+    }
+    removeUnreferencedVertices(out); // vertices only rejected triangles used
+    recomputeNormalsAndKeys(out);
+    result.trianglesAfter = out.triangleCount();
+    result.reachedTarget = alive <= target;
+    mesh = std::move(out);
+    return result;
+}
+
+} // namespace isoview

@@ -1,0 +1,43 @@
+// Decimation: fewer triangles, the same shape and the same topology. Through OpenMesh's
+// decimater (libopenmesh-dev, BSD): its half-edge collapses check the link condition, so a
+// closed manifold surface stays closed and manifold, and its Hausdorff module bounds how far the
+// result may move from the input's vertices. We chose it over meshoptimizer, whose simplifier is
+// faster but does not promise to keep topology, which a printed part needs.
+//
+// Modules: quadric error (Garland-Heckbert) orders the collapses; a Hausdorff tolerance and a
+// normal-flip limit make collapses that break them illegal. When the tolerance forbids reaching
+// the target, the result stops short of it and says so.
+//
+// Example:
+//   DecimationResult r = decimateMesh(mesh, {.keepFraction = 0.1, .toleranceMm = 0.25});
+#pragma once
+
+#include "extraction/iso_mesh.h"
+
+#include <cstddef>
+#include <functional>
+
+namespace isoview {
+
+struct DecimationOptions {
+    double keepFraction = 1.0; // of the triangles, in (0, 1]
+    double toleranceMm = 0.5;  // largest distance from an input vertex to the result
+    double maxNormalDeviationDegrees = 60.0;
+};
+
+struct DecimationResult {
+    std::size_t trianglesBefore = 0;
+    std::size_t trianglesAfter = 0;
+    bool reachedTarget = true;
+    // Triangles the half-edge mesh could not hold (non-manifold input); they are kept as they
+    // are, undecimated, so nothing is lost.
+    std::size_t trianglesNotDecimated = 0;
+};
+
+// Replaces mesh (positions in mm) with its decimation; normals and keys are recomputed.
+// progress gets the fraction done and may return false, which throws CancelledError. Throws
+// InvalidInputError when keepFraction is outside (0, 1] or the tolerance is not positive.
+DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
+                              const std::function<bool(double fraction)>& progress = {});
+
+} // namespace isoview

@@ -1,0 +1,165 @@
+#include "mesh_processing/print_preparation.h"
+
+#include "core/error.h"
+#include "extraction/border_caps.h"
+#include "extraction/mesh_metrics.h"
+#include "mesh_processing/mesh_components.h"
+#include "mesh_processing/mesh_decimation.h"
+#include "mesh_processing/physical_mesh.h"
+#include "mesh_processing/surface_distance.h"
+#include "mesh_processing/taubin_smoothing.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace isoview {
+namespace {
+
+std::string number(double value)
+{
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return ec == std::errc() ? std::string(buffer, end) : std::string("?");
+}
+
+constexpr double kMm3PerMl = 1000.0;
+
+} // namespace
+
+std::string describeSteps(const PrintSteps& steps)
+{
+    std::string words;
+    const auto add = [&](const std::string& word) {
+        if (!words.empty()) words += ' ';
+        words += word;
+    };
+    if (steps.closeBorders) add("close-borders");
+    if (steps.keepLargest) add("keep-largest");
+    if (steps.minComponentTriangles > 0) {
+        add("min-component=" + std::to_string(steps.minComponentTriangles));
+    }
+    if (steps.minComponentMl > 0.0) add("min-component-ml=" + number(steps.minComponentMl));
+    if (steps.smoothIterations > 0) add("smooth=" + std::to_string(steps.smoothIterations));
+    if (steps.decimateFraction < 1.0) {
+        add("decimate=" + number(steps.decimateFraction));
+        if (steps.decimateToleranceMm > 0.0) {
+            add("decimate-tolerance-mm=" + number(steps.decimateToleranceMm));
+        }
+    }
+    return words.empty() ? "none" : words;
+}
+
+void validateSteps(const PrintSteps& steps)
+{
+    if (steps.smoothIterations < 0 || steps.smoothIterations > 10000) {
+        throw InvalidInputError("smoothing takes 0 to 10000 iterations, not " +
+                                std::to_string(steps.smoothIterations));
+    }
+    if (!(steps.decimateFraction > 0.0 && steps.decimateFraction <= 1.0)) {
+        throw InvalidInputError("decimation keeps a fraction of the triangles greater than 0 and "
+                                "at most 1, not " +
+                                number(steps.decimateFraction));
+    }
+    if (!(steps.minComponentMl >= 0.0) || !std::isfinite(steps.minComponentMl)) {
+        throw InvalidInputError("the smallest piece to keep must be a volume of 0 mL or more, "
+                                "not " +
+                                number(steps.minComponentMl));
+    }
+    if (!(steps.decimateToleranceMm >= 0.0) || !std::isfinite(steps.decimateToleranceMm)) {
+        throw InvalidInputError("the decimation tolerance must be 0 mm or more, not " +
+                                number(steps.decimateToleranceMm));
+    }
+}
+
+std::string PrintReport::text() const
+{
+    char line[256];
+    std::string out;
+    const auto add = [&](const char* format, auto... values) {
+        std::snprintf(line, sizeof line, format, values...);
+        out += line;
+        out += '\n';
+    };
+    add("processing: %s", steps.c_str());
+    add("triangles_before: %zu", trianglesBefore);
+    if (capTriangles > 0) add("cap_triangles: %zu", capTriangles);
+    add("triangles_after: %zu", trianglesAfter);
+    add("pieces_before: %zu", piecesBefore);
+    add("pieces_dropped: %zu", piecesDropped);
+    if (!decimationReachedTarget) add("decimation: stopped above the target (tolerance)");
+    add("distance_to_raw_mm: p95 %.4f, max %.4f", distanceP95Mm, distanceMaxMm);
+    add("watertight: %s (%zu boundary edges, %zu non-manifold edges)", watertight ? "yes" : "no",
+        boundaryEdges, nonManifoldEdges);
+    add("volume_ml: before %.3f, after %.3f", volumeBeforeMl, volumeAfterMl);
+    return out;
+}
+
+PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float isoStored,
+                         const VoxelBox& crop, const PrintSteps& steps,
+                         const PreparationProgress& progress)
+{
+    validateSteps(steps);
+    const auto report = [&](std::string_view stage, double fraction) {
+        if (progress && !progress(stage, fraction)) {
+            throw CancelledError("mesh preparation cancelled");
+        }
+    };
+
+    PreparedMesh result;
+    PrintReport& r = result.report;
+    r.steps = describeSteps(steps);
+    r.trianglesBefore = surface.triangleCount();
+
+    report("closing", 0.0);
+    IsoMesh raw = steps.closeBorders ? closeAtBorders(surface, volume, isoStored, crop) : surface;
+    r.capTriangles = raw.triangleCount() - surface.triangleCount();
+    raw = toPhysicalMesh(raw, volume.geometry());
+    r.volumeBeforeMl = enclosedVolume(raw) / kMm3PerMl;
+
+    report("pieces", 0.0);
+    IsoMesh mesh;
+    {
+        ComponentFilterResult pieces =
+            filterComponents(raw, {.keepLargest = steps.keepLargest,
+                                   .minTriangles = steps.minComponentTriangles,
+                                   .minVolume = steps.minComponentMl * kMm3PerMl});
+        r.piecesBefore = pieces.before;
+        r.piecesDropped = pieces.dropped;
+        mesh = std::move(pieces.mesh);
+    }
+
+    if (steps.smoothIterations > 0) {
+        smoothTaubin(mesh, {.iterations = steps.smoothIterations},
+                     [&](double f) { return !progress || progress("smoothing", f); });
+    }
+    if (steps.decimateFraction < 1.0) {
+        const glm::dvec3 spacing = volume.geometry().spacing;
+        const double tolerance = steps.decimateToleranceMm > 0.0
+                                     ? steps.decimateToleranceMm
+                                     : 0.5 * std::min({spacing.x, spacing.y, spacing.z});
+        const DecimationResult d =
+            decimateMesh(mesh, {.keepFraction = steps.decimateFraction, .toleranceMm = tolerance},
+                         [&](double f) { return !progress || progress("decimating", f); });
+        r.decimationReachedTarget = d.reachedTarget;
+    }
+    recomputeNormalsAndKeys(mesh);
+
+    report("measuring", 0.0);
+    const DistanceSummary distance = distanceToSurface(mesh.positions, raw);
+    r.distanceP95Mm = distance.p95;
+    r.distanceMaxMm = distance.max;
+    const MeshTopology topology = analyzeTopology(mesh);
+    r.boundaryEdges = topology.boundaryEdges;
+    r.nonManifoldEdges = topology.nonManifoldEdges;
+    r.watertight =
+        topology.boundaryEdges == 0 && topology.nonManifoldEdges == 0 && mesh.triangleCount() > 0;
+    r.volumeAfterMl = enclosedVolume(mesh) / kMm3PerMl;
+    r.trianglesAfter = mesh.triangleCount();
+    report("measuring", 1.0);
+    result.mesh = std::move(mesh);
+    return result;
+}
+
+} // namespace isoview
