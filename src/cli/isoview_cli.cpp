@@ -1,5 +1,6 @@
 // isoview-cli: extracts an isosurface headless (EGL, no display server) with the same GPU engine
-// as the viewer, and writes it as PLY; or describes a volume (--info).
+// as the viewer, optionally prepares it for printing (closed, filtered, smoothed, decimated),
+// and writes it as PLY, STL or OBJ; or describes a volume (--info).
 //
 //   isoview-cli PATH --iso VALUE [-o mesh.ply] [--series N] [options]
 //   isoview-cli PATH --info [--series N]
@@ -13,7 +14,10 @@
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "io/volume_loader.h"
+#include "mesh_export/mesh_export.h"
 #include "mesh_export/ply_writer.h"
+#include "mesh_processing/physical_mesh.h"
+#include "mesh_processing/print_preparation.h"
 
 #include <array>
 #include <chrono>
@@ -28,19 +32,21 @@
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: isoview-cli PATH --iso VALUE [-o OUTPUT.ply] [options]\n"
+    "usage: isoview-cli PATH --iso VALUE [-o OUTPUT.ply|.stl|.obj] [options]\n"
     "       isoview-cli PATH --info [--series N]\n"
     "\n"
     "Extracts the isosurface of the volume at PATH at VALUE (in the volume's real units, HU for\n"
-    "CT) on the GPU and writes it as binary PLY in physical millimetres (patient LPS for\n"
-    "DICOM). Runs without a display (EGL). PATH: a DICOM file, folder or DICOMDIR; a NRRD\n"
-    "(.nrrd, .nhdr); a MetaImage (.mhd, .mha); a raw file named name_XxYxZ_type.raw (type:\n"
-    "uint8 int8 uint16 int16 uint32 int32 float32 float64; little-endian, X fastest); or raw\n"
-    "data / a folder of per-slice raw files with --raw-dims and --raw-type.\n"
+    "CT) on the GPU and writes it (PLY, or STL/OBJ by the extension) in physical millimetres\n"
+    "(patient LPS for DICOM). Runs without a display (EGL). PATH: a DICOM file, folder or\n"
+    "DICOMDIR; a NRRD (.nrrd, .nhdr); a MetaImage (.mhd, .mha); a raw file named\n"
+    "name_XxYxZ_type.raw (type: uint8 int8 uint16 int16 uint32 int32 float32 float64;\n"
+    "little-endian, X fastest); or raw data / a folder of per-slice raw files with --raw-dims\n"
+    "and --raw-type.\n"
     "\n"
     "options:\n"
     "  --iso VALUE      isovalue in real units\n"
-    "  -o, --output F   PLY file to write (optional: without it only statistics are printed)\n"
+    "  -o, --output F   mesh file to write: .ply (binary), .stl (binary) or .obj; another\n"
+    "                   extension gets PLY (optional: without it only statistics are printed)\n"
     "  --info           print the volume's dimensions, geometry, values and series; no GPU\n"
     "  --series N       which DICOM series to load (as --info numbers them; default: largest)\n"
     "  --spacing X Y Z  override the voxel spacing in mm (raw file names carry none)\n"
@@ -51,6 +57,16 @@ constexpr std::string_view kUsage =
     "                   read raw data without the name convention (a folder: per-slice files)\n"
     "  --voxel-space    write voxel index coordinates instead of millimetres\n"
     "  --ascii          write ASCII PLY instead of binary\n"
+    "\n"
+    "print preparation (applied in this order; the report says what changed):\n"
+    "  --close-borders  close the surface where it meets the volume's (or crop's) border\n"
+    "  --keep-largest   keep only the piece with the most triangles\n"
+    "  --min-component N     drop pieces with fewer than N triangles\n"
+    "  --min-component-ml V  drop pieces enclosing less than V millilitres\n"
+    "  --smooth N       N iterations of Taubin smoothing (volume-preserving)\n"
+    "  --decimate F     keep the fraction F (0 < F < 1) of the triangles, topology kept\n"
+    "  --decimate-tolerance MM\n"
+    "                   how far decimation may move the surface (default: half a voxel)\n"
     "  --gl33           use only OpenGL 3.3 features (the engine's floor)\n"
     "  --verbose        log engine details to stderr\n"
     "  -h, --help       show this help\n";
@@ -71,7 +87,24 @@ struct Arguments {
     bool ascii = false;
     bool gl33 = false;
     bool verbose = false;
+    isoview::PrintSteps steps;
 };
+
+// Parses a whole number or a finite decimal for the option `name`; nullopt after saying why.
+std::optional<double> parseNumber(const std::string& text, std::string_view name,
+                                  bool wholeNumber)
+{
+    char* end = nullptr;
+    const double n = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !std::isfinite(n) || n < 0.0 ||
+        (wholeNumber && n != std::floor(n))) {
+        std::cerr << "isoview-cli: " << name << " expects "
+                  << (wholeNumber ? "a whole number" : "a number") << " of 0 or more, got '"
+                  << text << "'\n";
+        return std::nullopt;
+    }
+    return n;
+}
 
 // Returns nullopt after printing the problem (or the help) when the arguments are unusable.
 std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
@@ -188,6 +221,29 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             args.gl33 = true;
         } else if (a == "--verbose") {
             args.verbose = true;
+        } else if (a == "--close-borders") {
+            args.steps.closeBorders = true;
+        } else if (a == "--keep-largest") {
+            args.steps.keepLargest = true;
+        } else if (a == "--min-component" || a == "--min-component-ml" || a == "--smooth" ||
+                   a == "--decimate" || a == "--decimate-tolerance") {
+            const std::string name(a);
+            const auto v = value(name.c_str());
+            if (!v) return std::nullopt;
+            const bool whole = a == "--min-component" || a == "--smooth";
+            const std::optional<double> n = parseNumber(*v, name, whole);
+            if (!n) return std::nullopt;
+            if (a == "--min-component") {
+                args.steps.minComponentTriangles = std::size_t(*n);
+            } else if (a == "--min-component-ml") {
+                args.steps.minComponentMl = *n;
+            } else if (a == "--smooth") {
+                args.steps.smoothIterations = int(std::min(*n, 1e6));
+            } else if (a == "--decimate") {
+                args.steps.decimateFraction = *n;
+            } else {
+                args.steps.decimateToleranceMm = *n;
+            }
         } else if (!a.empty() && a[0] == '-') {
             std::cerr << "isoview-cli: unknown option " << a << "\n" << kUsage;
             return std::nullopt;
@@ -201,6 +257,12 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
     }
     if (args.volumePath.empty() || (!args.iso && !args.info)) {
         std::cerr << kUsage;
+        return std::nullopt;
+    }
+    try {
+        isoview::validateSteps(args.steps);
+    } catch (const isoview::Error& e) {
+        std::cerr << "isoview-cli: " << e.what() << "\n";
         return std::nullopt;
     }
     if (args.rawDims.has_value() != args.rawType.has_value()) {
@@ -356,14 +418,46 @@ int main(int argc, char** argv)
                     double(memory.volumeTextureBytes + memory.pyramidBytes) /
                         double(memory.voxels));
 
+        // Print preparation works in millimetres; the file then gets the prepared mesh with an
+        // identity geometry (or, for --voxel-space, the mesh mapped back to voxel indices).
+        const IsoMesh* written = &mesh;
+        VolumeGeometry writtenGeometry = volume.geometry();
+        IsoMesh prepared;
+        if (args->steps.any()) {
+            start = std::chrono::steady_clock::now();
+            const VoxelBox crop = scene.crop();
+            PreparedMesh p = prepareMesh(mesh, volume, float(volume.rescale().toStored(*args->iso)),
+                                         crop, args->steps);
+            std::printf("%s", p.report.text().c_str());
+            std::printf("processing_ms: %.2f\n", millisecondsSince(start));
+            if (args->voxelSpace) {
+                prepared = toIndexMesh(p.mesh, volume.geometry());
+            } else {
+                prepared = std::move(p.mesh);
+                writtenGeometry = VolumeGeometry{};
+            }
+            written = &prepared;
+        }
+
         if (!args->output.empty()) {
-            PlyOptions options;
-            options.encoding = args->ascii ? PlyEncoding::Ascii : PlyEncoding::BinaryLittleEndian;
-            options.space = args->voxelSpace ? MeshSpace::VoxelIndex : MeshSpace::Physical;
-            // DICOM, NRRD and MetaImage geometry is patient LPS; raw files carry none.
-            const std::string& format = volume.metadata().sourceFormat;
-            options.physicalSpaceName = format.empty() || format == "raw" ? "world" : "LPS";
-            writePly(args->output, mesh, volume.geometry(), options);
+            const std::string processing =
+                args->steps.any() ? describeSteps(args->steps) : std::string();
+            const MeshSpace space = args->voxelSpace ? MeshSpace::VoxelIndex : MeshSpace::Physical;
+            const std::optional<MeshFormat> format = meshFormatForPath(args->output);
+            if (format == MeshFormat::Stl || format == MeshFormat::Obj) {
+                exportMesh(args->output, *written, writtenGeometry,
+                           {.format = *format, .space = space, .processing = processing});
+            } else {
+                PlyOptions options;
+                options.encoding =
+                    args->ascii ? PlyEncoding::Ascii : PlyEncoding::BinaryLittleEndian;
+                options.space = space;
+                // DICOM, NRRD and MetaImage geometry is patient LPS; raw files carry none.
+                const std::string& source = volume.metadata().sourceFormat;
+                options.physicalSpaceName = source.empty() || source == "raw" ? "world" : "LPS";
+                options.processing = processing;
+                writePly(args->output, *written, writtenGeometry, options);
+            }
             std::printf("wrote: %s\n", args->output.c_str());
         }
         return 0;

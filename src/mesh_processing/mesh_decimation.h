@@ -4,7 +4,10 @@
 // result may move from the input's vertices. We chose it over meshoptimizer, whose simplifier is
 // faster but does not promise to keep topology, which a printed part needs.
 //
-// Modules: quadric error (Garland-Heckbert) orders the collapses; a Hausdorff tolerance and a
+// A closed input loses volume when its vertices are merely kept (triangles become chords of a
+// convex part); a final uniform offset along the normals restores it (see volumeOffsetMm).
+//
+// Modules: quadric error (Garland-Heckbert) ranks the candidate collapses; a Hausdorff tolerance and a
 // normal-flip limit make collapses that break them illegal. When the tolerance forbids reaching
 // the target, the result stops short of it and says so.
 //
@@ -32,6 +35,9 @@ struct DecimationResult {
     // Triangles the half-edge mesh could not hold (non-manifold input); they are kept as they
     // are, undecimated, so nothing is lost.
     std::size_t trianglesNotDecimated = 0;
+    // The offset along the normals that restored a closed mesh's enclosed volume (mm, at most
+    // half the tolerance either way); 0 for open meshes.
+    double volumeOffsetMm = 0.0;
 };
 
 // Replaces mesh (positions in mm) with its decimation; normals and keys are recomputed.

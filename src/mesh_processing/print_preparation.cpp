@@ -120,6 +120,7 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float iso
 
     report("pieces", 0.0);
     IsoMesh mesh;
+    IsoMesh kept; // the raw pieces that stay: what smoothing and decimation are measured against
     {
         ComponentFilterResult pieces =
             filterComponents(raw, {.keepLargest = steps.keepLargest,
@@ -128,6 +129,7 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float iso
         r.piecesBefore = pieces.before;
         r.piecesDropped = pieces.dropped;
         mesh = std::move(pieces.mesh);
+        kept = mesh;
     }
 
     if (steps.smoothIterations > 0) {
@@ -147,9 +149,13 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float iso
     recomputeNormalsAndKeys(mesh);
 
     report("measuring", 0.0);
-    const DistanceSummary distance = distanceToSurface(mesh.positions, raw);
-    r.distanceP95Mm = distance.p95;
-    r.distanceMaxMm = distance.max;
+    // Both ways: decimation keeps raw vertices (zero distance one way) but cuts corners, which
+    // only the raw vertices' distance to the result sees.
+    const DistanceSummary there = distanceToSurface(mesh.positions, kept);
+    report("measuring", 0.5);
+    const DistanceSummary back = distanceToSurface(kept.positions, mesh);
+    r.distanceP95Mm = std::max(there.p95, back.p95);
+    r.distanceMaxMm = std::max(there.max, back.max);
     const MeshTopology topology = analyzeTopology(mesh);
     r.boundaryEdges = topology.boundaryEdges;
     r.nonManifoldEdges = topology.nonManifoldEdges;

@@ -62,7 +62,9 @@ struct PrintReport {
     std::size_t piecesBefore = 0;
     std::size_t piecesDropped = 0;
     bool decimationReachedTarget = true;
-    // Vertex distances from the result to the raw surface (closed when closing was asked), mm.
+    // Distances between the result and the raw pieces it kept (closed when closing was asked),
+    // mm, both ways (result vertices to the raw surface, raw vertices to the result), the larger
+    // of the two for each figure.
     double distanceP95Mm = 0.0;
     double distanceMaxMm = 0.0;
     // Of the result: no boundary and no non-manifold edges.

@@ -925,3 +925,42 @@ TEST(MeshExportVtkCheck, BrokenFilesMakeTheScriptFail)
 
 } // namespace
 } // namespace isoview
+
+namespace isoview {
+namespace {
+
+// The processing applied before export lands in every format's header; text a header cannot
+// hold is refused before any file is made.
+TEST(MeshExportProcessingNote, EveryFormatRecordsTheStepsApplied)
+{
+    test::TempDir dir;
+    const Volume volume = test::makeSphere({16, 16, 16}, glm::vec3(7.5f), 5.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const std::string steps = "close-borders keep-largest smooth=10 decimate=0.25";
+    for (MeshFormat format : {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj}) {
+        const fs::path path = dir.path() / ("note." + formatName(format));
+        exportMesh(path, mesh, volume.geometry(), {.format = format, .processing = steps});
+        const std::string bytes = readBytes(path);
+        const std::string expected = format == MeshFormat::Ply   ? "comment isoview processing: "
+                                     : format == MeshFormat::Obj ? "# isoview processing: "
+                                                                 : "processing: ";
+        const std::string head = bytes.substr(0, format == MeshFormat::Stl ? 80 : 400);
+        EXPECT_NE(head.find(expected + (format == MeshFormat::Stl ? "close-borders keep-l"
+                                                                  : steps)),
+                  std::string::npos)
+            << formatName(format);
+        // Without processing, no such line.
+        exportMesh(path, mesh, volume.geometry(), {.format = format});
+        EXPECT_EQ(readBytes(path).substr(0, 400).find("processing"), std::string::npos);
+
+        const fs::path refused = dir.path() / ("refused." + formatName(format));
+        EXPECT_THROW(exportMesh(refused, mesh, volume.geometry(),
+                                {.format = format, .processing = "smooth=1\nend_header"}),
+                     InvalidInputError);
+        EXPECT_FALSE(fs::exists(refused));
+    }
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 3);
+}
+
+} // namespace
+} // namespace isoview

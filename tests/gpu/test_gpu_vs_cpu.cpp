@@ -5,7 +5,9 @@
 // with winding), identical welded vertex count, positions within 1e-3 voxels, normals within
 // 1 degree.
 #include "core/error.h"
+#include "extraction/border_caps.h"
 #include "extraction/cpu_marching_cubes.h"
+#include "extraction/mesh_metrics.h"
 #include "support/gl_test_context.h"
 #include "support/gpu_extractor.h"
 #include "support/mesh_compare.h"
@@ -183,6 +185,36 @@ TEST_P(CropTest, CroppedSurfaceIsTheReferenceOfTheCellsInside)
     EXPECT_THROW(extractor->setCrop({{0, 0, 0}, {45, 37, 32}}), Error); // beyond x
     EXPECT_THROW(extractor->setCrop({{5, 0, 0}, {4, 37, 32}}), Error);  // first > last
     EXPECT_EQ(extractor->crop(), boxes[1]); // a refused crop changes nothing
+}
+
+// Closing at the border (border_caps.h) welds caps to the surface by edge key, so the GPU
+// capture closes into exactly the CPU reference's closed mesh, watertight, for the whole volume
+// and for crops touching the volume's faces or not.
+TEST_P(CropTest, ClosedAtTheBorderLikeTheReference)
+{
+    const Volume volume = smoothField({45, 38, 33}, ScalarType::Int16, 1000.0, 0.0);
+    const float iso = 100.0f;
+    GpuExtractor extractor(GetParam());
+    extractor.setVolume(volume);
+    for (const VoxelBox& box : {VoxelBox{{0, 0, 0}, {44, 37, 32}}, VoxelBox{{3, 5, 7}, {30, 29, 25}},
+                                VoxelBox{{40, 0, 28}, {44, 37, 32}}}) {
+        extractor->setCrop(box);
+        extractor->extract(iso);
+        const IsoMesh gpu = closeAtBorders(extractor->capture(), volume, iso, box);
+        const IsoMesh cpu = closeAtBorders(extractIsosurfaceCpu(volume, iso, box), volume, iso, box);
+        const MeshComparison c = compareMeshes(gpu, cpu);
+        SCOPED_TRACE(c.describe());
+        EXPECT_GT(cpu.triangleCount(), extractIsosurfaceCpu(volume, iso, box).triangleCount());
+        EXPECT_EQ(c.trianglesA, c.trianglesB);
+        EXPECT_EQ(c.verticesA, c.verticesB);
+        EXPECT_EQ(c.unmatchedTriangles, 0u);
+        EXPECT_EQ(c.unmatchedVertices, 0u);
+        EXPECT_LE(c.maxPositionDistance, 1e-3);
+        const MeshTopology topology = analyzeTopology(gpu);
+        EXPECT_EQ(topology.boundaryEdges, 0u);
+        EXPECT_EQ(topology.nonManifoldEdges, 0u);
+        EXPECT_EQ(topology.inconsistentlyOrientedEdges, 0u);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, CropTest, ::testing::Values(false, true), glPathName);
