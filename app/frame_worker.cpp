@@ -88,14 +88,17 @@ std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volu
     return error;
 }
 
-IsoMesh FrameWorker::capture()
+CapturedSurface FrameWorker::capture()
 {
-    IsoMesh mesh;
+    CapturedSurface surface;
     runOnRenderThread([&] {
-        if (m_state->volume && m_state->renderer->renderedIsovalue())
-            mesh = m_state->renderer->capture();
+        const std::optional<double> isovalue = m_state->renderer->renderedIsovalue();
+        if (!m_state->volume || !isovalue) return;
+        surface.mesh = m_state->renderer->capture();
+        surface.isovalue = *isovalue;
+        surface.crop = m_state->renderer->crop();
     });
-    return mesh;
+    return surface;
 }
 
 void FrameWorker::request(FrameRequest request)

@@ -54,6 +54,14 @@ struct RenderedFrame {
     FrameGpuTimes gpuTimes;
 };
 
+// The welded mesh of the surface on screen with what it was extracted at, which print
+// preparation needs to close it at the border (a capture can outlive the next frame's values).
+struct CapturedSurface {
+    IsoMesh mesh;          // index space
+    double isovalue = 0.0; // real units
+    VoxelBox crop;
+};
+
 class FrameWorker : public QObject {
     Q_OBJECT
 public:
@@ -76,8 +84,8 @@ public:
     // without a volume. Throws Error.
     std::shared_ptr<const RenderedFrame> renderNow(const FrameRequest& request);
 
-    // The welded mesh of the surface last rendered. Throws GlError.
-    IsoMesh capture();
+    // The surface last rendered (empty mesh when none). Throws GlError.
+    CapturedSurface capture();
 
     struct RenderThreadState; // lives on the render thread
 

@@ -3,9 +3,11 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "crop_panel.h"
+#include "frame_worker.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"
 #include "mesh_export_dialog.h"
+#include "mesh_processing/physical_mesh.h"
 #include "raw_import_dialog.h"
 #include "series_picker_dialog.h"
 #include "transfer_function_panel.h"
@@ -323,7 +325,7 @@ void MainWindow::createStatusBar()
     QToolButton* cancelExport = nullptr;
     m_exportProgress = makeProgressWidget(this, &exportLabel, &m_exportProgressBar, &cancelExport);
     m_exportProgress->setObjectName("exportProgress");
-    exportLabel->setText(tr("Exporting"));
+    m_exportProgressLabel = exportLabel;
     connect(cancelExport, &QToolButton::clicked, &m_exportTask, &BackgroundTask::cancel);
 
     statusBar()->addWidget(m_volumeLabel);
@@ -742,51 +744,78 @@ void MainWindow::exportMeshDialog()
     const QString folder = s.value("export/folder", m_lastFolder).toString();
     const QString base = QFileInfo(m_document->path).completeBaseName() +
                          QStringLiteral("_iso%1").arg(formatValue(m_view->isovalue()));
-    const auto choice = MeshExportDialog::ask(folder, base, m_view->anatomical(), this);
+    const std::uint64_t triangles = m_view->lastFrameStats().triangles.value_or(0);
+    const auto choice = MeshExportDialog::ask(folder, base, m_view->anatomical(), triangles, this);
     if (!choice) return;
     MeshExportOptions options = choice->options;
     if (choice->vertexColor) {
         const QColor c = m_view->surfaceColor();
         options.vertexColor = glm::u8vec3(c.red(), c.green(), c.blue());
     }
-    exportMeshTo(choice->path, options);
+    exportMeshTo(choice->path, options, choice->steps);
 }
 
-void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& options)
+void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& options,
+                              const PrintSteps& steps)
 {
     if (!m_document || m_exportTask.isRunning()) {
         emit exportFinished(false, tr("nothing to export, or an export is running"));
         return;
     }
+    const auto fail = [this](const QString& message) {
+        showError(tr("Export failed"), message);
+        emit exportFinished(false, message);
+    };
     // The surface on screen: captured from the GPU now, written in the background.
-    auto mesh = std::make_shared<IsoMesh>();
+    auto surface = std::make_shared<CapturedSurface>();
     try {
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        *mesh = m_view->captureMesh();
+        *surface = m_view->captureSurface();
         QApplication::restoreOverrideCursor();
     } catch (const Error& e) {
         QApplication::restoreOverrideCursor();
-        showError(tr("Export failed"), QString::fromUtf8(e.what()));
-        emit exportFinished(false, QString::fromUtf8(e.what()));
+        fail(QString::fromUtf8(e.what()));
         return;
     }
-    if (mesh->triangleCount() == 0) {
-        const QString message = tr("The surface is empty at this isovalue: nothing to export.");
-        showError(tr("Export failed"), message);
-        emit exportFinished(false, message);
+    if (surface->mesh.triangleCount() == 0) {
+        fail(tr("The surface is empty at this isovalue: nothing to export."));
         return;
     }
-    const VolumeGeometry geometry = m_document->volume->geometry();
+    const std::shared_ptr<const Volume> volume = m_document->volume;
+    const VolumeGeometry geometry = volume->geometry();
+    const bool prepare = steps.any();
+    if (prepare) {
+        // Fails now rather than after the slow preparation: bad steps, or voxel coordinates a
+        // prepared mesh of this stack cannot be written in (per-slice origins).
+        try {
+            validateSteps(steps);
+            if (options.space == MeshSpace::VoxelIndex) (void)toIndexMesh(IsoMesh{}, geometry);
+        } catch (const Error& e) {
+            fail(QString::fromUtf8(e.what()));
+            return;
+        }
+    }
     m_exportTask.disconnect(this);
     connect(&m_exportTask, &BackgroundTask::progressChanged, this,
-            [this](const QString&, qint64 done, qint64 total) {
+            [this](const QString& stage, qint64 done, qint64 total) {
+                m_exportProgressLabel->setText(
+                    stage == "writing" ? tr("Exporting") : tr("Preparing (%1)").arg(stage));
                 showProgress(m_exportProgressBar, done, total);
             });
-    const qulonglong triangles = mesh->triangleCount();
-    connect(&m_exportTask, &BackgroundTask::succeeded, this, [this, path, triangles] {
+    auto report = std::make_shared<std::optional<PrintReport>>();
+    const qulonglong triangles = surface->mesh.triangleCount();
+    connect(&m_exportTask, &BackgroundTask::succeeded, this, [this, path, triangles, report] {
         setBusy(m_exportProgress, false);
-        statusBar()->showMessage(
-            tr("Exported %1 triangles to %2").arg(formatCount(triangles), path), 8000);
+        if (*report) {
+            statusBar()->showMessage(
+                tr("Exported %1 triangles (%2 before preparation) to %3")
+                    .arg(formatCount((*report)->trianglesAfter), formatCount(triangles), path),
+                8000);
+            showExportReport(**report, path);
+        } else {
+            statusBar()->showMessage(
+                tr("Exported %1 triangles to %2").arg(formatCount(triangles), path), 8000);
+        }
         emit exportFinished(true, path);
     });
     connect(&m_exportTask, &BackgroundTask::failed, this, [this](const QString& message) {
@@ -799,17 +828,77 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
         statusBar()->showMessage(tr("Export cancelled; no file was written"), 6000);
         emit exportFinished(false, tr("cancelled"));
     });
+    m_exportProgressLabel->setText(prepare ? tr("Preparing") : tr("Exporting"));
     m_exportProgressBar->setRange(0, 1000);
     m_exportProgressBar->setValue(0);
     setBusy(m_exportProgress, true);
-    m_exportTask.start([mesh, geometry, options, path](TaskContext& context) {
+    m_exportTask.start([surface, volume, geometry, options, steps, path,
+                        report](TaskContext& context) {
         MeshExportOptions o = options;
         o.progress = [&context](std::uint64_t done, std::uint64_t total) {
             context.progress("writing", done, total);
             return !context.cancelRequested();
         };
-        exportMesh(path.toStdString(), *mesh, geometry, o);
+        if (!steps.any()) {
+            exportMesh(path.toStdString(), surface->mesh, geometry, o);
+            return;
+        }
+        // The isovalue and crop the capture was extracted at: closing needs exactly those.
+        const float isoStored = float(volume->rescale().toStored(surface->isovalue));
+        PreparedMesh prepared = prepareMesh(
+            surface->mesh, *volume, isoStored, surface->crop, steps,
+            [&context](std::string_view stage, double fraction) {
+                context.progress(stage, std::uint64_t(std::lround(fraction * 1000)), 1000);
+                return !context.cancelRequested();
+            });
+        o.processing = describeSteps(steps);
+        if (o.space == MeshSpace::VoxelIndex)
+            exportMesh(path.toStdString(), toIndexMesh(prepared.mesh, geometry), geometry, o);
+        else
+            exportMesh(path.toStdString(), prepared.mesh, VolumeGeometry{}, o); // already mm
+        *report = std::move(prepared.report);
     });
+}
+
+void MainWindow::showExportReport(const PrintReport& report, const QString& path)
+{
+    QStringList lines;
+    lines << tr("Prepared for printing (%1) and written to %2.")
+                 .arg(QString::fromStdString(report.steps), path)
+          << QString();
+    QString triangles =
+        tr("Triangles: %1 extracted, %2 written")
+            .arg(formatCount(report.trianglesBefore), formatCount(report.trianglesAfter));
+    if (report.capTriangles > 0)
+        triangles += tr(" (%1 added to close the surface)").arg(formatCount(report.capTriangles));
+    lines << triangles;
+    if (!report.decimationReachedTarget)
+        lines << tr("Decimation stopped above its target: going further would have moved the "
+                    "surface more than the tolerance.");
+    lines << tr("Pieces: %1, %2 dropped")
+                 .arg(formatCount(report.piecesBefore), formatCount(report.piecesDropped));
+    lines << tr("Distance from the unprocessed surface: 95 % within %1 mm, at most %2 mm")
+                 .arg(report.distanceP95Mm, 0, 'f', 3)
+                 .arg(report.distanceMaxMm, 0, 'f', 3);
+    if (report.watertight) {
+        lines << tr("Watertight: yes");
+        lines << tr("Enclosed volume: %1 mL before, %2 mL after")
+                     .arg(QLocale().toString(report.volumeBeforeMl, 'f', 1),
+                          QLocale().toString(report.volumeAfterMl, 'f', 1));
+    } else {
+        lines << tr("Watertight: no (%1 open edges, %2 edges shared by more than two triangles); "
+                    "close it at the border to print it")
+                     .arg(formatCount(report.boundaryEdges), formatCount(report.nonManifoldEdges));
+    }
+    // Non-modal: the user reads it next to the view, and exportFinished never waits for it.
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Export report"), lines.join("\n"),
+                                QMessageBox::Ok, this);
+    box->setObjectName("exportReport");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->setDetailedText(QString::fromStdString(report.text()));
+    box->show();
+    log::get("app")->info("export report for {}:\n{}", path.toStdString(), report.text());
 }
 
 void MainWindow::screenshotDialog()

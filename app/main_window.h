@@ -8,6 +8,7 @@
 
 #include "background_task.h"
 #include "mesh_export/mesh_export.h"
+#include "mesh_processing/print_preparation.h"
 #include "viewport_widget.h"
 #include "volume_document.h"
 
@@ -41,8 +42,10 @@ public:
     // same source. isovalue: real units to start at instead of the suggested one.
     void openPath(const QString& path, std::optional<double> isovalue = std::nullopt,
                   const io::LoadOptions& options = {});
-    // Exports the surface on screen in the background. Ends with exportFinished.
-    void exportMeshTo(const QString& path, const MeshExportOptions& options);
+    // Exports the surface on screen in the background, prepared for printing first when steps
+    // ask for any (then a report follows). Ends with exportFinished.
+    void exportMeshTo(const QString& path, const MeshExportOptions& options,
+                      const PrintSteps& steps = {});
     // Writes the 3D view (with overlays) as PNG, atomically. Returns false and fills error.
     bool saveScreenshot(const QString& path, QString* error);
     // Saves a screenshot of the whole window once the first volume's surface is on screen,
@@ -98,6 +101,7 @@ private:
     void showAbout();
     void updateViewNames();
     void setBusy(QWidget* progress, bool busy);
+    void showExportReport(const PrintReport& report, const QString& path);
 
     ViewportWidget* m_view = nullptr;
     IsovaluePanel* m_isovaluePanel = nullptr;
@@ -127,6 +131,7 @@ private:
     QLabel* m_loadProgressLabel = nullptr;
     QProgressBar* m_loadProgressBar = nullptr;
     QWidget* m_exportProgress = nullptr;
+    QLabel* m_exportProgressLabel = nullptr;
     QProgressBar* m_exportProgressBar = nullptr;
 
     // Actions.

@@ -1,17 +1,23 @@
 // Asks where and how to export the surface: file (format follows the extension or the format
 // box), coordinates (patient LPS or RAS millimetres, or voxel indices), PLY encoding, normals
-// and vertex colour. The choices are remembered (QSettings group "export").
+// and vertex colour, and the print preparation (print_preparation.h: closing at the border,
+// pieces, smoothing, decimation). A label estimates the triangles and file size the choices
+// give. The choices are remembered (QSettings group "export").
 #pragma once
 
 #include "mesh_export/mesh_export.h"
+#include "mesh_processing/print_preparation.h"
 
 #include <QDialog>
 #include <QString>
+#include <cstdint>
 #include <optional>
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QSpinBox;
 
 namespace isoview::app {
 
@@ -19,24 +25,30 @@ class MeshExportDialog : public QDialog {
     Q_OBJECT
 public:
     // folder: where the file goes by default; baseName: the file name without extension;
-    // patientSpace: whether the volume has patient coordinates (DICOM) to offer LPS/RAS names.
+    // patientSpace: whether the volume has patient coordinates (DICOM) to offer LPS/RAS names;
+    // triangles: of the surface on screen, for the estimate (0: not known).
     MeshExportDialog(const QString& folder, const QString& baseName, bool patientSpace,
-                     QWidget* parent = nullptr);
+                     std::uint64_t triangles, QWidget* parent = nullptr);
 
     QString path() const;
     // The options chosen (progress callback and colour left for the caller).
     MeshExportOptions options() const;
     bool withVertexColor() const;
+    PrintSteps steps() const;
+    // "About 123,456 triangles, about 6.1 MB" for the current choices.
+    QString estimate() const;
 
     struct Choice {
         QString path;
         MeshExportOptions options;
         bool vertexColor = false;
+        PrintSteps steps;
     };
     static std::optional<Choice> ask(const QString& folder, const QString& baseName,
-                                     bool patientSpace, QWidget* parent);
+                                     bool patientSpace, std::uint64_t triangles, QWidget* parent);
 
 private:
+    QWidget* createPreparationGroup();
     void browse();
     void syncExtension();
     void updateEnabled();
@@ -48,6 +60,22 @@ private:
     QCheckBox* m_ascii = nullptr;
     QCheckBox* m_normals = nullptr;
     QCheckBox* m_color = nullptr;
+
+    std::uint64_t m_triangles = 0;
+    QCheckBox* m_closeBorders = nullptr;
+    QCheckBox* m_keepLargest = nullptr;
+    QCheckBox* m_dropSmall = nullptr;
+    QSpinBox* m_dropSmallTriangles = nullptr;
+    QCheckBox* m_smooth = nullptr;
+    QSpinBox* m_smoothIterations = nullptr;
+    QCheckBox* m_decimate = nullptr;
+    QSpinBox* m_decimatePercent = nullptr;
+    QLabel* m_estimate = nullptr;
 };
+
+// Bytes of a file of `triangles` triangles in this format, roughly (V ~ T/2 vertices on a
+// closed surface); what the dialog's estimate shows.
+std::uint64_t estimateMeshFileBytes(std::uint64_t triangles, const MeshExportOptions& options,
+                                    bool vertexColor);
 
 } // namespace isoview::app

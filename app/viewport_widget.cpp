@@ -242,6 +242,11 @@ std::optional<float> ViewportWidget::shownVolumeResolution() const
 
 IsoMesh ViewportWidget::captureMesh()
 {
+    return captureSurface().mesh;
+}
+
+CapturedSurface ViewportWidget::captureSurface()
+{
     if (!m_worker || !m_volumeUploaded) return {};
     return m_worker->capture();
 }

@@ -31,6 +31,7 @@
 namespace isoview::app {
 
 class FrameWorker;
+struct CapturedSurface;
 struct FrameRequest;
 struct RenderedFrame;
 class OrientationLabels;
@@ -71,6 +72,8 @@ public:
     // The surface last rendered as a welded mesh (GPU capture; waits for the frame in
     // flight); empty when nothing is shown. Throws GlError if the GPU fails.
     IsoMesh captureMesh();
+    // The same with the isovalue and crop it was extracted at (frame_worker.h).
+    CapturedSurface captureSurface();
     // The isovalue (real units) of the surface on screen.
     std::optional<double> renderedIsovalue() const;
     // The figures of the last frame shown.

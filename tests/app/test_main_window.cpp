@@ -3,9 +3,12 @@
 // value, export read back by an independent reader (VTK), failures that leave nothing behind.
 #include "app_test_support.h"
 #include "crop_panel.h"
+#include "extraction/border_caps.h"
 #include "extraction/cpu_marching_cubes.h"
+#include "extraction/mesh_metrics.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
+#include "mesh_processing/mesh_components.h"
 #include "raw_import_dialog.h"
 #include "series_picker_dialog.h"
 #include "support/shared_data.h"
@@ -26,12 +29,17 @@
 #include <QSpinBox>
 #include <QStyleOptionSlider>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QUrl>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -107,6 +115,57 @@ std::string readWithVtk(const std::filesystem::path& ply)
         pclose(pipe);
     }
     return out;
+}
+
+// A binary little-endian PLY as isoview writes it (float x y z first, optional float normals
+// and uchar colours, faces as uchar 3 + int indices), read back without the writer's code.
+struct PlyMesh {
+    std::string header;
+    IsoMesh mesh;
+};
+
+PlyMesh readBinaryPly(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    PlyMesh ply;
+    const std::size_t end = bytes.find("end_header\n");
+    if (bytes.rfind("ply\nformat binary_little_endian 1.0\n", 0) != 0 || end == std::string::npos)
+        return ply;
+    ply.header = bytes.substr(0, end + 11);
+    std::size_t vertices = 0, faces = 0, vertexStride = 0;
+    std::istringstream lines(ply.header);
+    std::string element;
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string keyword, type, name;
+        words >> keyword;
+        if (keyword == "element") {
+            std::size_t count = 0;
+            words >> element >> count;
+            (element == "vertex" ? vertices : faces) = count;
+        } else if (keyword == "property" && element == "vertex") {
+            words >> type;
+            vertexStride += type == "float" ? 4 : 1;
+        }
+    }
+    if (bytes.size() != ply.header.size() + vertices * vertexStride + faces * 13) return ply;
+    const char* at = bytes.data() + ply.header.size();
+    for (std::size_t v = 0; v < vertices; ++v, at += vertexStride) {
+        glm::vec3 p;
+        std::memcpy(&p, at, sizeof p);
+        ply.mesh.positions.push_back(p);
+        ply.mesh.normals.push_back(glm::vec3(0.0f));
+        ply.mesh.edgeKeys.push_back(v);
+    }
+    for (std::size_t f = 0; f < faces; ++f, at += 13) {
+        if (*at != 3) return {};
+        std::int32_t corners[3];
+        std::memcpy(corners, at + 1, sizeof corners);
+        for (std::int32_t c : corners)
+            ply.mesh.indices.push_back(std::uint32_t(c));
+    }
+    return ply;
 }
 
 QMessageBox* visibleErrorDialog(const MainWindow& w)
@@ -229,6 +288,79 @@ TEST(MainWindowTest, ExportWritesAPlyThatVtkReadsWithTheCountShown)
     EXPECT_TRUE(done.first().at(0).toBool()) << done.first().at(1).toString().toStdString();
     const std::string vtk = readWithVtk(file);
     EXPECT_NE(vtk.find("cells " + std::to_string(*shownTriangles(*w))), std::string::npos) << vtk;
+}
+
+TEST(MainWindowTest, ExportPreparedForPrintingIsClosedDecimatedAndReported)
+{
+    auto w = openSample();
+    const Volume& v = *w->document()->volume;
+    isoview::test::TempDir dir;
+    const std::filesystem::path file = dir.path() / "head_print.ply";
+    QSignalSpy done(w.get(), &MainWindow::exportFinished);
+    w->exportMeshTo(QString::fromStdString(file.string()), {},
+                    {.closeBorders = true,
+                     .keepLargest = true,
+                     .smoothIterations = 5,
+                     .decimateFraction = 0.25});
+    ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }, 300000));
+    ASSERT_TRUE(done.first().at(0).toBool()) << done.first().at(1).toString().toStdString();
+
+    const PlyMesh ply = readBinaryPly(file);
+    ASSERT_FALSE(ply.header.empty()) << "not a binary PLY of the expected layout";
+    EXPECT_NE(ply.header.find("comment isoview processing: close-borders keep-largest smooth=5 "
+                              "decimate=0.25\n"),
+              std::string::npos)
+        << ply.header;
+    // A quarter of the largest piece of the closed surface (the same one the CPU extracts).
+    const float iso = float(v.rescale().toStored(40.0));
+    const IsoMesh closed =
+        closeAtBorders(extractIsosurfaceCpu(v, iso), v, iso, VoxelBox::whole(v.dims()));
+    const std::size_t largest =
+        filterComponents(closed, {.keepLargest = true}).mesh.triangleCount();
+    const double fraction = double(ply.mesh.triangleCount()) / double(largest);
+    EXPECT_GT(fraction, 0.2) << ply.mesh.triangleCount() << " of " << largest;
+    EXPECT_LT(fraction, 0.3) << ply.mesh.triangleCount() << " of " << largest;
+    EXPECT_LT(ply.mesh.triangleCount(), closed.triangleCount() * 3 / 10);
+
+    // Watertight and wound outward, as read back from the file.
+    const MeshTopology topology = analyzeTopology(ply.mesh);
+    EXPECT_EQ(topology.boundaryEdges, 0u);
+    EXPECT_EQ(topology.nonManifoldEdges, 0u);
+    EXPECT_EQ(topology.inconsistentlyOrientedEdges, 0u);
+    EXPECT_GT(enclosedVolume(ply.mesh), 0.0);
+
+    // The report, beside the window and not in its way.
+    QMessageBox* report = nullptr;
+    ASSERT_TRUE(waitUntil([&] {
+        report = w->findChild<QMessageBox*>("exportReport");
+        return report && report->isVisible();
+    }));
+    EXPECT_FALSE(report->isModal());
+    EXPECT_TRUE(report->text().contains("Watertight: yes")) << report->text().toStdString();
+    EXPECT_TRUE(report->text().contains(QLocale().toString(qulonglong(ply.mesh.triangleCount()))))
+        << report->text().toStdString();
+    EXPECT_TRUE(report->text().contains("mL")) << report->text().toStdString();
+    test::saveScreenshot(*report, "export_report");
+    report->close();
+}
+
+TEST(MainWindowTest, CancellingThePreparationLeavesNoFile)
+{
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    const std::filesystem::path file = dir.path() / "cancelled.stl";
+    QSignalSpy done(w.get(), &MainWindow::exportFinished);
+    w->exportMeshTo(QString::fromStdString(file.string()), {.format = MeshFormat::Stl},
+                    {.closeBorders = true, .smoothIterations = 200, .decimateFraction = 0.1});
+    auto* progress = w->findChild<QWidget*>("exportProgress");
+    ASSERT_NE(progress, nullptr);
+    EXPECT_TRUE(progress->isVisible());
+    progress->findChild<QToolButton*>()->click(); // the status bar's Cancel
+    ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }, 300000));
+    EXPECT_FALSE(done.first().at(0).toBool());
+    EXPECT_EQ(done.first().at(1).toString(), "cancelled");
+    EXPECT_FALSE(progress->isVisible());
+    EXPECT_TRUE(dir.entries().empty());
 }
 
 TEST(MainWindowTest, FailedExportShowsAnErrorAndLeavesNoFile)
