@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "crop_panel.h"
+#include "export_report.h"
 #include "frame_worker.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"
@@ -811,7 +812,7 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
                 tr("Exported %1 triangles (%2 before preparation) to %3")
                     .arg(formatCount((*report)->trianglesAfter), formatCount(triangles), path),
                 8000);
-            showExportReport(**report, path);
+            showExportReport(this, **report, path);
         } else {
             statusBar()->showMessage(
                 tr("Exported %1 triangles to %2").arg(formatCount(triangles), path), 8000);
@@ -858,47 +859,6 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
             exportMesh(path.toStdString(), prepared.mesh, VolumeGeometry{}, o); // already mm
         *report = std::move(prepared.report);
     });
-}
-
-void MainWindow::showExportReport(const PrintReport& report, const QString& path)
-{
-    QStringList lines;
-    lines << tr("Prepared for printing (%1) and written to %2.")
-                 .arg(QString::fromStdString(report.steps), path)
-          << QString();
-    QString triangles =
-        tr("Triangles: %1 extracted, %2 written")
-            .arg(formatCount(report.trianglesBefore), formatCount(report.trianglesAfter));
-    if (report.capTriangles > 0)
-        triangles += tr(" (%1 added to close the surface)").arg(formatCount(report.capTriangles));
-    lines << triangles;
-    if (!report.decimationReachedTarget)
-        lines << tr("Decimation stopped above its target: going further would have moved the "
-                    "surface more than the tolerance.");
-    lines << tr("Pieces: %1, %2 dropped")
-                 .arg(formatCount(report.piecesBefore), formatCount(report.piecesDropped));
-    lines << tr("Distance from the unprocessed surface: 95 % within %1 mm, at most %2 mm")
-                 .arg(report.distanceP95Mm, 0, 'f', 3)
-                 .arg(report.distanceMaxMm, 0, 'f', 3);
-    if (report.watertight) {
-        lines << tr("Watertight: yes");
-        lines << tr("Enclosed volume: %1 mL before, %2 mL after")
-                     .arg(QLocale().toString(report.volumeBeforeMl, 'f', 1),
-                          QLocale().toString(report.volumeAfterMl, 'f', 1));
-    } else {
-        lines << tr("Watertight: no (%1 open edges, %2 edges shared by more than two triangles); "
-                    "close it at the border to print it")
-                     .arg(formatCount(report.boundaryEdges), formatCount(report.nonManifoldEdges));
-    }
-    // Non-modal: the user reads it next to the view, and exportFinished never waits for it.
-    auto* box = new QMessageBox(QMessageBox::Information, tr("Export report"), lines.join("\n"),
-                                QMessageBox::Ok, this);
-    box->setObjectName("exportReport");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setModal(false);
-    box->setDetailedText(QString::fromStdString(report.text()));
-    box->show();
-    log::get("app")->info("export report for {}:\n{}", path.toStdString(), report.text());
 }
 
 void MainWindow::screenshotDialog()

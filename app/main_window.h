@@ -101,7 +101,6 @@ private:
     void showAbout();
     void updateViewNames();
     void setBusy(QWidget* progress, bool busy);
-    void showExportReport(const PrintReport& report, const QString& path);
 
     ViewportWidget* m_view = nullptr;
     IsovaluePanel* m_isovaluePanel = nullptr;
