@@ -75,24 +75,27 @@ void validateSteps(const PrintSteps& steps)
 
 std::string PrintReport::text() const
 {
-    char line[256];
-    std::string out;
-    const auto add = [&](const char* format, auto... values) {
-        std::snprintf(line, sizeof line, format, values...);
-        out += line;
-        out += '\n';
+    const auto fixed = [](double value, int decimals) {
+        char buffer[64];
+        std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+        return std::string(buffer);
     };
-    add("processing: %s", steps.c_str());
-    add("triangles_before: %zu", trianglesBefore);
-    if (capTriangles > 0) add("cap_triangles: %zu", capTriangles);
-    add("triangles_after: %zu", trianglesAfter);
-    add("pieces_before: %zu", piecesBefore);
-    add("pieces_dropped: %zu", piecesDropped);
-    if (!decimationReachedTarget) add("decimation: stopped above the target (tolerance)");
-    add("distance_to_raw_mm: p95 %.4f, max %.4f", distanceP95Mm, distanceMaxMm);
-    add("watertight: %s (%zu boundary edges, %zu non-manifold edges)", watertight ? "yes" : "no",
-        boundaryEdges, nonManifoldEdges);
-    add("volume_ml: before %.3f, after %.3f", volumeBeforeMl, volumeAfterMl);
+    const auto count = [](std::size_t n) { return std::to_string(n); };
+    std::string out;
+    out += "processing: " + steps + "\n";
+    out += "triangles_before: " + count(trianglesBefore) + "\n";
+    if (capTriangles > 0) out += "cap_triangles: " + count(capTriangles) + "\n";
+    out += "triangles_after: " + count(trianglesAfter) + "\n";
+    out += "pieces_before: " + count(piecesBefore) + "\n";
+    out += "pieces_dropped: " + count(piecesDropped) + "\n";
+    if (!decimationReachedTarget) out += "decimation: stopped above the target (tolerance)\n";
+    out += "distance_to_raw_mm: p95 " + fixed(distanceP95Mm, 4) + ", max " +
+           fixed(distanceMaxMm, 4) + "\n";
+    out += std::string("watertight: ") + (watertight ? "yes" : "no") + " (" +
+           count(boundaryEdges) + " boundary edges, " + count(nonManifoldEdges) +
+           " non-manifold edges)\n";
+    out += "volume_ml: before " + fixed(volumeBeforeMl, 3) + ", after " + fixed(volumeAfterMl, 3) +
+           "\n";
     return out;
 }
 
