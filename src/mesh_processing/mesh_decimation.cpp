@@ -81,9 +81,6 @@ DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
     }
     DecimationResult result;
     result.trianglesBefore = mesh.triangleCount();
-    const MeshTopology topology = analyzeTopology(mesh);
-    const bool closed = topology.boundaryEdges == 0 && topology.nonManifoldEdges == 0;
-    const double volumeBefore = enclosedVolume(mesh);
     result.trianglesAfter = result.trianglesBefore;
     if (options.keepFraction == 1.0 || mesh.indices.empty()) return result;
 
@@ -102,6 +99,13 @@ DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
         if (!face.is_valid()) rejected.insert(rejected.end(), v.begin(), v.end());
     }
     result.trianglesNotDecimated = rejected.size() / 3;
+    // The half-edge mesh already knows whether the input is closed: every triangle taken (none
+    // non-manifold) and no half edge on a boundary.
+    const auto halfEdgeRange = halfEdges.halfedges();
+    const bool closed = rejected.empty() &&
+                        std::none_of(halfEdgeRange.begin(), halfEdgeRange.end(),
+                                     [](const auto h) { return h.is_boundary(); });
+    const double volumeBefore = closed ? enclosedVolume(mesh) : 0.0;
 
     halfEdges.request_face_normals();
     halfEdges.update_face_normals();

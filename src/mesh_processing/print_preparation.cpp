@@ -123,7 +123,10 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float iso
 
     report("pieces", 0.0);
     IsoMesh mesh;
-    IsoMesh kept; // the raw pieces that stay: what smoothing and decimation are measured against
+    // Only smoothing and decimation move the surface; they are measured against the raw pieces
+    // kept (a copy made only for them).
+    const bool movesSurface = steps.smoothIterations > 0 || steps.decimateFraction < 1.0;
+    IsoMesh kept;
     {
         ComponentFilterResult pieces =
             filterComponents(raw, {.keepLargest = steps.keepLargest,
@@ -132,7 +135,7 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float iso
         r.piecesBefore = pieces.before;
         r.piecesDropped = pieces.dropped;
         mesh = std::move(pieces.mesh);
-        kept = mesh;
+        if (movesSurface) kept = mesh;
     }
 
     if (steps.smoothIterations > 0) {
@@ -154,11 +157,13 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float iso
     report("measuring", 0.0);
     // Both ways: decimation keeps raw vertices (zero distance one way) but cuts corners, which
     // only the raw vertices' distance to the result sees.
-    const DistanceSummary there = distanceToSurface(mesh.positions, kept);
-    report("measuring", 0.5);
-    const DistanceSummary back = distanceToSurface(kept.positions, mesh);
-    r.distanceP95Mm = std::max(there.p95, back.p95);
-    r.distanceMaxMm = std::max(there.max, back.max);
+    if (movesSurface) {
+        const DistanceSummary there = distanceToSurface(mesh.positions, kept);
+        report("measuring", 0.5);
+        const DistanceSummary back = distanceToSurface(kept.positions, mesh);
+        r.distanceP95Mm = std::max(there.p95, back.p95);
+        r.distanceMaxMm = std::max(there.max, back.max);
+    }
     const MeshTopology topology = analyzeTopology(mesh);
     r.boundaryEdges = topology.boundaryEdges;
     r.nonManifoldEdges = topology.nonManifoldEdges;
