@@ -4,6 +4,7 @@
 #include <QPalette>
 #include <QString>
 #include <functional>
+#include <memory>
 
 class QWidget;
 
@@ -24,11 +25,39 @@ void onModalDialog(std::function<void(QWidget*)> act);
 // Processes events until pred() is true or timeoutMs passes; returns pred().
 template <typename Pred> bool waitUntil(Pred pred, int timeoutMs = 20000);
 
+// A dialog shown and exposed on screen for a test, and its named children (a child that is
+// missing fails the test). Each dialog's test derives its driver from it.
+template <class Dialog> struct ShownDialog {
+    explicit ShownDialog(std::unique_ptr<Dialog> shown);
+    template <class Widget> Widget* child(const char* name) const;
+
+    std::unique_ptr<Dialog> dialog;
+};
+
 } // namespace isoview::app::test
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QTest>
 #include <QThread>
+#include <gtest/gtest.h>
+
+template <class Dialog>
+isoview::app::test::ShownDialog<Dialog>::ShownDialog(std::unique_ptr<Dialog> shown)
+    : dialog(std::move(shown))
+{
+    dialog->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(dialog.get()));
+}
+
+template <class Dialog>
+template <class Widget>
+Widget* isoview::app::test::ShownDialog<Dialog>::child(const char* name) const
+{
+    auto* widget = dialog->template findChild<Widget*>(name);
+    EXPECT_NE(widget, nullptr) << name;
+    return widget;
+}
 
 template <typename Pred> bool isoview::app::test::waitUntil(Pred pred, int timeoutMs)
 {

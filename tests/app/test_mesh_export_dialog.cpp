@@ -25,18 +25,10 @@ using test::saveScreenshot;
 
 constexpr std::uint64_t kTriangles = 1'234'560;
 
-struct DialogUnderTest {
+struct DialogUnderTest : test::ShownDialog<MeshExportDialog> {
     DialogUnderTest()
-        : dialog(std::make_unique<MeshExportDialog>(QDir::tempPath(), "head", true, kTriangles))
+        : ShownDialog(std::make_unique<MeshExportDialog>(QDir::tempPath(), "head", true, kTriangles))
     {
-        dialog->show();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(dialog.get()));
-    }
-    template <typename T> T* child(const char* name) const
-    {
-        T* widget = dialog->findChild<T*>(name);
-        EXPECT_NE(widget, nullptr) << name;
-        return widget;
     }
     QString estimate() const { return child<QLabel>("estimateLabel")->text(); }
     // The triangle figure of "About 123,456 triangles, ...", group separators dropped.
@@ -59,8 +51,6 @@ struct DialogUnderTest {
         for (const char* name : {"closeBorders", "keepLargest", "dropSmall", "smooth", "decimate"})
             child<QCheckBox>(name)->setChecked(false);
     }
-
-    std::unique_ptr<MeshExportDialog> dialog;
 };
 
 TEST(MeshExportDialogTest, DecimationScalesTheEstimatedTriangles)

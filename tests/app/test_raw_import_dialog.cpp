@@ -47,17 +47,10 @@ QString fileOfSize(const isoview::test::TempDir& dir, const std::string& name, s
 }
 
 // Writes the dialog's picture where ISOVIEW_TEST_SCREENSHOTS points, for looking at by eye.
-struct DialogUnderTest {
-    explicit DialogUnderTest(const QString& path) : dialog(std::make_unique<RawImportDialog>(path))
+struct DialogUnderTest : isoview::app::test::ShownDialog<RawImportDialog> {
+    explicit DialogUnderTest(const QString& path)
+        : ShownDialog(std::make_unique<RawImportDialog>(path))
     {
-        dialog->show();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(dialog.get()));
-    }
-    template <typename T> T* child(const char* name) const
-    {
-        T* widget = dialog->findChild<T*>(name);
-        EXPECT_NE(widget, nullptr) << name;
-        return widget;
     }
     // Replaces a spin box's text keystroke by keystroke, as a user does.
     void type(const char* box, const QString& text) const
@@ -74,8 +67,6 @@ struct DialogUnderTest {
     }
     QString status() const { return child<QLabel>("status")->text(); }
     bool openEnabled() const { return child<QPushButton>("openButton")->isEnabled(); }
-
-    std::unique_ptr<RawImportDialog> dialog;
 };
 
 io::RawVolumeParameters smallInt16()

@@ -61,21 +61,15 @@ io::VolumeSourceInfo syntheticInfo()
     return info;
 }
 
-struct PickerUnderTest {
+struct PickerUnderTest : test::ShownDialog<SeriesPickerDialog> {
     explicit PickerUnderTest(const io::VolumeSourceInfo& info)
-        : dialog(std::make_unique<SeriesPickerDialog>(info))
+        : ShownDialog(std::make_unique<SeriesPickerDialog>(info)),
+          table(child<QTreeWidget>("seriesTable")), open(child<QPushButton>("openButton"))
     {
-        dialog->show();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(dialog.get()));
-        table = dialog->findChild<QTreeWidget*>("seriesTable");
-        open = dialog->findChild<QPushButton*>("openButton");
-        EXPECT_NE(table, nullptr);
-        EXPECT_NE(open, nullptr);
     }
     QTreeWidgetItem* row(int i) const { return table->topLevelItem(i); }
     QPoint centre(int i) const { return table->visualItemRect(row(i)).center(); }
 
-    std::unique_ptr<SeriesPickerDialog> dialog;
     QTreeWidget* table = nullptr;
     QPushButton* open = nullptr;
 };

@@ -12,12 +12,12 @@ integer, so no voxel equals it and no inside rule can differ.
 
 import os
 import re
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import read_ply_vtk  # noqa: E402
+from cli_runner import fail, run, run_ok  # noqa: E402
 
 ISO = 40.5
 BOXES = [(10, 100, 0, 127, 20, 60), (0, 127, 0, 127, 0, 84), (33, 34, 5, 90, 7, 70),
@@ -25,18 +25,8 @@ BOXES = [(10, 100, 0, 127, 20, 60), (0, 127, 0, 127, 0, 84), (33, 34, 5, 90, 7, 
 CLI_TIMEOUT_S = 300
 
 
-def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
-
-
-def run_cli(cli, sample, box):
-    command = [cli, sample, "--iso", str(ISO), "--crop"] + [str(n) for n in box]
-    print("running: " + " ".join(command))
-    try:
-        return subprocess.run(command, capture_output=True, text=True, timeout=CLI_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        fail("the CLI did not finish within %d s" % CLI_TIMEOUT_S)
+def crop_command(cli, sample, box):
+    return [cli, sample, "--iso", str(ISO), "--crop"] + [str(n) for n in box]
 
 
 def vtk_points(sample, box):
@@ -65,12 +55,8 @@ def main(argv):
     cli, sample = argv[1:]
     read_ply_vtk.ensure_vtk()  # may re-run this script under the Python that has VTK
     for box in BOXES:
-        run = run_cli(cli, sample, box)
-        sys.stdout.write(run.stdout)
-        sys.stderr.write(run.stderr)
-        if run.returncode != 0:
-            fail("the CLI exited with status %d for --crop %s" % (run.returncode, box))
-        found = re.findall(r"^vertices:\s*(\d+)$", run.stdout, re.MULTILINE)
+        result = run_ok(crop_command(cli, sample, box), CLI_TIMEOUT_S, " for --crop %s" % (box,))
+        found = re.findall(r"^vertices:\s*(\d+)$", result.stdout, re.MULTILINE)
         if len(found) != 1:
             fail("expected one 'vertices: N' line")
         ours = int(found[0])
@@ -80,9 +66,9 @@ def main(argv):
             fail("welded vertex counts differ for --crop %s" % (box,))
         if ours == 0:
             fail("--crop %s should cut through the surface" % (box,))
-    run = run_cli(cli, sample, (0, 128, 0, 127, 0, 84))
-    if run.returncode == 0 or "does not lie in the volume" not in run.stderr:
-        fail("a crop beyond the volume must fail with a clear message:\n" + run.stderr)
+    beyond = run(crop_command(cli, sample, (0, 128, 0, 127, 0, 84)), CLI_TIMEOUT_S)
+    if beyond.returncode == 0 or "does not lie in the volume" not in beyond.stderr:
+        fail("a crop beyond the volume must fail with a clear message:\n" + beyond.stderr)
     print("OK")
 
 

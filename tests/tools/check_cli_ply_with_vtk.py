@@ -11,23 +11,18 @@ more than 1000 triangles, and the PLY header has a comment stating space and uni
 
 import os
 import re
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import read_ply_vtk  # noqa: E402
+from cli_runner import fail, run_ok  # noqa: E402
 
 # The skin surface of resources/samples/mr_head_128x128x85_uint16.raw, in stored units (see
 # resources/samples/README.md).
 ISO = 40
 MIN_TRIANGLES = 1000
 CLI_TIMEOUT_S = 300
-
-
-def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 def parse_count(name, text):
@@ -56,15 +51,7 @@ def main(argv):
     if os.path.exists(out_ply):
         os.remove(out_ply)  # a stale file from an earlier run must not pass the check
     command = [cli, sample, "--iso", str(ISO), "-o", out_ply]
-    print("running: " + " ".join(command))
-    try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=CLI_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        fail("the CLI did not finish within %d s" % CLI_TIMEOUT_S)
-    sys.stdout.write(run.stdout)
-    sys.stderr.write(run.stderr)
-    if run.returncode != 0:
-        fail("the CLI exited with status %d" % run.returncode)
+    run = run_ok(command, CLI_TIMEOUT_S)
 
     triangles = parse_count("triangles", run.stdout)
     vertices = parse_count("vertices", run.stdout)

@@ -16,35 +16,21 @@ field of view, so closing did something.
 
 import os
 import re
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import read_mesh_vtk  # noqa: E402
+from cli_runner import fail, run_ok  # noqa: E402
 
 STEPS = ["--close-borders", "--keep-largest", "--smooth", "10", "--decimate", "0.2"]
 WORDS = "close-borders keep-largest smooth=10 decimate=0.2"
 CLI_TIMEOUT_S = 600
 
 
-def fail(message):
-    print("FAIL: " + message, file=sys.stderr)
-    sys.exit(1)
-
-
 def run_cli(cli, folder, out, steps):
     command = [cli, folder, "--iso", "300", "-o", out] + steps
-    print("running: " + " ".join(command))
-    try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=CLI_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        fail("the CLI did not finish within %d s" % CLI_TIMEOUT_S)
-    sys.stdout.write(run.stdout)
-    sys.stderr.write(run.stderr)
-    if run.returncode != 0:
-        fail("the CLI exited with status %d" % run.returncode)
-    return run.stdout
+    return run_ok(command, CLI_TIMEOUT_S).stdout
 
 
 def field(report, key):
