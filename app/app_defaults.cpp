@@ -1,6 +1,9 @@
 #include "app_defaults.h"
 
+#include "isoview_version.h"
+
 #include <QCoreApplication>
+#include <QGuiApplication>
 
 namespace isoview::app {
 
@@ -8,7 +11,10 @@ void setApplicationNames()
 {
     QCoreApplication::setOrganizationName("isoview");
     QCoreApplication::setApplicationName("isoview");
-    QCoreApplication::setApplicationVersion("0.1.0");
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(kVersion));
+    // Wayland compositors match the window to the installed desktop entry (its name and icon)
+    // by this name.
+    QGuiApplication::setDesktopFileName(QString::fromLatin1(kApplicationId));
 }
 
 } // namespace isoview::app

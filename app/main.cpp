@@ -2,9 +2,10 @@
 //         [--size WxH]
 // Opens the viewer on PATH (a DICOM file or folder, NRRD, MetaImage or raw volume), or on the
 // bundled sample volume when no PATH is given. --screenshot saves the window as PNG once the
-// surface is on screen, then exits (0 on success).
+// surface is on screen, then exits (0 on success). --help and --version need no display.
 #include "app_defaults.h"
 #include "core/log.h"
+#include "isoview_version.h"
 #include "log_panel.h"
 #include "main_window.h"
 
@@ -13,8 +14,10 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTimer>
 #include <cstdio>
+#include <string_view>
 
 #ifndef ISOVIEW_SAMPLE_DIR
 #define ISOVIEW_SAMPLE_DIR ""
@@ -41,12 +44,24 @@ int fail(const QString& message)
     return 2;
 }
 
+// Whether the command line asks only for text (help or version). A QApplication aborts without
+// a display, so those are answered under a QCoreApplication: on a server, in a package check.
+bool asksForHelpOrVersion(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--") break;
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     isoview::app::setApplicationNames();
-    QApplication app(argc, argv);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -63,7 +78,14 @@ int main(int argc, char** argv)
         "screenshot", "Save the window as PNG once the surface is shown, then exit.", "FILE");
     QCommandLineOption sizeOption("size", "Window size, e.g. 1280x800.", "WxH");
     parser.addOptions({isoOption, seriesOption, modeOption, screenshotOption, sizeOption});
+    if (asksForHelpOrVersion(argc, argv)) {
+        QCoreApplication textOnly(argc, argv);
+        parser.process(textOnly); // prints the help or the version and exits 0
+    }
+    QApplication app(argc, argv);
     parser.process(app);
+    // The installed icon (hicolor theme) on the window; none when run from a build folder.
+    QApplication::setWindowIcon(QIcon::fromTheme(QString::fromLatin1(isoview::kApplicationId)));
 
     std::optional<double> iso;
     if (parser.isSet(isoOption)) {

@@ -14,6 +14,7 @@
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "io/volume_loader.h"
+#include "isoview_version.h"
 #include "mesh_export/mesh_export.h"
 #include "mesh_export/ply_writer.h"
 #include "mesh_processing/physical_mesh.h"
@@ -69,7 +70,8 @@ constexpr std::string_view kUsage =
     "                   how far decimation may move the surface (default: half a voxel)\n"
     "  --gl33           use only OpenGL 3.3 features (the engine's floor)\n"
     "  --verbose        log engine details to stderr\n"
-    "  -h, --help       show this help\n";
+    "  -h, --help       show this help\n"
+    "  --version        print the version\n";
 
 struct Arguments {
     std::string volumePath;
@@ -122,6 +124,10 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
         };
         if (a == "-h" || a == "--help") {
             std::cout << kUsage;
+            exitCode = 0;
+            return std::nullopt;
+        } else if (a == "--version") {
+            std::cout << "isoview-cli " << isoview::kVersion << "\n";
             exitCode = 0;
             return std::nullopt;
         } else if (a == "--iso") {
