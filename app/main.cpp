@@ -25,11 +25,12 @@
 
 namespace {
 
-// The bundled sample: beside an installed binary, else in the source tree it was built from.
+// The bundled sample: where it is installed relative to this binary (share/isoview/samples
+// from bin/), else in the source tree it was built from.
 QString bundledSample()
 {
     const QStringList candidates = {
-        QCoreApplication::applicationDirPath() + "/../share/isoview/samples/mr_head.nhdr",
+        QCoreApplication::applicationDirPath() + "/" ISOVIEW_INSTALLED_SAMPLE_DIR "/mr_head.nhdr",
         QStringLiteral(ISOVIEW_SAMPLE_DIR "/mr_head.nhdr"),
     };
     for (const QString& c : candidates) {
