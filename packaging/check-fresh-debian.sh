@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # The fresh-machine check: runs the README's two set-up commands on a Debian 12 root that has
 # nothing but the base system (debootstrap), from a clean clone of this repository's HEAD, with
-# ../shared beside it, as CI would. A package that only this machine has (installed by hand, or
-# pulled in as a recommendation) shows up here as a failure.
+# ../shared beside it, as CI would, then builds the Debian package there and installs it. A
+# package that only this machine has (installed by hand, or pulled in as a recommendation)
+# shows up here as a failure.
 #
-#   packaging/check-fresh-debian.sh [--command a|b|both] [--keep]
+#   packaging/check-fresh-debian.sh [--command a|b|deb|both] [--keep] [--reuse]
 #
-# --command   which README command to run (default both: (a) then (b))
+# --command   what to run (default both: (a), (b), then deb):
+#               a, b  the README's set-up command (a) or (b)
+#               deb   the Debian package: `cpack -G DEB` in the root's build/release (built
+#                     first when no command ran before it), then packaging/check-deb-package.sh
+#                     installs it with apt-get, runs the installed programs and purges it
 # --keep      leave the root in place afterwards (default: removed; the base tarball is kept)
+# --reuse     start from the root a --keep run left (its packages and build folder), its clone
+#             moved to this repository's HEAD, instead of a fresh one: `--command deb --reuse`
+#             checks a packaging change in minutes
 #
 # Environment:
 #   FRESH_DIR     where the root and the base tarball live (default /var/tmp/isoview-fresh)
@@ -16,21 +24,23 @@
 #   FUZZ_SECONDS  passed to command (b) (default 30, as in CI)
 #
 # The base system is made once into a tarball (debootstrap --make-tarball) and unpacked anew for
-# every run, so each run starts from the same fresh root. Runs as root (chroot, mounts). Prints
-# a report at the end and exits non-zero when a command failed.
+# every run but --reuse, so each run starts from the same fresh root. Runs as root (chroot,
+# mounts). Prints a report at the end and exits non-zero when a command failed.
 set -euo pipefail
 
 command_choice="both"
 keep=0
+reuse=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --command) command_choice="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --reuse) reuse=1; shift ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "check-fresh-debian: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-case "$command_choice" in a|b|both) ;; *) echo "--command takes a, b or both" >&2; exit 2 ;; esac
+case "$command_choice" in a|b|deb|both) ;; *) echo "--command takes a, b, deb or both" >&2; exit 2 ;; esac
 if [ "$(id -u)" -ne 0 ]; then
     echo "check-fresh-debian: run as root (debootstrap, chroot and mounts need it)" >&2
     exit 2
@@ -73,23 +83,31 @@ if grep -q " $root" /proc/mounts; then
     echo "check-fresh-debian: $root still has mounts from an earlier run; unmount them" >&2
     exit 2
 fi
-rm -rf "$root"
-echo "== unpacking a fresh root: $root"
-debootstrap --variant=minbase --unpack-tarball="$tarball" bookworm "$root" "$mirror"
-chmod 755 "$root" # "/" world-readable, as on an installed system
+if [ "$reuse" -eq 1 ] && [ -d "$root/work/main/.git" ]; then
+    # The kept clone moves to HEAD; its build folder (ignored by git) stays and builds on.
+    echo "== reusing the kept root: $root"
+    git -C "$root/work/main" fetch --quiet origin
+    git -C "$root/work/main" checkout --quiet --force "$(git -C "$repo" rev-parse HEAD)"
+else
+    [ "$reuse" -eq 1 ] && echo "== no kept root at $root to reuse"
+    rm -rf "$root"
+    echo "== unpacking a fresh root: $root"
+    debootstrap --variant=minbase --unpack-tarball="$tarball" bookworm "$root" "$mirror"
+    chmod 755 "$root" # "/" world-readable, as on an installed system
 
-# The same suites as a stock installation (bookworm, -updates, -security), and name resolution.
-cat >"$root/etc/apt/sources.list" <<EOF
+    # The same suites as a stock installation (bookworm, -updates, -security).
+    cat >"$root/etc/apt/sources.list" <<EOF
 deb $mirror bookworm main
 deb $mirror bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOF
-cp /etc/resolv.conf "$root/etc/resolv.conf"
 
-# A clean clone of HEAD (what CI checks out), and the shared data read-only beside it.
-mkdir -p "$root/work/shared"
-git clone --quiet --no-local "$repo" "$root/work/main"
-git -C "$root/work/main" checkout --quiet "$(git -C "$repo" rev-parse HEAD)"
+    # A clean clone of HEAD (what CI checks out), and the shared data read-only beside it.
+    mkdir -p "$root/work/shared"
+    git clone --quiet --no-local "$repo" "$root/work/main"
+    git -C "$root/work/main" checkout --quiet "$(git -C "$repo" rev-parse HEAD)"
+fi
+cp /etc/resolv.conf "$root/etc/resolv.conf" # name resolution
 for m in proc sys dev dev/pts; do
     mkdir -p "$root/$m"
     mount --bind "/$m" "$root/$m"
@@ -131,14 +149,32 @@ if [ "$command_choice" = b ] || [ "$command_choice" = both ]; then
     summary="$(grep -E "^[0-9]+% tests passed" "$fresh/command-b.log" | tail -1 || true)"
     [ -n "$summary" ] && result[b]="${result[b]}; ctest: $summary"
 fi
+if [ "$command_choice" = deb ] || [ "$command_choice" = both ]; then
+    # After (a) or (b) the build is done and only cpack runs; alone, the stage builds first.
+    echo "== Debian package: cpack -G DEB, then bash packaging/check-deb-package.sh"
+    start=$(date +%s)
+    rm -f "$root"/work/main/build/release/isoview_*.deb
+    if run_in_root "bash packaging/install-deps.sh && cmake --preset release \
+            && cmake --build --preset release && (cd build/release && cpack -G DEB) \
+            && bash packaging/check-deb-package.sh build/release/isoview_*.deb" \
+        >"$fresh/command-deb.log" 2>&1; then
+        result[deb]="passed in $(($(date +%s) - start)) s"
+    else
+        result[deb]="FAILED after $(($(date +%s) - start)) s (log: $fresh/command-deb.log)"
+        status=1
+    fi
+    # check-deb-package.sh's report: the package's size, file count and Installed-Size.
+    summary="$(sed -n 's/^   package: //p' "$fresh/command-deb.log" | tail -1)"
+    [ -n "$summary" ] && result[deb]="${result[deb]}; package: $summary"
+fi
 
 echo
 echo "== fresh Debian 12 check of $(git -C "$repo" rev-parse --short HEAD)"
-for k in a b; do
+for k in a b deb; do
     [ -n "${result[$k]:-}" ] && echo "   command ($k): ${result[$k]}"
 done
 if [ "$status" -ne 0 ]; then
-    for k in a b; do
+    for k in a b deb; do
         [ -f "$fresh/command-$k.log" ] && { echo "-- last lines of command ($k):"; tail -25 "$fresh/command-$k.log"; }
     done
 fi
