@@ -1,18 +1,20 @@
 #include "core/atomic_file.h"
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/log.h"
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "core/protected_inputs.h"
+#include "core/temporary_files.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 #include <utility>
 
 namespace isoview {
@@ -55,6 +57,26 @@ std::filesystem::path folderOf(const std::filesystem::path& path)
 
 } // namespace
 
+void requireReplaceableDestination(const std::filesystem::path& path)
+{
+    struct stat entry {};
+    if (::lstat(path.c_str(), &entry) != 0) return; // nothing there yet
+    const bool link = S_ISLNK(entry.st_mode);
+    struct stat target {};
+    if (link && ::stat(path.c_str(), &target) != 0) return; // a dangling link: replaced
+    const struct stat& info = link ? target : entry;
+    if (const std::optional<std::string> kind = specialFileKind(info.st_mode)) {
+        throw IoError("cannot write " + quoted(path) + ": it " + (link ? "links to " : "is ") +
+                      *kind + "; isoview writes only regular files, so choose a file name");
+    }
+    if (const std::optional<std::string> input = protectedInputAt(info)) {
+        const std::string same = *input == path.string() ? "" : " (as '" + *input + "')";
+        throw IoError("cannot write " + quoted(path) + ": it is a file the open volume was read " +
+                      "from" + same + "; writing there would destroy the volume, so choose " +
+                      "another name");
+    }
+}
+
 AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
     : m_finalPath(std::move(finalPath))
 {
@@ -62,6 +84,7 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
     if (name.empty() || name == "." || name == "..") {
         throw IoError("cannot write " + quoted(m_finalPath) + ": the path does not name a file");
     }
+    requireReplaceableDestination(m_finalPath);
     // ".<name>.tmp-XXXXXX" must itself be a valid name, so shorten very long names.
     // (Built with append rather than operator+: GCC 12 warns falsely about the latter at -O3.)
     std::string prefix(1, '.');
@@ -69,6 +92,7 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
     const std::filesystem::path folder = folderOf(m_finalPath);
     std::string pattern = (folder / (prefix + ".tmp-XXXXXX")).string();
 
+    m_signalCleanup = std::make_unique<TemporaryFileSlot>();
     m_fd = ::mkstemp(pattern.data());
     if (m_fd < 0) {
         const int error = errno;
@@ -76,6 +100,7 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
                       quoted(m_finalPath) + ": " + reason(error));
     }
     m_tempPath = pattern;
+    m_signalCleanup->arm(m_tempPath.c_str());
     // The file must not leak into child processes (tests and tools spawn some).
     ::fcntl(m_fd, F_SETFD, FD_CLOEXEC);
 
@@ -99,7 +124,8 @@ AtomicFileWriter::~AtomicFileWriter()
 
 AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
     : m_finalPath(std::move(other.m_finalPath)), m_tempPath(std::exchange(other.m_tempPath, {})),
-      m_fd(std::exchange(other.m_fd, -1)), m_buffer(std::move(other.m_buffer))
+      m_fd(std::exchange(other.m_fd, -1)), m_buffer(std::move(other.m_buffer)),
+      m_signalCleanup(std::move(other.m_signalCleanup))
 {
 }
 
@@ -111,6 +137,7 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
         m_tempPath = std::exchange(other.m_tempPath, {});
         m_fd = std::exchange(other.m_fd, -1);
         m_buffer = std::move(other.m_buffer);
+        m_signalCleanup = std::move(other.m_signalCleanup);
     }
     return *this;
 }
@@ -141,10 +168,18 @@ void AtomicFileWriter::commit()
     const int fd = std::exchange(m_fd, -1);
     // close() can report a deferred write error (NFS, quotas): the data may not be complete.
     if (::close(fd) != 0) fail("cannot finish writing", errno);
+    // Again, as late as possible: a FIFO or the volume may have appeared there meanwhile.
+    try {
+        requireReplaceableDestination(m_finalPath);
+    } catch (const IoError&) {
+        discard();
+        throw;
+    }
     if (std::rename(m_tempPath.c_str(), m_finalPath.c_str()) != 0) {
         fail("cannot replace", errno);
     }
     m_tempPath.clear();
+    if (m_signalCleanup) m_signalCleanup->disarm();
 
     // Make the rename itself durable. The file is complete and in place by now, so a failure
     // here is only worth a warning.
@@ -194,6 +229,7 @@ void AtomicFileWriter::discard() noexcept
         ::unlink(m_tempPath.c_str());
         m_tempPath.clear();
     }
+    if (m_signalCleanup) m_signalCleanup->disarm();
     m_buffer.clear();
 }
 

@@ -11,6 +11,12 @@
 //   is untouched. Nothing is ever written to the destination path itself.
 // - The new file gets the permissions of the file it replaces, or 0666 minus the umask. A
 //   symbolic link at the destination is replaced by the file, not followed.
+// - Only regular files are ever replaced: a FIFO, device, socket or folder at the destination
+//   (or a link to one) is refused with IoError, and so is any file an open volume was read
+//   from (core/protected_inputs.h). Both are checked when the writer is made and again just
+//   before the rename.
+// - The temporary file is also removed when SIGINT, SIGTERM or SIGHUP stop the process
+//   (core/temporary_files.h).
 // - Move-only; one writer is used by one thread at a time.
 // - POSIX only (mkstemp, fsync, rename).
 //
@@ -22,16 +28,22 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace isoview {
 
+class TemporaryFileSlot;
+
+// Throws IoError when path holds something a writer must not replace (see the contract).
+void requireReplaceableDestination(const std::filesystem::path& path);
+
 class AtomicFileWriter {
 public:
     // Creates ".<name>.tmp-XXXXXX" beside finalPath. Throws IoError when the folder does not
-    // exist or is not writable.
+    // exist or is not writable, or when the destination may not be replaced.
     explicit AtomicFileWriter(std::filesystem::path finalPath);
     ~AtomicFileWriter();
 
@@ -63,6 +75,7 @@ private:
     std::filesystem::path m_tempPath;
     int m_fd = -1;
     std::vector<std::byte> m_buffer;
+    std::unique_ptr<TemporaryFileSlot> m_signalCleanup;
 };
 
 // Writes bytes to path through an AtomicFileWriter. Throws IoError.

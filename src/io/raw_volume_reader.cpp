@@ -1,12 +1,9 @@
 #include "io/raw_volume_reader.h"
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/log.h"
 #include "io/volume_size_check.h"
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -14,9 +11,12 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <fcntl.h>
 #include <limits>
 #include <string>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -137,14 +137,6 @@ std::optional<RawVolumeParameters> parseName(std::string_view name, std::string&
 }
 
 // Closes the descriptor on every path out of readRawVolume.
-struct FileDescriptor {
-    int fd = -1;
-    ~FileDescriptor()
-    {
-        if (fd >= 0) ::close(fd);
-    }
-};
-
 } // namespace
 
 std::optional<RawVolumeParameters> parseRawFileName(std::string_view fileName)
@@ -189,21 +181,11 @@ Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameter
                                 dimsText(dims, type) + " needs more than 2^64 bytes");
     }
 
-    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (file.fd < 0) {
-        throw IoError("cannot open raw volume " + quoted(path) + ": " + reason(errno));
-    }
-    struct stat info {};
-    if (::fstat(file.fd, &info) != 0) {
-        throw IoError("cannot read raw volume " + quoted(path) + ": " + reason(errno));
-    }
-    if (!S_ISREG(info.st_mode)) {
-        throw IoError("cannot read raw volume " + quoted(path) + ": it is not a regular file");
-    }
+    const InputFile file = InputFile::open(path, "raw volume " + quoted(path));
 
     // The size must match exactly: a mismatch almost always means wrong dims or type, and
     // reading it anyway would show a sheared or garbled volume.
-    const std::uint64_t fileSize = std::uint64_t(info.st_size);
+    const std::uint64_t fileSize = file.size();
     const std::uint64_t offset = parameters.headerOffset;
     if (fileSize < offset || fileSize - offset != *expected) {
         std::string actual = std::to_string(fileSize) + " bytes";
@@ -223,8 +205,8 @@ Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameter
     std::vector<std::byte> voxels(static_cast<std::size_t>(*expected));
     std::size_t done = 0;
     while (done < voxels.size()) {
-        const ssize_t got = ::pread(file.fd, voxels.data() + done, voxels.size() - done,
-                                    off_t(offset + done));
+        const ssize_t got =
+            ::pread(file.fd(), voxels.data() + done, voxels.size() - done, off_t(offset + done));
         if (got < 0) {
             if (errno == EINTR) continue;
             throw IoError("cannot read raw volume " + quoted(path) + ": " + reason(errno));

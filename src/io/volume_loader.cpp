@@ -1,7 +1,9 @@
 #include "io/volume_loader.h"
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/log.h"
+#include "core/protected_inputs.h"
 #include "io/dicom/dicom_series_loader.h"
 #include "io/metaimage_reader.h"
 #include "io/nrrd_reader.h"
@@ -116,6 +118,8 @@ std::string_view formatName(VolumeFormat format)
 VolumeSource openSource(const fs::path& path, LoadMonitor* monitor)
 {
     if (fs::is_directory(existingStatus(path))) return dicomSource(path, monitor);
+    // Before anything reads it (the DICOM sniff would block on a FIFO).
+    requireRegularFile(path, detail::quotedPath(path));
     if (const std::optional<VolumeFormat> format = formatFromExtension(path)) {
         return singleVolumeSource(*format, path);
     }
@@ -128,13 +132,15 @@ VolumeSource openRawSource(const fs::path& path)
     if (fs::is_directory(existingStatus(path))) {
         return singleVolumeSource(VolumeFormat::RawSliceFolder, path);
     }
+    requireRegularFile(path, detail::quotedPath(path));
     const std::optional<VolumeFormat> format = formatFromExtension(path);
     return singleVolumeSource(format.value_or(VolumeFormat::Raw), path);
 }
 
-Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice, LoadMonitor* monitor)
+namespace {
+
+Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMonitor* monitor)
 {
-    log::get("io")->info("loading {} as {}", source.path.string(), formatName(source.format));
     switch (source.format) {
     case VolumeFormat::Nrrd: return readNrrd(source.path, monitor);
     case VolumeFormat::MetaImage: return readMetaImage(source.path, monitor);
@@ -160,6 +166,19 @@ Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice, LoadMo
                                 std::to_string(scan.series.size()) + " series (numbered from 0)");
     }
     return loadDicomSeries(scan.series[index], monitor);
+}
+
+} // namespace
+
+Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice, LoadMonitor* monitor)
+{
+    log::get("io")->info("loading {} as {}", source.path.string(), formatName(source.format));
+    // Every file the readers open is recorded, whatever the format, and protected from being
+    // overwritten for as long as the volume lives.
+    const InputFileRecorder recorder;
+    Volume volume = readSource(source, choice, monitor);
+    volume.protectSourceFiles(std::make_shared<const InputProtection>(recorder.files()));
+    return volume;
 }
 
 Volume loadVolume(const fs::path& path, const LoadOptions& options, LoadMonitor* monitor)

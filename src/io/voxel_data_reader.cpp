@@ -1,21 +1,21 @@
 #include "io/voxel_data_reader.h"
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "io/volume_size_check.h"
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <fcntl.h>
 #include <limits>
 #include <span>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <utility>
+#include <zlib.h>
 
 namespace isoview::io::detail {
 namespace {
@@ -40,23 +40,14 @@ public:
     ReadOnlyFile(const fs::path& path, const std::string& prefix, const std::string& label)
         : m_path(path), m_prefix(prefix), m_label(label)
     {
-        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (m_fd < 0) throw IoError(m_prefix + "cannot open " + m_label + ": " +
-                                    systemReason(errno));
-        // The destructor does not run when the constructor throws: close by hand.
-        struct stat info {};
-        if (::fstat(m_fd, &info) != 0) {
-            const int error = errno;
-            ::close(m_fd);
-            throw IoError(m_prefix + "cannot read " + m_label + ": " + systemReason(error));
+        try {
+            m_file = InputFile::open(path, m_label);
+        } catch (const IoError& error) {
+            throw IoError(m_prefix + error.what());
         }
-        if (!S_ISREG(info.st_mode)) {
-            ::close(m_fd);
-            throw IoError(m_prefix + m_label + " is not a regular file");
-        }
-        m_size = std::uint64_t(info.st_size);
+        m_fd = m_file->fd();
+        m_size = m_file->size();
     }
-    ~ReadOnlyFile() { ::close(m_fd); }
     ReadOnlyFile(const ReadOnlyFile&) = delete;
     ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
 
@@ -101,6 +92,7 @@ private:
     fs::path m_path;
     std::string m_prefix;
     std::string m_label;
+    std::optional<InputFile> m_file; // a member: it must stay open as long as m_fd is used
     int m_fd = -1;
     std::uint64_t m_size = 0;
 };
@@ -244,8 +236,11 @@ struct InflateEnd {
     ~InflateEnd() { inflateEnd(stream); }
 };
 
+// Decompresses a file's share. With voxels, the share is appended to it, which grows only as
+// bytes arrive (its capacity is reserved by the caller): a stream that ends early has touched
+// no memory beyond what it filled. Without, the stream is only decoded and counted.
 void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded,
-                  std::span<std::byte> destination, Progress& progress,
+                  std::uint64_t share, std::vector<std::byte>* voxels, Progress* progress,
                   const std::string& prefix, std::vector<std::string>& warnings)
 {
     z_stream stream{};
@@ -271,7 +266,7 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
         stream.avail_in = uInt(kept + n);
     };
 
-    const std::uint64_t needed = skipDecoded + destination.size();
+    const std::uint64_t needed = skipDecoded + share;
     std::uint64_t produced = 0;
     const std::string truncated = prefix + "the compressed data in " + file.label() +
                                   " end early: they decompress to ";
@@ -280,23 +275,28 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
 
         unsigned char* out = scratch.data();
         std::uint64_t room = scratch.size();
+        bool appending = false;
         if (produced < skipDecoded) {
             room = std::min<std::uint64_t>(room, skipDecoded - produced);
-        } else if (produced < needed) {
-            out = reinterpret_cast<unsigned char*>(destination.data()) + (produced - skipDecoded);
+        } else if (produced < needed && voxels != nullptr) {
             room = std::min<std::uint64_t>(needed - produced, kProgressBytes);
-        } // else: probing that nothing follows the expected bytes
+            const std::size_t at = voxels->size();
+            voxels->resize(at + std::size_t(room)); // within the reserved capacity
+            out = reinterpret_cast<unsigned char*>(voxels->data() + at);
+            appending = true;
+        } // else: counting, or probing that nothing follows the expected bytes
         stream.next_out = out;
         stream.avail_out = uInt(room);
         const int result = inflate(&stream, Z_NO_FLUSH);
         const std::uint64_t wrote = room - stream.avail_out;
+        if (appending) voxels->resize(voxels->size() - std::size_t(stream.avail_out));
         if (produced + wrote > needed) {
             throw IoError(prefix + "the compressed data in " + file.label() +
                           " decompress to more than the " + std::to_string(needed) +
                           " bytes the header describes; its sizes or type are wrong");
         }
-        if (produced + wrote > skipDecoded) {
-            progress.advance(produced + wrote - std::max(produced, skipDecoded));
+        if (progress != nullptr && produced + wrote > skipDecoded) {
+            progress->advance(produced + wrote - std::max(produced, skipDecoded));
         }
         produced += wrote;
 
@@ -332,6 +332,27 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
     }
 }
 
+// A gzip stream ends with the size it decompresses to, modulo 2^32 (RFC 1952, ISIZE). A
+// stream cut short ends in other bytes, so a mismatch is checked by decoding the stream once
+// without storing it: a truncated file then fails before the voxel buffer is allocated. (A
+// complete stream may mismatch too: several members, or bytes after the stream.) zlib streams
+// carry no size and are only caught while they are read.
+void checkGzipEnd(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded,
+                  std::uint64_t share, const std::string& prefix)
+{
+    if (segment.length < 18) return; // not even a gzip header and trailer
+    unsigned char magic[2];
+    file.readExactly(segment.start, magic, 2);
+    if (magic[0] != 0x1f || magic[1] != 0x8b) return;
+    unsigned char end[4];
+    file.readExactly(segment.start + segment.length - 4, end, 4);
+    const std::uint32_t stated = std::uint32_t(end[0]) | std::uint32_t(end[1]) << 8 |
+                                 std::uint32_t(end[2]) << 16 | std::uint32_t(end[3]) << 24;
+    if (stated == std::uint32_t(skipDecoded + share)) return;
+    std::vector<std::string> ignored; // the real pass reports them
+    inflateShare(file, segment, skipDecoded, share, nullptr, nullptr, prefix, ignored);
+}
+
 std::string labelFor(const VoxelDataRequest& request, const fs::path& path)
 {
     // An attached header's data live in the file the request is named after.
@@ -360,24 +381,30 @@ std::vector<std::byte> readVoxelData(const VoxelDataRequest& request, LoadMonito
     const std::uint64_t share = *total / request.files.size();
 
     // Every file is checked before the buffer is allocated.
+    const bool raw = request.encoding == VoxelEncoding::Raw;
     std::vector<Segment> segments;
     segments.reserve(request.files.size());
     for (const VoxelDataFile& spec : request.files) {
         ReadOnlyFile file(spec.path, prefix, labelFor(request, spec.path));
         segments.push_back(locateShare(file, spec, request, share, prefix, warnings));
+        if (!raw) checkGzipEnd(file, segments.back(), spec.skipDecoded, share, prefix);
     }
 
-    std::vector<std::byte> voxels(static_cast<std::size_t>(*total));
-    const bool raw = request.encoding == VoxelEncoding::Raw;
+    std::vector<std::byte> voxels;
+    if (raw) {
+        voxels.resize(static_cast<std::size_t>(*total));
+    } else {
+        voxels.reserve(static_cast<std::size_t>(*total)); // untouched until decoded into
+    }
     Progress progress(monitor, raw ? "reading voxels" : "decompressing voxels", *total);
     for (std::size_t i = 0; i < request.files.size(); ++i) {
         const VoxelDataFile& spec = request.files[i];
         ReadOnlyFile file(spec.path, prefix, labelFor(request, spec.path));
-        const std::span<std::byte> destination(voxels.data() + i * share, std::size_t(share));
         if (raw) {
+            const std::span<std::byte> destination(voxels.data() + i * share, std::size_t(share));
             readRawShare(file, segments[i], destination, progress);
         } else {
-            inflateShare(file, segments[i], spec.skipDecoded, destination, progress, prefix,
+            inflateShare(file, segments[i], spec.skipDecoded, share, &voxels, &progress, prefix,
                          warnings);
         }
     }

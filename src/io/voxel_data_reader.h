@@ -14,7 +14,10 @@
 //   decompress to exactly the skipped bytes plus the share (IoError otherwise: truncated,
 //   corrupt or too long). Compressed data are zlib or gzip streams (detected), gzip possibly in
 //   several members; bytes after the last stream are ignored with a warning.
-// - Memory: the voxel buffer plus about 1.3 MiB of buffers, whatever the file size.
+// - Memory: the voxel buffer plus about 1.3 MiB of buffers, whatever the file size. Compressed
+//   voxels fill a reserved buffer as they are decoded, so a stream that ends early never
+//   touches the rest; a gzip stream whose size trailer disagrees with the header is decoded
+//   once without storing it, so a truncated gzip file fails before any voxel memory is used.
 // - Calls reportProgress(monitor, stage, done, total) about every MiB; CancelledError
 //   propagates.
 // - Returns the voxels in host byte order.

@@ -12,6 +12,7 @@
 // empty point list is allowed: it is the empty (transparent) function.
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "render/transfer_function.h"
 
 #include <cerrno>
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <system_error>
+#include <unistd.h>
 
 namespace isoview {
 namespace {
@@ -192,30 +194,25 @@ private:
     std::string m_context;
 };
 
-struct FileCloser {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 std::string readWholeFile(const std::filesystem::path& path)
 {
     const std::string what = "cannot read transfer function " + quoted(path);
-    errno = 0;
-    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
-    if (!file) throw IoError(what + ": " + systemReason(errno));
-
-    std::string text;
-    char buffer[64 * 1024];
-    for (;;) {
-        const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
-        text.append(buffer, n);
-        if (text.size() > std::size_t(kMaxFileBytes)) {
-            throw IoError(what + ": larger than " + std::to_string(kMaxFileBytes >> 20) +
-                          " MiB, not a transfer function");
-        }
-        if (n < sizeof buffer) break;
+    // Checked before the open: a FIFO or device must not block or stream forever.
+    const InputFile file = InputFile::open(path, "transfer function " + quoted(path));
+    if (file.size() > std::uint64_t(kMaxFileBytes)) {
+        throw IoError(what + ": larger than " + std::to_string(kMaxFileBytes >> 20) +
+                      " MiB, not a transfer function");
     }
-    // A folder opens on Linux and fails here with EISDIR.
-    if (std::ferror(file.get())) throw IoError(what + ": " + systemReason(errno));
+    std::string text(std::size_t(file.size()), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t got = ::read(file.fd(), text.data() + done, text.size() - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw IoError(what + ": " + systemReason(errno));
+        if (got == 0) break; // it shrank meanwhile: parse what is there
+        done += std::size_t(got);
+    }
+    text.resize(done);
     return text;
 }
 

@@ -18,12 +18,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace isoview {
+
+class InputProtection; // core/protected_inputs.h
 
 enum class ScalarType { UInt8, Int8, UInt16, Int16, UInt32, Int32, Float32, Float64 };
 
@@ -133,6 +136,15 @@ public:
     // Minimum and maximum finite stored values (computed once, at construction).
     ValueRange storedRange() const { return m_range; }
 
+    // The files this volume was read from, which writers refuse to replace while any copy of
+    // the volume lives (core/protected_inputs.h). loadVolume sets it; null for volumes made in
+    // memory.
+    void protectSourceFiles(std::shared_ptr<const InputProtection> protection)
+    {
+        m_inputProtection = std::move(protection);
+    }
+    const InputProtection* sourceFileProtection() const { return m_inputProtection.get(); }
+
 private:
     glm::uvec3 m_dims;
     ScalarType m_type;
@@ -141,6 +153,7 @@ private:
     ValueRescale m_rescale;
     VolumeMetadata m_metadata;
     ValueRange m_range;
+    std::shared_ptr<const InputProtection> m_inputProtection;
 };
 
 } // namespace isoview

@@ -228,13 +228,13 @@ TEST(AtomicFile, UnwritableFolderThrowsIoErrorAndCreatesNothing)
     EXPECT_TRUE(fs::is_empty(locked));
 }
 
-TEST(AtomicFile, RenameOntoAFolderThrowsIoErrorAndRemovesTheTempFile)
+TEST(AtomicFile, AFolderMadeThereBeforeCommitThrowsIoErrorAndRemovesTheTempFile)
 {
     TempDir dir;
     const fs::path target = dir.path() / "taken";
-    fs::create_directory(target);
     AtomicFileWriter writer(target);
     writer.write("data", 4);
+    fs::create_directory(target); // a folder already there is refused by the constructor
     try {
         writer.commit();
         FAIL() << "expected IoError";

@@ -16,6 +16,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace isoview {
@@ -303,6 +305,27 @@ TEST(TransferFunctionJson, LoadingAMalformedFileNamesTheFileAndTheProblem)
         EXPECT_EQ(std::string(e.what()), "transfer function file '" + path.string() +
                                              "': point 1 has opacity 2, expected 0..1");
     }
+}
+
+TEST(TransferFunctionJson, LoadingAFifoIsRefusedWithoutBlocking)
+{
+    TempDir dir;
+    const fs::path fifo = dir.path() / "tf.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // In a child with an alarm: an open that blocks on the FIFO ends by SIGALRM.
+    const ChildResult child = runInChild([&](std::string& message) {
+        ::alarm(10);
+        try {
+            (void)loadTransferFunction(fifo);
+        } catch (const IoError& e) {
+            message = e.what();
+            return 0;
+        }
+        return 1;
+    });
+    ASSERT_TRUE(child.exited) << "blocked (killed by signal " << child.signal << ")";
+    EXPECT_EQ(child.exitCode, 0);
+    EXPECT_NE(child.message.find("is a FIFO (named pipe)"), std::string::npos) << child.message;
 }
 
 TEST(TransferFunctionJson, SavingIntoAMissingFolderThrowsAndCreatesNothing)

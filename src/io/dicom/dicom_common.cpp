@@ -1,6 +1,7 @@
 #include "io/dicom/dicom_common.h"
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "core/log.h"
 #include "io/volume_size_check.h"
 
@@ -15,8 +16,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <fmt/format.h>
-#include <fstream>
+#include <unistd.h>
 
 namespace isoview::io::dicom {
 namespace {
@@ -92,11 +94,20 @@ std::string mm(double value)
 
 std::vector<std::uint8_t> readFileBytes(const fs::path& path, std::uint64_t maxBytes)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError("cannot open " + quoted(path) + " for reading");
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(maxBytes));
-    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
-    bytes.resize(std::size_t(in.gcount()));
+    const InputFile file = InputFile::open(path, quoted(path));
+    std::vector<std::uint8_t> bytes(
+        static_cast<std::size_t>(std::min<std::uint64_t>(maxBytes, file.size())));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t got =
+            ::pread(file.fd(), bytes.data() + done, bytes.size() - done, off_t(done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0)
+            throw IoError("cannot read " + quoted(path) + ": " + detail::systemReason(errno));
+        if (got == 0) break; // shorter than it was a moment ago
+        done += std::size_t(got);
+    }
+    bytes.resize(done);
     return bytes;
 }
 

@@ -1,6 +1,7 @@
 #include "io/dicom/dicom_parsing.h"
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "io/dicom/dicom_common.h"
 #include "io/dicom/dicom_header.h"
 #include "io/dicom/dicom_sniffing.h"
@@ -115,6 +116,7 @@ std::optional<PixelDataLocation> locatePixelData(std::span<const std::uint8_t> b
 
 ParsedDicom parseDicomFile(const fs::path& path, ReadDepth depth)
 {
+    requireRegularFile(path, quoted(path)); // before DCMTK or anything else opens it
     std::error_code error;
     const std::uint64_t size = fs::file_size(path, error);
     if (error) throw IoError("cannot read " + quoted(path) + ": " + error.message());

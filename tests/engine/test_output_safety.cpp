@@ -1,0 +1,215 @@
+// What AtomicFileWriter refuses to replace (FIFOs, devices, folders, the files an open volume
+// was read from) and the temporary files it removes when a signal stops the process.
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/protected_inputs.h"
+#include "support/child_process.h"
+#include "support/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <signal.h>
+#include <string>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <vector>
+
+namespace isoview {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ChildResult;
+using test::runInChild;
+using test::TempDir;
+
+void writePlainFile(const fs::path& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string readFile(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The message of the IoError that making a writer for path throws ("" when none is thrown).
+std::string refusal(const fs::path& path)
+{
+    try {
+        AtomicFileWriter writer(path);
+    } catch (const IoError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+TEST(OutputSafety, AFifoIsRefusedAndStaysAFifo)
+{
+    TempDir dir;
+    const fs::path fifo = dir.path() / "mesh.ply";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string message = refusal(fifo);
+    EXPECT_TRUE(contains(message, "is a FIFO (named pipe)")) << message;
+    EXPECT_TRUE(contains(message, fifo.string())) << message;
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"mesh.ply"}); // no temporary file
+}
+
+TEST(OutputSafety, ALinkToADeviceIsRefusedAndTheDeviceIsUntouched)
+{
+    TempDir dir;
+    const fs::path link = dir.path() / "out.stl";
+    fs::create_symlink("/dev/null", link);
+    const std::string message = refusal(link);
+    EXPECT_TRUE(contains(message, "links to a character device")) << message;
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+TEST(OutputSafety, AFolderIsRefusedBeforeAnythingIsWritten)
+{
+    TempDir dir;
+    const fs::path folder = dir.path() / "taken";
+    fs::create_directory(folder);
+    EXPECT_TRUE(contains(refusal(folder), "is a folder"));
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"taken"});
+}
+
+TEST(OutputSafety, ADanglingLinkIsReplacedLikeAMissingFile)
+{
+    TempDir dir;
+    const fs::path link = dir.path() / "out.ply";
+    fs::create_symlink(dir.path() / "nowhere", link);
+    writeFileAtomically(link, std::as_bytes(std::span("ok", 2)));
+    EXPECT_FALSE(fs::is_symlink(link));
+    EXPECT_EQ(readFile(link), "ok");
+}
+
+TEST(OutputSafety, AnInputOfAnOpenVolumeIsRefusedUnderAnyName)
+{
+    TempDir dir;
+    const fs::path input = dir.path() / "head.raw";
+    const fs::path hardLink = dir.path() / "alias.raw";
+    const fs::path symbolicLink = dir.path() / "link.raw";
+    writePlainFile(input, "voxels");
+    fs::create_hard_link(input, hardLink);
+    fs::create_symlink(input, symbolicLink);
+    {
+        const InputProtection protection({input});
+        for (const fs::path& name : {input, hardLink, symbolicLink}) {
+            const std::string message = refusal(name);
+            EXPECT_TRUE(contains(message, "a file the open volume was read from")) << message;
+            EXPECT_TRUE(contains(message, name.string())) << message;
+        }
+        EXPECT_EQ(readFile(input), "voxels");
+        EXPECT_EQ(dir.entries().size(), 3u); // no temporary file left
+    }
+    // Protection ends with the volume.
+    writeFileAtomically(input, std::as_bytes(std::span("mesh", 4)));
+    EXPECT_EQ(readFile(input), "mesh");
+}
+
+TEST(OutputSafety, ProtectionLastsWhileAnyRegistrationLives)
+{
+    TempDir dir;
+    const fs::path input = dir.path() / "a.nrrd";
+    writePlainFile(input, "x");
+    auto first = std::make_unique<InputProtection>(std::vector<fs::path>{input});
+    const InputProtection second({input, input}); // listed twice: counted once
+    EXPECT_EQ(second.fileCount(), 1u);
+    first.reset();
+    EXPECT_FALSE(refusal(input).empty());
+}
+
+TEST(OutputSafety, AFifoThatAppearsBeforeCommitIsRefusedThenToo)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "mesh.ply";
+    AtomicFileWriter writer(target);
+    writer.write("data", 4);
+    ASSERT_EQ(::mkfifo(target.c_str(), 0600), 0);
+    try {
+        writer.commit();
+        FAIL() << "expected IoError";
+    } catch (const IoError& e) {
+        EXPECT_TRUE(contains(e.what(), "is a FIFO")) << e.what();
+    }
+    EXPECT_TRUE(fs::is_fifo(target));
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"mesh.ply"});
+}
+
+TEST(OutputSafety, RecorderCollectsOnlyItsOwnThreadsInputs)
+{
+    InputFileRecorder outer;
+    recordInputFile("a");
+    {
+        const InputFileRecorder inner;
+        recordInputFile("b");
+        EXPECT_EQ(inner.files(), std::vector<fs::path>{"b"});
+    }
+    recordInputFile("c");
+    EXPECT_EQ(outer.files(), (std::vector<fs::path>{"a", "c"}));
+}
+
+// A signal that stops the process mid-export: the handler removes the temporary file and the
+// process still ends by that signal.
+class OutputSafetySignal : public ::testing::TestWithParam<int> {};
+
+TEST_P(OutputSafetySignal, RemovesTheTemporaryFileAndEndsByTheSignal)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "mesh.ply";
+    const int signal = GetParam();
+    const ChildResult child = runInChild([&](std::string& message) {
+        // The handlers are installed once per process: earlier tests may have installed them
+        // in the test process already, which the child inherits.
+        AtomicFileWriter writer(target);
+        writer.write("partial", 7);
+        if (!fs::exists(writer.tempPath())) {
+            message = "no temporary file was made";
+            return 2;
+        }
+        ::raise(signal);
+        message = "survived the signal";
+        return 1;
+    });
+    EXPECT_FALSE(child.exited) << child.message;
+    EXPECT_EQ(child.signal, signal) << child.message;
+    EXPECT_TRUE(dir.entries().empty()) << "left: " << dir.entries().front();
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, OutputSafetySignal, ::testing::Values(SIGINT, SIGTERM, SIGHUP),
+                         [](const auto& info) {
+                             return info.param == SIGINT    ? std::string("SIGINT")
+                                    : info.param == SIGTERM ? std::string("SIGTERM")
+                                                            : std::string("SIGHUP");
+                         });
+
+TEST(OutputSafety, AProgramsOwnSignalHandlerIsLeftAlone)
+{
+    TempDir dir;
+    const ChildResult child = runInChild([&](std::string& message) {
+        static volatile sig_atomic_t caught = 0;
+        ::signal(SIGTERM, [](int) { caught = 1; });
+        AtomicFileWriter writer(dir.path() / "out.ply");
+        ::raise(SIGTERM);
+        if (caught != 1) {
+            message = "the program's handler did not run";
+            return 1;
+        }
+        return 0;
+    });
+    EXPECT_TRUE(child.exited) << "killed by signal " << child.signal;
+    EXPECT_EQ(child.exitCode, 0) << child.message;
+}
+
+} // namespace
+} // namespace isoview
