@@ -8,6 +8,7 @@
 // PATH is anything the loaders open (DICOM file/folder/DICOMDIR, NRRD, MetaImage, raw).
 // VALUE is in the volume's real units (HU for CT). Exit status 0 on success, 1 on bad usage,
 // 2 when loading, extraction or writing fails (with the reason on stderr).
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "gpu/headless_context.h"
@@ -367,6 +368,9 @@ int main(int argc, char** argv)
         const io::VolumeSource source = loadOptions.raw ? io::openRawSource(args->volumePath)
                                                         : io::openSource(args->volumePath);
         Volume volume = io::loadVolume(source, loadOptions);
+        // The output is checked now, not after a long extraction: a FIFO, a device or one of
+        // the files just read is refused before any work (and checked again when written).
+        if (!args->output.empty()) requireReplaceableDestination(args->output);
         if (args->spacing) {
             VolumeGeometry geometry = volume.geometry();
             geometry.spacing = *args->spacing;

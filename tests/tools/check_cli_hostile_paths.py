@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""isoview-cli against hostile paths, end to end (issue 13's cases):
+- -o naming a FIFO, a link to a device, the input's data file or its header: refused before
+  any extraction, and what was there is unchanged;
+- a FIFO as the volume: refused at once, never blocking;
+- SIGTERM while the mesh is being written: the process ends by SIGTERM and no temporary file
+  is left beside the target.
+
+usage: check_cli_hostile_paths.py ISOVIEW_CLI SAMPLE.nhdr WORK_DIR
+"""
+
+import hashlib
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+from cli_runner import fail, run
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def expect_refused(cli, args, needle, timeout_s=60):
+    result = run([cli] + args, timeout_s)
+    if result.returncode == 0:
+        fail("isoview-cli %s succeeded; expected a refusal" % " ".join(args))
+    if needle not in result.stderr:
+        fail("the refusal does not say %r: %s" % (needle, result.stderr))
+    return result
+
+
+def main():
+    cli, sample_header, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    # The sample and its data file, copied: the test may only ever harm its own copies.
+    header = os.path.join(work, "head.nhdr")
+    shutil.copy(sample_header, header)
+    with open(sample_header) as f:
+        data_name = [l.split(":", 1)[1].strip() for l in f if l.startswith("data file:")][0]
+    data = os.path.join(work, data_name)
+    shutil.copy(os.path.join(os.path.dirname(sample_header), data_name), data)
+    before = digest(data), digest(header)
+
+    fifo = os.path.join(work, "mesh.ply")
+    os.mkfifo(fifo)
+    expect_refused(cli, [header, "--iso", "40", "-o", fifo], "is a FIFO (named pipe)")
+    if not stat.S_ISFIFO(os.lstat(fifo).st_mode):
+        fail("the FIFO at the output path was replaced")
+
+    device_link = os.path.join(work, "null.ply")
+    os.symlink("/dev/null", device_link)
+    expect_refused(cli, [header, "--iso", "40", "-o", device_link], "links to a character device")
+    if not os.path.islink(device_link):
+        fail("the link to /dev/null was replaced")
+
+    for target in (data, header):
+        started = time.monotonic()
+        expect_refused(cli, [header, "--iso", "40", "-o", target],
+                       "a file the open volume was read from")
+        print("refused -o %s in %.2f s" % (os.path.basename(target), time.monotonic() - started))
+    if (digest(data), digest(header)) != before:
+        fail("the input volume's files changed")
+
+    fifo_volume = os.path.join(work, "volume.nrrd")
+    os.mkfifo(fifo_volume)
+    expect_refused(cli, [fifo_volume, "--iso", "1"], "is a FIFO (named pipe)", timeout_s=20)
+
+    # SIGTERM while writing: a large ASCII PLY of the sample at a low isovalue takes long
+    # enough to catch its temporary file.
+    target = os.path.join(work, "big.ply")
+    process = subprocess.Popen([cli, header, "--iso", "5", "--ascii", "-o", target],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    temporary = None
+    while temporary is None and process.poll() is None and time.monotonic() < deadline:
+        temporary = next((n for n in os.listdir(work) if ".tmp-" in n), None)
+        time.sleep(0.001)
+    if temporary is None:
+        process.kill()
+        fail("never saw the temporary file (the export ended or took over 120 s)")
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=60)
+    if process.returncode != -signal.SIGTERM:
+        fail("isoview-cli ended with %d, not by SIGTERM" % process.returncode)
+    left = [n for n in os.listdir(work) if ".tmp-" in n or n == "big.ply"]
+    if left:
+        fail("left behind after SIGTERM: %s" % left)
+    print("SIGTERM during the write of %s: ended by the signal, nothing left" % temporary)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
