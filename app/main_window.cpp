@@ -9,6 +9,7 @@
 #include "log_panel.h"
 #include "mesh_export_dialog.h"
 #include "mesh_processing/physical_mesh.h"
+#include "png_file.h"
 #include "raw_import_dialog.h"
 #include "series_picker_dialog.h"
 #include "transfer_function_panel.h"
@@ -29,7 +30,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -677,10 +677,9 @@ void MainWindow::onFrameStats(const FrameStats& stats)
         // One more event-loop turn, so the status bar shows this frame's figures too.
         QTimer::singleShot(50, this, [this, path] {
             m_view->grabView(); // volume rendering at full resolution before the window's grab
-            QSaveFile file(path);
-            const bool ok =
-                file.open(QIODevice::WriteOnly) && grab().save(&file, "PNG") && file.commit();
-            emit screenshotDone(ok, ok ? path : file.errorString());
+            QString error;
+            const bool ok = savePng(grab().toImage(), path, &error);
+            emit screenshotDone(ok, ok ? path : error);
         });
     }
 }
@@ -873,12 +872,7 @@ void MainWindow::screenshotDialog()
 
 bool MainWindow::saveScreenshot(const QString& path, QString* error)
 {
-    const QImage image = m_view->grabView();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        if (error) *error = tr("%1: %2").arg(path, file.errorString());
-        return false;
-    }
+    if (!savePng(m_view->grabView(), path, error)) return false;
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     return true;
 }

@@ -41,6 +41,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace isoview::app {
@@ -432,6 +433,61 @@ TEST(MainWindowTest, ScreenshotIsAPngOfTheViewAndNotBlank)
         for (int x = 0; x < image.width(); x += 4)
             differing += image.pixel(x, y) != corner;
     EXPECT_GT(differing, image.width() * image.height() / 16 / 10);
+}
+
+// Outputs never destroy: an export over the open volume's own data file is refused with a
+// dialog, and the file is unchanged. The sample is copied first, so a regression could only
+// harm the copy.
+TEST(MainWindowTest, ExportOverTheOpenVolumesFileIsRefusedAndChangesNothing)
+{
+    isoview::test::TempDir dir;
+    const std::filesystem::path samples =
+        std::string(isoview::test::kSourceDir) + "/resources/samples";
+    for (const char* name : {"mr_head.nhdr", "mr_head_128x128x85_uint16.raw"}) {
+        std::filesystem::copy_file(samples / name, dir.path() / name);
+    }
+    const std::filesystem::path data = dir.path() / "mr_head_128x128x85_uint16.raw";
+    const auto bytes = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string before = bytes(data);
+
+    auto w = std::make_unique<MainWindow>();
+    w->resize(900, 640);
+    w->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(QString::fromStdString((dir.path() / "mr_head.nhdr").string()), 40.0);
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    ASSERT_TRUE(waitForSurface(*w));
+
+    QSignalSpy done(w.get(), &MainWindow::exportFinished);
+    w->exportMeshTo(QString::fromStdString(data.string()), {.format = MeshFormat::Ply});
+    ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));
+    EXPECT_FALSE(done.first().at(0).toBool());
+    QMessageBox* box = nullptr;
+    ASSERT_TRUE(waitUntil([&] { return (box = visibleErrorDialog(*w)) != nullptr; }));
+    EXPECT_TRUE(box->text().contains("the open volume was read from")) << box->text().toStdString();
+    box->close();
+    EXPECT_TRUE(bytes(data) == before);
+
+    QString error;
+    EXPECT_FALSE(w->saveScreenshot(QString::fromStdString(data.string()), &error));
+    EXPECT_TRUE(error.contains("the open volume was read from")) << error.toStdString();
+    EXPECT_TRUE(bytes(data) == before);
+}
+
+TEST(MainWindowTest, AScreenshotIntoAFifoIsRefusedAndTheFifoStays)
+{
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    const std::filesystem::path fifo = dir.path() / "view.png";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    QString error;
+    EXPECT_FALSE(w->saveScreenshot(QString::fromStdString(fifo.string()), &error));
+    EXPECT_TRUE(error.contains("is a FIFO (named pipe)")) << error.toStdString();
+    EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 TEST(MainWindowTest, OpenedFilesAreRememberedAsRecent)
