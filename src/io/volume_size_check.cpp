@@ -2,12 +2,12 @@
 
 #include "core/error.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <limits>
 #include <system_error>
+#include <unistd.h>
 #include <vector>
 
 namespace isoview::io::detail {
@@ -64,15 +64,31 @@ std::uint64_t physicalMemoryBytes()
         .value_or(std::numeric_limits<std::uint64_t>::max());
 }
 
+std::uint64_t availableMemoryBytes()
+{
+    const std::uint64_t physical = physicalMemoryBytes();
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit) {
+        if (key == "MemAvailable:") {
+            return std::min(physical, checkedMultiply(kib, 1024).value_or(physical));
+        }
+    }
+    return physical;
+}
+
 void requireFitsInMemory(std::string_view subject, glm::uvec3 dims, ScalarType type,
                          std::uint64_t bytes)
 {
-    const std::uint64_t memory = physicalMemoryBytes();
-    if (bytes > memory || bytes > std::vector<std::byte>().max_size()) {
-        throw InvalidInputError(std::string(subject) + " (" + dimsText(dims, type) + ") needs " +
-                                humanBytes(bytes) + " (" + std::to_string(bytes) +
-                                " bytes), more than the " + humanBytes(memory) +
-                                " of memory in this machine");
+    const std::uint64_t available = availableMemoryBytes();
+    if (bytes > available || bytes > std::vector<std::byte>().max_size()) {
+        throw InvalidInputError(
+            std::string(subject) + " (" + dimsText(dims, type) + ") needs " + humanBytes(bytes) +
+            " (" + std::to_string(bytes) + " bytes), more than the " + humanBytes(available) +
+            " of memory available now (" + humanBytes(physicalMemoryBytes()) +
+            " in this machine); close other programs, or open a cropped or downsampled copy");
     }
 }
 

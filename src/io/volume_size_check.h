@@ -47,8 +47,14 @@ std::optional<std::uint64_t> checkedMultiply(std::uint64_t a, std::uint64_t b);
 // Installed physical memory in bytes (UINT64_MAX when the OS does not say).
 std::uint64_t physicalMemoryBytes();
 
+// Memory available to new allocations now without swapping (MemAvailable in /proc/meminfo),
+// never more than physical memory; physical memory when the kernel does not say.
+std::uint64_t availableMemoryBytes();
+
 // Throws InvalidInputError "<subject> (<dims>) needs <n> (<bytes> bytes), more than the <m> of
-// memory in this machine" when bytes exceed physical memory or what a std::vector can hold.
+// memory available now (<p> in this machine); ..." when bytes exceed the available memory or
+// what a std::vector can hold. Checked before any voxel memory is allocated: the alternative
+// is the OOM killer, or minutes of swapping.
 void requireFitsInMemory(std::string_view subject, glm::uvec3 dims, ScalarType type,
                          std::uint64_t bytes);
 

@@ -1,14 +1,12 @@
 // Raw volume reading: the file-name convention, exact size checks before any allocation, byte
 // order, header offsets, and the real raw volumes from the shared test data.
-#include "io/raw_volume_reader.h"
-
 #include "core/error.h"
+#include "io/raw_volume_reader.h"
+#include "io/volume_size_check.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 
 #include <gtest/gtest.h>
-
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
@@ -17,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace isoview::io {
@@ -298,8 +297,26 @@ TEST(RawVolumeReader, VolumeLargerThanMemoryIsRejectedClearly)
     const std::string message = messageOf([&] { readRawVolume(path); });
     EXPECT_NE(message.find(std::to_string(slices * slice) + " bytes"), std::string::npos)
         << message;
-    EXPECT_NE(message.find("memory"), std::string::npos) << message;
+    EXPECT_NE(message.find("of memory available now"), std::string::npos) << message;
+    EXPECT_NE(message.find("close other programs"), std::string::npos) << message;
     EXPECT_THROW(readRawVolume(path), InvalidInputError);
+}
+
+TEST(RawVolumeReader, AvailableMemoryIsWhatTheKernelSaysAndNeverMoreThanInstalled)
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    std::uint64_t stated = 0;
+    while (meminfo >> key >> kib >> unit) {
+        if (key == "MemAvailable:") stated = kib * 1024;
+    }
+    ASSERT_GT(stated, 0u) << "no MemAvailable in /proc/meminfo";
+    const std::uint64_t available = io::detail::availableMemoryBytes();
+    EXPECT_LE(available, io::detail::physicalMemoryBytes());
+    // Both read a moment apart: they agree within what other processes change meanwhile.
+    EXPECT_NEAR(double(available), double(stated), 256.0 * 1024 * 1024);
 }
 
 TEST(RawVolumeReader, NameOutsideTheConventionIsExplained)
