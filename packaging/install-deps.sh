@@ -23,10 +23,10 @@ packages=(
   clang libclang-rt-14-dev
   # static analysis of src/ and app/ (packaging/run-clang-tidy.sh): clang-tidy-14
   clang-tidy
-  # the Debian package (cpack -G DEB: dpkg-shlibdeps computes its Depends) and
-  # packaging/check-deb-package.sh (validators of its desktop entry and AppStream metadata, the
-  # MIME database its types go into)
-  dpkg-dev desktop-file-utils appstream shared-mime-info
+  # the Debian package (cpack -G DEB: dpkg-shlibdeps computes its Depends, on the binaries
+  # CPack picks out with file) and packaging/check-deb-package.sh (validators of its desktop
+  # entry and AppStream metadata, the MIME database its types go into)
+  dpkg-dev file desktop-file-utils appstream shared-mime-info
 )
 
 missing=()
