@@ -2,6 +2,10 @@
 // only place where glGen*/glDelete* are called. Destruction needs the creating context (or one
 // sharing with it) to be current, as for any GL call.
 //
+// Each owner counts the objects of its kind alive in the process (liveGlObjects()), so a soak
+// can tell that a long session's object count stays flat: one relaxed atomic add per create or
+// destroy, no lock.
+//
 // Example:
 //   Texture t = Texture::create();
 //   glBindTexture(GL_TEXTURE_2D, t.id());
@@ -10,10 +14,32 @@
 
 #include <epoxy/gl.h>
 
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 
 namespace isoview::gl {
+
+// GL objects alive in the process, by kind, over every context: created by the owners below
+// and not yet destroyed. Safe to read from any thread (each count is read atomically; the set
+// is not a snapshot while other threads create or destroy objects).
+struct GlObjectCounts {
+    std::int64_t textures = 0;
+    std::int64_t buffers = 0;
+    std::int64_t framebuffers = 0;
+    std::int64_t vertexArrays = 0;
+    std::int64_t queries = 0;
+    std::int64_t programs = 0;
+    std::int64_t shaders = 0;
+    std::int64_t syncs = 0;
+
+    bool operator==(const GlObjectCounts&) const = default;
+    // "textures 12, buffers 9, ...", for logs and test failures.
+    std::string describe() const;
+};
+
+GlObjectCounts liveGlObjects();
 
 // glObjectLabel in debug builds where KHR_debug is present; nothing otherwise.
 void labelObject(GLenum labelNamespace, GLuint id, std::string_view label);
