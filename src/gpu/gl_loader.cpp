@@ -5,6 +5,8 @@
 
 #include <epoxy/gl.h>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -99,15 +101,54 @@ void installDebugMessageLogger()
     glDebugMessageCallback(onDebugMessage, nullptr);
 }
 
-void throwOnGlError(const char* what)
+namespace {
+
+// The pending glGetError codes (" 0x505 0x502"); empty when there are none.
+std::string pendingGlErrors(bool* outOfMemory = nullptr)
 {
     std::string codes;
     for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) {
+        if (outOfMemory && e == GL_OUT_OF_MEMORY) *outOfMemory = true;
         std::ostringstream s;
         s << " 0x" << std::hex << e;
         codes += s.str();
     }
+    return codes;
+}
+
+} // namespace
+
+void throwOnGlError(const char* what)
+{
+    const std::string codes = pendingGlErrors();
     if (!codes.empty()) throw GlError(std::string(what) + " failed with GL error" + codes);
+}
+
+void throwOnGlAllocationError(std::string_view what, std::uint64_t bytes)
+{
+    bool outOfMemory = false;
+    const std::string codes = pendingGlErrors(&outOfMemory);
+    if (outOfMemory) {
+        throw GpuMemoryError("the GPU ran out of memory allocating " + std::string(what) + " (" +
+                             formatBytes(bytes) + ")");
+    }
+    if (!codes.empty()) {
+        throw GlError("allocating " + std::string(what) + " (" + formatBytes(bytes) +
+                      ") failed with GL error" + codes);
+    }
+}
+
+std::string formatBytes(std::uint64_t bytes)
+{
+    const double b = double(bytes);
+    char text[32];
+    if (b >= 1e9)
+        std::snprintf(text, sizeof text, "%.2f GB", b / 1e9);
+    else if (b >= 1e6)
+        std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.0f kB", std::ceil(b / 1e3));
+    return text;
 }
 
 } // namespace isoview::gl

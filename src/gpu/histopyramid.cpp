@@ -91,6 +91,8 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     allocateChains(m_levels8, m_levels16, m_levels32, "histopyramid");
     allocateChains(m_vertexLevels8, m_vertexLevels16, m_vertexLevels32, "vertex pyramid");
     restoreTexture.reset();
+    // Out of memory shows here, not as an incomplete framebuffer below.
+    throwOnGlAllocationError("the HistoPyramid levels", m_bytes);
 
     {
         // The zero fill below is a clear: scissor and colour mask must let it reach every texel.
@@ -156,7 +158,8 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
         glVertexAttribIPointer(0, 1, GL_UNSIGNED_INT, sizeof(std::uint32_t), nullptr);
         glVertexAttribDivisor(0, 1);
     }
-    throwOnGlError("allocating the HistoPyramid");
+    throwOnGlAllocationError("the HistoPyramid buffers",
+                             2 * record::kBytes + std::size_t(layout.blockTotal()) * 4);
 }
 
 HistoPyramid::LevelStorage HistoPyramid::storageOf(std::uint32_t level) const

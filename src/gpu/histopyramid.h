@@ -55,7 +55,8 @@ struct HistoPyramidPrograms {
 
 class HistoPyramid {
 public:
-    // Allocates every level and its framebuffer. Throws GlError when the driver rejects them.
+    // Allocates every level and its framebuffer. Throws GpuMemoryError (gl_loader.h) when the
+    // driver is out of memory for them, GlError when it rejects them otherwise.
     explicit HistoPyramid(const PyramidLayout& layout);
 
     const PyramidLayout& layout() const { return m_layout; }

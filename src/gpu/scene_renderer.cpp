@@ -17,7 +17,7 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdio>
+#include <new>
 #include <string>
 
 namespace isoview::gl {
@@ -292,11 +292,20 @@ std::uint64_t estimatedGpuBytes(const Volume& volume)
     return std::uint64_t(voxels * (double(scalarSize(volume.type())) * 1.1 + 1.8));
 }
 
-std::string gigabytes(std::uint64_t bytes)
+// "128x128x85 uint16 volume"
+std::string describeVolume(const Volume& volume)
 {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f GB", double(bytes) / 1e9);
-    return text;
+    const glm::uvec3 d = volume.dims();
+    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z) + " " +
+           std::string(scalarTypeName(volume.type())) + " volume";
+}
+
+// What the user can do about a volume the GPU cannot hold; ends every such message.
+std::string whatToDo(const Volume& volume, const std::string& orElse)
+{
+    return std::string("To view it, open a cropped part of it (a smaller region or fewer "
+                       "slices), a subsampled copy") +
+           (scalarSize(volume.type()) > 1 ? ", an 8-bit copy" : "") + ", or " + orElse + ".";
 }
 
 } // namespace
@@ -319,19 +328,34 @@ void SceneRenderer::setVolume(const Volume& volume)
         known = false;
     }
     const std::uint64_t needed = estimatedGpuBytes(volume);
+    const std::string needs = "This " + describeVolume(volume) + " needs about " +
+                              formatBytes(needed) + " of GPU memory (volume texture and pyramids)";
+    const std::string closeOthers = "close other programs that use the GPU";
     if (known && needed > available) {
-        const glm::uvec3 dims = volume.dims();
-        throw GlError("this " + std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" +
-                      std::to_string(dims.z) + " " + std::string(scalarTypeName(volume.type())) +
-                      " volume needs about " + gigabytes(needed) +
-                      " of GPU memory (volume texture and pyramids); " +
-                      (d.memoryBudget != 0 ? "the budget is " : "the GPU has ") +
-                      gigabytes(available) + " free");
+        if (d.memoryBudget != 0) {
+            throw GpuMemoryError(needs + ", more than the budget of " + formatBytes(available) +
+                                 ". " + whatToDo(volume, "raise the budget"));
+        }
+        throw GpuMemoryError(needs + ", more than the " + formatBytes(available) +
+                             " the GPU has free. " + whatToDo(volume, closeOthers));
     }
     // Everything that may throw comes first: the ray caster's program, the upload and the
     // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
+    // The estimate can fall short of what the driver needs, or others take the GPU's memory
+    // meanwhile: the driver's out-of-memory then ends the same way as the check above.
     d.raycaster.prepare(samplerKindFor(volume.type()));
-    d.surface.setVolume(volume, d.maxTextureSize);
+    try {
+        d.surface.setVolume(volume, d.maxTextureSize);
+    } catch (const GpuMemoryError& e) {
+        throw GpuMemoryError(needs + " and does not fit: " + e.what() + ". " +
+                             whatToDo(volume, closeOthers));
+    } catch (const std::bad_alloc&) {
+        // Software renderers (llvmpipe) keep textures in system memory, as bricks keep copies.
+        throw GpuMemoryError(needs +
+                             " and does not fit: the system ran out of memory placing "
+                             "it on the GPU. " +
+                             whatToDo(volume, "close other programs"));
+    }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
     d.requestedIsovalue.reset();
     d.renderedIsovalue.reset();

@@ -93,9 +93,11 @@ public:
 
     // Uploads the volume (texture + pyramid; a volume too tall for one texture in bricks of
     // slices, each with its own, extracted as one seamless surface). Throws GlError naming the
-    // limit when it cannot be placed, and before any upload when it would need more GPU memory
-    // than the GPU has free (or the budget allows); the previous volume stays then. The
-    // isovalue must be set again afterwards.
+    // limit when it cannot be placed; before any upload when it would need more GPU memory
+    // than the GPU has free (or the budget allows), and when the driver runs out of memory
+    // during the upload or the pyramid allocation (GL_OUT_OF_MEMORY), with a message that gives
+    // the sizes and says what to do. The previous volume stays in every case. The isovalue
+    // must be set again afterwards.
     void setVolume(const Volume& volume);
     bool hasVolume() const;
     // Slabs the volume is extracted in: 1 unless it is too tall for one texture.

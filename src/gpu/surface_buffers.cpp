@@ -59,7 +59,9 @@ bool SurfaceBuffers::reserve(std::uint32_t vertices, std::uint32_t indices)
                      GLsizeiptr(std::size_t(indexCapacity) * sizeof(std::uint32_t)), nullptr,
                      GL_DYNAMIC_COPY);
     }
-    throwOnGlError("allocating the isosurface mesh buffers");
+    throwOnGlAllocationError("the isosurface mesh buffers",
+                             std::uint64_t(vertexCapacity) * sizeof(PackedSurfaceVertex) +
+                                 std::uint64_t(indexCapacity) * sizeof(std::uint32_t));
     m_vertexCapacity = vertexCapacity;
     m_indexCapacity = indexCapacity;
     return true;

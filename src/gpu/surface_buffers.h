@@ -33,8 +33,8 @@ public:
     SurfaceBuffers();
 
     // Makes room for at least this many vertices and indices; returns whether the buffers were
-    // reallocated (their contents are then undefined). Throws GlError when the driver cannot
-    // allocate them.
+    // reallocated (their contents are then undefined). Throws GpuMemoryError (gl_loader.h) when
+    // the driver is out of memory for them, GlError when it rejects them otherwise.
     bool reserve(std::uint32_t vertices, std::uint32_t indices);
     // Forgets the storage (a new volume starts small again).
     void release();

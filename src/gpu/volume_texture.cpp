@@ -4,6 +4,7 @@
 #include "gpu/gl_loader.h"
 #include "gpu/gl_state.h"
 
+#include <string>
 #include <vector>
 
 namespace isoview::gl {
@@ -77,6 +78,10 @@ VolumeTexture::VolumeTexture(const Volume& volume, std::uint32_t maxTextureSize)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
     glTexImage2D(GL_TEXTURE_2D, 0, fmt.internalFormat, GLsizei(size.x), GLsizei(size.y), 0,
                  fmt.format, fmt.type, nullptr);
+    // Out of memory shows here, before a slice is sent to a texture that has no storage.
+    throwOnGlAllocationError("the volume texture of " + std::to_string(size.x) + "x" +
+                                 std::to_string(size.y) + " texels",
+                             m_bytes);
     // Rows of odd-width 8/16-bit slices are not 4-byte aligned.
     ScopedPixelStore alignment(GL_UNPACK_ALIGNMENT, 1);
 

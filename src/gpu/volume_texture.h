@@ -24,7 +24,8 @@ SamplerKind samplerKindFor(ScalarType type);
 class VolumeTexture {
 public:
     // Uploads the volume. Throws GlError (naming GL_MAX_TEXTURE_SIZE) when no flat-3D tiling
-    // fits, or when the driver rejects the allocation.
+    // fits, GpuMemoryError (gl_loader.h) when the driver is out of memory for the texture, and
+    // GlError when it rejects the allocation or the upload otherwise.
     VolumeTexture(const Volume& volume, std::uint32_t maxTextureSize);
 
     GLuint id() const { return m_texture.id(); }

@@ -1,0 +1,176 @@
+// A real GL_OUT_OF_MEMORY while a volume goes to the GPU, in the volume texture's allocation and
+// in the pyramid's: the error gives the sizes and says what to do, nothing of the failed upload
+// stays alive, and the previous volume stays, its surface still the CPU reference's.
+//
+// llvmpipe keeps textures in system memory, so a lowered address-space limit (RLIMIT_AS, for the
+// scope of one setVolume only) makes its allocations fail as a GPU's would. The memory check
+// before the upload is given a budget it always passes: what is tested is the driver's error.
+#include "core/error.h"
+#include "extraction/cpu_marching_cubes.h"
+#include "extraction/flat3d_layout.h"
+#include "gpu/gl_loader.h"
+#include "gpu/gl_objects.h"
+#include "gpu/scene_renderer.h"
+#include "support/gl_test_context.h"
+#include "support/mesh_compare.h"
+#include "support/synthetic_volumes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <sys/resource.h>
+
+namespace isoview::test {
+namespace {
+
+using gl::SceneRenderer;
+
+// Lets the process map at most `headroom` bytes more than it has mapped now, until destroyed.
+class AddressSpaceLimit {
+public:
+    explicit AddressSpaceLimit(std::uint64_t headroom)
+    {
+        if (getrlimit(RLIMIT_AS, &m_previous) != 0) return;
+        rlimit lowered = m_previous;
+        lowered.rlim_cur = rlim_t(mappedBytes() + headroom);
+        m_set = lowered.rlim_cur <= m_previous.rlim_max && setrlimit(RLIMIT_AS, &lowered) == 0;
+    }
+    ~AddressSpaceLimit()
+    {
+        if (m_set) setrlimit(RLIMIT_AS, &m_previous);
+    }
+    AddressSpaceLimit(const AddressSpaceLimit&) = delete;
+    AddressSpaceLimit& operator=(const AddressSpaceLimit&) = delete;
+
+    bool set() const { return m_set; }
+
+private:
+    static std::uint64_t mappedBytes()
+    {
+        std::ifstream status("/proc/self/status");
+        for (std::string line; std::getline(status, line);) {
+            if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) * 1024; // kB
+        }
+        return 0;
+    }
+
+    rlimit m_previous{};
+    bool m_set = false;
+};
+
+constexpr std::uint64_t kMiB = 1024 * 1024;
+constexpr glm::uvec3 kLargeDims{512, 512, 256}; // 64 MiB of uint8
+
+Volume smallBall()
+{
+    return makeTypedVolume<std::uint8_t>({40, 40, 40}, [](auto i, auto j, auto k) {
+        const double r =
+            std::sqrt((i - 19.5) * (i - 19.5) + (j - 19.5) * (j - 19.5) + (k - 19.5) * (k - 19.5));
+        return std::uint8_t(std::lround(std::clamp(255.0 - 12.0 * r, 0.0, 255.0)));
+    });
+}
+
+Volume largeVolume()
+{
+    return makeTypedVolume<std::uint8_t>(
+        kLargeDims, [](auto i, auto j, auto k) { return std::uint8_t((i ^ j) + 3 * k); });
+}
+
+IsoMesh extract(SceneRenderer& scene, double iso)
+{
+    scene.setIsovalue(iso);
+    scene.extractSurface();
+    return scene.capture();
+}
+
+void expectSameMesh(const IsoMesh& gpu, const IsoMesh& cpu)
+{
+    const MeshComparison c = compareMeshes(gpu, cpu);
+    SCOPED_TRACE(c.describe());
+    EXPECT_GT(cpu.triangleCount(), 1000u);
+    EXPECT_EQ(c.trianglesA, c.trianglesB);
+    EXPECT_EQ(c.verticesA, c.verticesB);
+    EXPECT_EQ(c.unmatchedTriangles, 0u);
+    EXPECT_EQ(c.unmatchedVertices, 0u);
+    EXPECT_LE(c.maxPositionDistance, 1e-3);
+}
+
+// Loads the small volume, then tries the large one with only `headroom` bytes of address space
+// to spare; returns the error's message. Checks that nothing of the failed upload stays alive
+// and that the small volume's surface is still the CPU reference's.
+std::string failedUploadMessage(std::uint64_t headroom)
+{
+    const Volume small = smallBall();
+    const Volume large = largeVolume(); // made before the limit: only the upload may fail
+    SceneRenderer::Options options;
+    options.memoryBudgetBytes = std::uint64_t(1) << 50; // the check before the upload passes
+    SceneRenderer scene(options);
+    scene.setVolume(small);
+    const IsoMesh before = extract(scene, 100.5);
+    const gl::GlObjectCounts objects = gl::liveGlObjects();
+
+    std::string message;
+    {
+        const AddressSpaceLimit limit(headroom);
+        EXPECT_TRUE(limit.set()) << "setrlimit(RLIMIT_AS) failed";
+        try {
+            scene.setVolume(large);
+            ADD_FAILURE() << "the upload should have run out of memory";
+        } catch (const GlError& e) {
+            message = e.what();
+        }
+    }
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
+    EXPECT_EQ(gl::liveGlObjects(), objects)
+        << "before: " << objects.describe() << "\nafter: " << gl::liveGlObjects().describe();
+    EXPECT_TRUE(scene.hasVolume());
+    EXPECT_EQ(scene.renderedIsovalue(), 100.5) << "the surface on screen stays";
+    const IsoMesh after = extract(scene, 100.5);
+    EXPECT_EQ(after.triangleCount(), before.triangleCount());
+    expectSameMesh(after, extractIsosurfaceCpu(small, 100.5f));
+
+    // The context is healthy: with the memory back, the large volume goes up.
+    EXPECT_NO_THROW(scene.setVolume(large));
+    return message;
+}
+
+class GpuOutOfMemoryTest : public GlTest {};
+
+TEST_F(GpuOutOfMemoryTest, TheVolumeTextureIsRefusedWithSizesAndThePreviousVolumeStays)
+{
+    const std::string message = failedUploadMessage(16 * kMiB); // a quarter of the texture
+    const glm::uvec2 texels =
+        Flat3DLayout::forVolume(kLargeDims, gl::queryCapabilities().maxTextureSize).textureSize();
+    SCOPED_TRACE(message);
+    EXPECT_NE(message.find("This 512x512x256 uint8 volume needs about 194.6 MB of GPU memory "
+                           "(volume texture and pyramids) and does not fit: the GPU ran out of "
+                           "memory allocating the volume texture of " +
+                           std::to_string(texels.x) + "x" + std::to_string(texels.y) + " texels (" +
+                           gl::formatBytes(std::uint64_t(texels.x) * texels.y) + "). "),
+              std::string::npos);
+    EXPECT_NE(message.find("To view it, open a cropped part of it (a smaller region or fewer "
+                           "slices), a subsampled copy, or close other programs that use the "
+                           "GPU."),
+              std::string::npos);
+}
+
+TEST_F(GpuOutOfMemoryTest, ThePyramidIsRefusedWithSizesAndThePreviousVolumeStays)
+{
+    // The upload needs the texture (64 MiB) and, for a moment, the block ranges' per-row
+    // pass (64 MiB, freed before the pyramid); the pyramids need about 112 MiB more. 144 MiB
+    // leaves 16 MiB over the upload's peak and 32 MiB short of the pyramids.
+    const std::string message = failedUploadMessage(144 * kMiB);
+    SCOPED_TRACE(message);
+    EXPECT_NE(message.find("This 512x512x256 uint8 volume needs about 194.6 MB of GPU memory "
+                           "(volume texture and pyramids) and does not fit: the GPU ran out of "
+                           "memory allocating the HistoPyramid levels ("),
+              std::string::npos);
+    EXPECT_NE(message.find(" MB). To view it, open a cropped part of it"), std::string::npos);
+}
+
+} // namespace
+} // namespace isoview::test
