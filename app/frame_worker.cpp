@@ -6,6 +6,7 @@
 #include "gpu/offscreen_target.h"
 
 #include <QMetaObject>
+#include <QtGlobal>
 #include <cstring>
 #include <exception>
 #include <utility>
@@ -60,12 +61,42 @@ template <class F> void FrameWorker::runOnRenderThread(F&& f)
     if (failure) std::rethrow_exception(failure);
 }
 
+namespace {
+
+// ISOVIEW_GPU_MEMORY_BUDGET_MB: the GPU memory a volume may take, in MB (10^6 bytes), instead of
+// what the GPU reports free; 0 (no budget) when unset or not a positive number. Tests set it to
+// refuse volumes on any machine; users can keep room for other programs with it.
+std::uint64_t memoryBudgetFromEnvironment()
+{
+    const QString text = qEnvironmentVariable("ISOVIEW_GPU_MEMORY_BUDGET_MB");
+    if (text.isEmpty()) return 0;
+    bool ok = false;
+    const double megabytes = text.toDouble(&ok);
+    if (!ok || !(megabytes > 0.0) || megabytes > 1e9) {
+        log::get("app")->warn("ISOVIEW_GPU_MEMORY_BUDGET_MB='{}' is not a positive number of MB; "
+                              "ignored",
+                              text.toStdString());
+        return 0;
+    }
+    log::get("app")->info("GPU memory budget {} MB (ISOVIEW_GPU_MEMORY_BUDGET_MB)", megabytes);
+    return std::uint64_t(megabytes * 1e6);
+}
+
+} // namespace
+
 QString FrameWorker::start()
 {
     QString summary;
+    gl::SceneRenderer::Options options;
+    options.memoryBudgetBytes = memoryBudgetFromEnvironment();
+    if (options.memoryBudgetBytes != 0) {
+        m_budgetNote = QStringLiteral("\n\nThe GPU memory budget is set by "
+                                      "ISOVIEW_GPU_MEMORY_BUDGET_MB=%1.")
+                           .arg(qEnvironmentVariable("ISOVIEW_GPU_MEMORY_BUDGET_MB"));
+    }
     runOnRenderThread([&] {
         m_state->context = std::make_unique<gl::HeadlessContext>();
-        m_state->renderer = std::make_unique<gl::SceneRenderer>();
+        m_state->renderer = std::make_unique<gl::SceneRenderer>(options);
         summary = QString::fromStdString(m_state->renderer->capabilities().summary());
     });
     m_started = true;
@@ -82,7 +113,7 @@ std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volu
             m_state->volume = std::move(volume);
             m_state->appliedIsovalue.reset(); // the renderer needs it again
         } catch (const Error& e) {
-            error = QString::fromUtf8(e.what());
+            error = QString::fromUtf8(e.what()) + m_budgetNote;
         }
     });
     return error;

@@ -69,12 +69,14 @@ public:
     ~FrameWorker() override; // finishes the frame in flight, frees the GPU objects, joins
 
     // Makes the context and the renderer on the render thread. Returns the renderer's summary,
-    // or throws Error (no OpenGL 3.3, shader failure).
+    // or throws Error (no OpenGL 3.3, shader failure). The renderer's GPU memory budget comes
+    // from ISOVIEW_GPU_MEMORY_BUDGET_MB (MB, read here) when set.
     QString start();
     bool started() const { return m_started; }
 
     // Uploads the volume; returns the error message when the GPU cannot take it (the previous
-    // volume stays then).
+    // volume stays then). A volume beyond the GPU's memory or the budget gets a message with the
+    // sizes and what to do (SceneRenderer::setVolume), and the budget's origin when one is set.
     std::optional<QString> setVolume(std::shared_ptr<const Volume> volume);
 
     // Queues a frame; replaces a request not yet started.
@@ -101,6 +103,9 @@ private:
     QObject* m_threadObject = nullptr; // lives on m_thread: queued calls run there
     std::unique_ptr<RenderThreadState> m_state;
     bool m_started = false;
+    // Said after every upload error while ISOVIEW_GPU_MEMORY_BUDGET_MB sets a budget (empty
+    // otherwise), so the user knows where the limit comes from.
+    QString m_budgetNote;
 
     std::mutex m_mutex; // guards m_pending and m_scheduled
     std::optional<FrameRequest> m_pending;
