@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # README command (b): installs the Debian 12 dependencies, builds isoview (Release) and runs the
-# whole test suite through ctest, checks src/ and app/ with clang-tidy, then builds the loaders'
-# tests and fuzzers with clang-14 under AddressSanitizer + UndefinedBehaviorSanitizer, runs those
-# tests and fuzzes every parser for a bounded time (FUZZ_SECONDS, default 30 each). Needs no display server: the GUI tests run on a
-# virtual one (Xvfb) started here; the GL engine tests use headless EGL. Run as root (or with
-# sudo available).
+# whole test suite through ctest (the soak included), checks src/ and app/ with clang-tidy, then
+# builds everything again with clang-14 under AddressSanitizer + UndefinedBehaviorSanitizer,
+# runs the whole suite there (all but the soak) and fuzzes every parser for a bounded time
+# (FUZZ_SECONDS, default 30 each). Needs no display server: the GUI tests run on a virtual one
+# (Xvfb) started here; the GL engine tests use headless EGL. Run as root (or with sudo
+# available).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
