@@ -38,20 +38,13 @@ std::string plural(std::uint64_t count, std::string_view noun)
 class ReadOnlyFile {
 public:
     ReadOnlyFile(const fs::path& path, const std::string& prefix, const std::string& label)
-        : m_path(path), m_prefix(prefix), m_label(label)
+        : m_prefix(prefix), m_label(label), m_file(open(path, prefix, label))
     {
-        try {
-            m_file = InputFile::open(path, m_label);
-        } catch (const IoError& error) {
-            throw IoError(m_prefix + error.what());
-        }
-        m_fd = m_file->fd();
-        m_size = m_file->size();
     }
     ReadOnlyFile(const ReadOnlyFile&) = delete;
     ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
 
-    std::uint64_t size() const { return m_size; }
+    std::uint64_t size() const { return m_file.size(); }
     const std::string& label() const { return m_label; }
 
     // Reads exactly n bytes at offset; the file getting shorter meanwhile is an IoError.
@@ -60,7 +53,7 @@ public:
         auto* out = static_cast<unsigned char*>(destination);
         std::size_t done = 0;
         while (done < n) {
-            const ssize_t got = ::pread(m_fd, out + done, n - done, off_t(offset + done));
+            const ssize_t got = ::pread(m_file.fd(), out + done, n - done, off_t(offset + done));
             if (got < 0) {
                 if (errno == EINTR) continue;
                 fail(errno);
@@ -77,24 +70,31 @@ public:
     std::size_t readSome(std::uint64_t offset, void* destination, std::size_t n)
     {
         while (true) {
-            const ssize_t got = ::pread(m_fd, destination, n, off_t(offset));
+            const ssize_t got = ::pread(m_file.fd(), destination, n, off_t(offset));
             if (got >= 0) return std::size_t(got);
             if (errno != EINTR) fail(errno);
         }
     }
 
 private:
+    // The message names what was being read (the prefix) before InputFile's own words.
+    static InputFile open(const fs::path& path, const std::string& prefix, const std::string& label)
+    {
+        try {
+            return InputFile::open(path, label);
+        } catch (const IoError& error) {
+            throw IoError(prefix + error.what());
+        }
+    }
+
     [[noreturn]] void fail(int error)
     {
         throw IoError(m_prefix + "cannot read " + m_label + ": " + systemReason(error));
     }
 
-    fs::path m_path;
     std::string m_prefix;
     std::string m_label;
-    std::optional<InputFile> m_file; // a member: it must stay open as long as m_fd is used
-    int m_fd = -1;
-    std::uint64_t m_size = 0;
+    InputFile m_file;
 };
 
 // Progress in decoded voxel bytes, reported about every MiB.
