@@ -84,17 +84,23 @@ bool waitForSurface(MainWindow& w, int timeoutMs = 30000)
         timeoutMs);
 }
 
-std::unique_ptr<MainWindow> openSample(double iso = 40.0)
+// A shown window with the volume at path open and its surface at iso on screen.
+std::unique_ptr<MainWindow> openVolume(const QString& path, double iso)
 {
     auto w = std::make_unique<MainWindow>();
     w->resize(900, 640);
     w->show();
     EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
     QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
-    w->openPath(samplePath(), iso);
+    w->openPath(path, iso);
     EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
     EXPECT_TRUE(waitForSurface(*w));
     return w;
+}
+
+std::unique_ptr<MainWindow> openSample(double iso = 40.0)
+{
+    return openVolume(samplePath(), iso);
 }
 
 std::uint64_t cpuTriangles(const Volume& v, double real)
@@ -453,13 +459,7 @@ TEST(MainWindowTest, ExportOverTheOpenVolumesFileIsRefusedAndChangesNothing)
     };
     const std::string before = bytes(data);
 
-    auto w = std::make_unique<MainWindow>();
-    w->resize(900, 640);
-    w->show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(w.get()));
-    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
-    w->openPath(QString::fromStdString((dir.path() / "mr_head.nhdr").string()), 40.0);
-    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    auto w = openVolume(QString::fromStdString((dir.path() / "mr_head.nhdr").string()), 40.0);
     ASSERT_TRUE(waitForSurface(*w));
 
     QSignalSpy done(w.get(), &MainWindow::exportFinished);

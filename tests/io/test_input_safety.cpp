@@ -110,23 +110,14 @@ TEST(InputSafety, ALoadedVolumeProtectsEveryFileItWasReadFrom)
     EXPECT_EQ(messageOf([&] { AtomicFileWriter writer(data); }), "(no exception)");
 }
 
-// The peak resident memory since the last reset, in bytes (VmHWM).
-std::uint64_t peakResidentBytes()
+// A /proc/self/status figure in bytes: "VmHWM" (the peak resident size since the last reset)
+// or "VmRSS" (the resident size now).
+std::uint64_t statusBytes(const std::string& key)
 {
     std::ifstream status("/proc/self/status");
     std::string line;
     while (std::getline(status, line)) {
-        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-    }
-    return 0;
-}
-
-std::uint64_t residentBytes()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+        if (line.rfind(key + ":", 0) == 0) return std::stoull(line.substr(key.size() + 1)) * 1024;
     }
     return 0;
 }
@@ -178,9 +169,9 @@ std::uint64_t peakGrowthOfTruncatedLoad(const std::string& format, std::string& 
     std::uint64_t growth = 0;
     const ChildResult child = runInChild([&](std::string& text) {
         resetPeakResident();
-        const std::uint64_t before = residentBytes();
+        const std::uint64_t before = statusBytes("VmRSS");
         text = messageOf([&] { io::loadVolume(path); });
-        growth = peakResidentBytes() - before;
+        growth = statusBytes("VmHWM") - before;
         text += "\npeak growth " + std::to_string(growth);
         return 0;
     });
