@@ -44,6 +44,10 @@ struct SeriesSummary {
     std::size_t sliceCount = 0;
     glm::uvec3 dims{0, 0, 0};
     std::string note; // why it cannot be loaded, if so (e.g. an undecodable transfer syntax)
+    // When one series or file holds several volumes (time points, echoes, image types, the 4th
+    // dimension of a NIfTI file): which one this entry is, e.g. "volume 2 of 2: time point 2"
+    // or "image type PHASE". Empty for a series that is a single volume.
+    std::string volumeLabel;
 };
 
 // What a source holds, as the series picker shows it.
