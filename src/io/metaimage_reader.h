@@ -25,8 +25,10 @@
 // Contract: as for readNrrd (see nrrd_reader.h): parseMetaImageHeader is pure and throws only
 // InvalidInputError; readMetaImage checks sizes and memory before allocating, reads raw data
 // in full (trailing bytes ignored with a warning) and compressed data to exactly the described
-// size, reports progress about every MiB and throws CancelledError when asked to stop, IoError
-// for unreadable, missing, truncated or corrupt data. metadata.sourceFormat = "MetaImage".
+// size (the stream to its own end: a CompressedDataSize that disagrees with it is a warning,
+// since writers have stated sizes smaller than the stream), reports progress about every MiB
+// and throws CancelledError when asked to stop, IoError for unreadable, missing, truncated or
+// corrupt data. metadata.sourceFormat = "MetaImage".
 //
 // Example:
 //   Volume head = io::readMetaImage("HeadMRVolume.mhd");  // 48x62x42 uint8, spacing 4 mm

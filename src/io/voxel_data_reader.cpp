@@ -146,6 +146,7 @@ std::uint64_t skipLines(ReadOnlyFile& file, std::uint64_t pos, std::uint64_t lin
 struct Segment {
     std::uint64_t start = 0;
     std::uint64_t length = 0;
+    std::optional<std::uint64_t> announced; // compressed: the header's stream size, if any
 };
 
 Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec,
@@ -183,7 +184,7 @@ Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec,
                           " bytes" + after + ", but " + needs + " need exactly " +
                           std::to_string(share) + advice);
         }
-        if (spec.atEnd) return {size - share, share};
+        if (spec.atEnd) return {size - share, share, std::nullopt};
         if (available > share) {
             const std::string extra = std::to_string(available - share) + " bytes after the " +
                                       std::to_string(share) + " bytes of voxels in " +
@@ -195,19 +196,13 @@ Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec,
             }
             warnings.push_back("ignored " + extra);
         }
-        return {pos, share};
+        return {pos, share, std::nullopt};
     }
 
-    std::uint64_t length = available;
-    if (spec.compressedBytes) {
-        if (*spec.compressedBytes > available) {
-            throw IoError(prefix + file.label() + " holds " + std::to_string(available) +
-                          " bytes" + after + ", fewer than the " +
-                          std::to_string(*spec.compressedBytes) +
-                          " compressed bytes the header announces; the file is truncated");
-        }
-        length = *spec.compressedBytes;
-    }
+    // A stated stream size is not trusted: writers have put sizes smaller than the stream in
+    // headers (a MetaImage in VTK's own test data), so the stream is decoded to its own end,
+    // which zlib finds, and a size that disagrees is reported by inflateShare.
+    const std::uint64_t length = available;
     const std::uint64_t decoded = spec.skipDecoded + share; // cannot overflow: both <= 2^63
     if (length == 0 || decoded / kMaxDeflateRatio > length) {
         throw IoError(prefix + file.label() + " holds only " + std::to_string(length) +
@@ -215,7 +210,7 @@ Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec,
                       std::to_string(decoded) + " bytes " + dimsText(request.dims, request.type) +
                       " needs" + advice);
     }
-    return {pos, length};
+    return {pos, length, spec.compressedBytes};
 }
 
 void readRawShare(ReadOnlyFile& file, Segment segment, std::span<std::byte> destination,
@@ -268,8 +263,13 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
 
     const std::uint64_t needed = skipDecoded + share;
     std::uint64_t produced = 0;
-    const std::string truncated = prefix + "the compressed data in " + file.label() +
-                                  " end early: they decompress to ";
+    const std::string announced =
+        segment.announced && *segment.announced > segment.length
+            ? " (the header announces " + std::to_string(*segment.announced) +
+                  " compressed bytes, the file holds " + std::to_string(segment.length) + ")"
+            : "";
+    const std::string truncated = prefix + "the compressed data in " + file.label() + " end early" +
+                                  announced + ": they decompress to ";
     while (true) {
         if (stream.avail_in == 0 && inputLeft > 0) refill();
 
@@ -314,6 +314,13 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
                               std::to_string(needed) + " bytes the header describes");
             }
             const std::uint64_t trailing = stream.avail_in + inputLeft;
+            const std::uint64_t streamBytes = segment.length - trailing;
+            if (segment.announced && *segment.announced != streamBytes) {
+                warnings.push_back(
+                    "header says CompressedDataSize = " + std::to_string(*segment.announced) +
+                    " but the zlib stream in " + file.label() + " is " +
+                    std::to_string(streamBytes) + " bytes long; read the whole stream");
+            }
             if (trailing > 0) {
                 warnings.push_back("ignored " + std::to_string(trailing) +
                                    " bytes after the compressed data in " + file.label());

@@ -13,7 +13,9 @@
 // - Raw bytes after a file's share are ignored with a warning; compressed data must
 //   decompress to exactly the skipped bytes plus the share (IoError otherwise: truncated,
 //   corrupt or too long). Compressed data are zlib or gzip streams (detected), gzip possibly in
-//   several members; bytes after the last stream are ignored with a warning.
+//   several members; bytes after the last stream are ignored with a warning. A stream is always
+//   decoded to its own end, however long the header says it is (compressedBytes): a stated size
+//   that differs from the stream's is a warning, and a stream cut short stays an IoError.
 // - Memory: the voxel buffer plus about 1.3 MiB of buffers, whatever the file size. Compressed
 //   voxels fill a reserved buffer as they are decoded, so a stream that ends early never
 //   touches the rest; a gzip stream whose size trailer disagrees with the header is decoded
@@ -53,7 +55,8 @@ struct VoxelDataFile {
     std::uint64_t skipBytes = 0; // then this many bytes of the file (before decompressing)
     bool atEnd = false;          // raw only: the share is the last bytes of the file
     std::uint64_t skipDecoded = 0; // compressed only: decoded bytes discarded first
-    // compressed only: the stream's size (MetaImage CompressedDataSize); default: to the end
+    // compressed only: the stream's size the header states (MetaImage CompressedDataSize),
+    // compared with the real one for a warning; the stream is read to its end either way
     std::optional<std::uint64_t> compressedBytes;
 };
 

@@ -291,10 +291,14 @@ TEST(MetaImageReader, BadDataAreClearErrors)
     EXPECT_TRUE(contains(message, "end early")) << message;
     EXPECT_THROW(readMetaImage(dir.path() / "cut.mha"), IoError);
 
-    writeFile(dir.path() / "size.mha",
-              mhd("CompressedData = True\nCompressedDataSize = 9999\n", "LOCAL") + compressed);
-    message = messageOf([&] { readMetaImage(dir.path() / "size.mha"); });
-    EXPECT_TRUE(contains(message, "fewer than the 9999 compressed bytes")) << message;
+    // A cut stream stays an error whatever size the header states.
+    writeFile(dir.path() / "cutsize.mha",
+              mhd("CompressedData = True\nCompressedDataSize = 9999\n", "LOCAL") +
+                  compressed.substr(0, compressed.size() - 6));
+    message = messageOf([&] { readMetaImage(dir.path() / "cutsize.mha"); });
+    EXPECT_TRUE(contains(message, "end early")) << message;
+    EXPECT_TRUE(contains(message, "header announces 9999 compressed bytes")) << message;
+    EXPECT_THROW(readMetaImage(dir.path() / "cutsize.mha"), IoError);
 
     writeFile(dir.path() / "empty.mha", "");
     message = messageOf([&] { readMetaImage(dir.path() / "empty.mha"); });
@@ -312,6 +316,84 @@ TEST(MetaImageReader, BadDataAreClearErrors)
 
     message = messageOf([&] { readMetaImage(dir.path() / "absent.mha"); });
     EXPECT_TRUE(contains(message, "cannot open MetaImage")) << message;
+}
+
+// 64x64x40 int16, every slice z holding 1000 + z (+ x, so that a slice is not constant), in
+// one zlib stream: the last slices are the ones a reader that trusts a short
+// CompressedDataSize returns as zeros (VTK 9.1 does, silently).
+struct SlicedStream {
+    std::string raw;
+    std::string zlib;
+};
+SlicedStream slicesValuedByIndex()
+{
+    SlicedStream s;
+    for (int z = 0; z < 40; ++z)
+        for (int y = 0; y < 64; ++y)
+            for (int x = 0; x < 64; ++x)
+                s.raw += encode<std::int16_t>(std::int16_t(1000 + z + x), false);
+    s.zlib = test::deflateBytes(s.raw, false);
+    return s;
+}
+
+std::string slicedHeader(std::uint64_t compressedDataSize)
+{
+    return "ObjectType = Image\nNDims = 3\nDimSize = 64 64 40\nElementType = MET_SHORT\n"
+           "CompressedData = True\nCompressedDataSize = " +
+           std::to_string(compressedDataSize) + "\nElementDataFile = LOCAL\n";
+}
+
+void expectEverySliceRight(const Volume& volume)
+{
+    ASSERT_EQ(volume.dims(), glm::uvec3(64, 64, 40));
+    for (std::uint32_t z = 0; z < 40; ++z)
+        for (std::uint32_t x : {0u, 63u}) {
+            const std::size_t i = x + 64 * (17 + 64 * std::size_t(z));
+            ASSERT_EQ(volume.valueAt(i), float(1000 + z + x)) << "slice " << z << ", x " << x;
+        }
+}
+
+bool hasWarning(const Volume& volume, const std::string& text)
+{
+    for (const std::string& w : volume.metadata().warnings) {
+        if (contains(w, text)) return true;
+    }
+    return false;
+}
+
+TEST(MetaImageReader, CompressedDataSizeSmallerThanTheStreamReadsTheWholeStream)
+{
+    TempDir dir;
+    const SlicedStream s = slicesValuedByIndex();
+    const std::uint64_t stated = s.zlib.size() / 3; // as in VTK's test data: the size is too small
+    writeFile(dir.path() / "short_size.mha", slicedHeader(stated) + s.zlib);
+    const Volume volume = readMetaImage(dir.path() / "short_size.mha");
+    expectEverySliceRight(volume); // the last slices too, where a trusting reader has zeros
+    EXPECT_TRUE(hasWarning(volume, "header says CompressedDataSize = " + std::to_string(stated) +
+                                       " but the zlib stream in the file is " +
+                                       std::to_string(s.zlib.size()) +
+                                       " bytes long; read the whole stream"))
+        << volume.metadata().warnings.size();
+
+    // A stated size larger than the file, the stream complete: read, with the same warning.
+    writeFile(dir.path() / "long_size.mha", slicedHeader(s.zlib.size() + 5000) + s.zlib);
+    const Volume longer = readMetaImage(dir.path() / "long_size.mha");
+    expectEverySliceRight(longer);
+    EXPECT_TRUE(hasWarning(longer, "but the zlib stream in the file is " +
+                                       std::to_string(s.zlib.size()) + " bytes long"));
+
+    // The right size: no warning.
+    writeFile(dir.path() / "right_size.mha", slicedHeader(s.zlib.size()) + s.zlib);
+    const Volume right = readMetaImage(dir.path() / "right_size.mha");
+    expectEverySliceRight(right);
+    EXPECT_FALSE(hasWarning(right, "CompressedDataSize"));
+
+    // A stream that really ends early (cut file, small stated size) is an IoError.
+    writeFile(dir.path() / "cut.mha", slicedHeader(stated) + s.zlib.substr(0, s.zlib.size() / 2));
+    const std::string message = messageOf([&] { readMetaImage(dir.path() / "cut.mha"); });
+    EXPECT_TRUE(contains(message, "end early")) << message;
+    EXPECT_TRUE(contains(message, "truncated")) << message;
+    EXPECT_THROW(readMetaImage(dir.path() / "cut.mha"), IoError);
 }
 
 TEST(MetaImageReader, CancelsThroughTheMonitor)
