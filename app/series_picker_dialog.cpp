@@ -49,8 +49,8 @@ SeriesPickerDialog::SeriesPickerDialog(const io::VolumeSourceInfo& info, QWidget
     m_table = new QTreeWidget(this);
     m_table->setObjectName("seriesTable");
     m_table->setColumnCount(kColumnCount);
-    m_table->setHeaderLabels(
-        {tr("Description"), tr("Modality"), tr("Slices"), tr("Dimensions"), tr("Note")});
+    m_table->setHeaderLabels({tr("Description"), tr("Volume"), tr("Modality"), tr("Slices"),
+                              tr("Dimensions"), tr("Note")});
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);
     m_table->setAlternatingRowColors(true);
@@ -77,6 +77,7 @@ SeriesPickerDialog::SeriesPickerDialog(const io::VolumeSourceInfo& info, QWidget
         if (!s.uid.empty()) {
             item->setToolTip(kDescription, tr("Series UID %1").arg(QString::fromStdString(s.uid)));
         }
+        item->setText(kVolume, QString::fromStdString(s.volumeLabel));
         item->setText(kModality, s.modality.empty() ? QString::fromUtf8("\u2014")
                                                     : QString::fromStdString(s.modality));
         item->setText(kSlices, QString::number(s.sliceCount));
@@ -101,6 +102,10 @@ SeriesPickerDialog::SeriesPickerDialog(const io::VolumeSourceInfo& info, QWidget
         m_table->setColumnWidth(column, m_table->columnWidth(column) + 24);
     }
     m_table->setColumnWidth(kDescription, std::min(m_table->columnWidth(kDescription), 320));
+    const bool anyVolumeLabel =
+        std::any_of(info.series.begin(), info.series.end(),
+                    [](const io::SeriesSummary& s) { return !s.volumeLabel.empty(); });
+    m_table->setColumnHidden(kVolume, !anyVolumeLabel);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(heading);
@@ -152,8 +157,9 @@ SeriesPickerDialog::SeriesPickerDialog(const io::VolumeSourceInfo& info, QWidget
 
     // Wide enough for the columns and a short note, never wider than a laptop screen.
     int width = 2 * m_table->frameWidth() + 40;
-    for (int column = 0; column < kNote; ++column)
-        width += m_table->columnWidth(column);
+    for (int column = 0; column < kNote; ++column) {
+        if (!m_table->isColumnHidden(column)) width += m_table->columnWidth(column);
+    }
     m_table->resizeColumnToContents(kNote);
     width += std::clamp(m_table->columnWidth(kNote), 120, 420);
     resize(std::clamp(width, 600, 1000), std::clamp(sizeHint().height(), 320, 640));

@@ -1,7 +1,9 @@
 // Lets the user choose which series of a DICOM folder to open, when it holds more than one.
 //
-// One row per io::SeriesSummary, in the loader's order: description, modality, slice count,
-// dimensions (W x H x D) and, for series that cannot be loaded, the reason; those rows are
+// One row per io::SeriesSummary, in the loader's order: description, which volume it is when a
+// series holds several (SeriesSummary::volumeLabel, e.g. "volume 2 of 2: time point 2"; the
+// column is hidden when no entry has one), modality, slice count, dimensions (W x H x D) and,
+// for series that cannot be loaded, the reason; those rows are
 // greyed out and cannot be selected. The source's default series (the largest image series)
 // starts selected. Open, Enter or a double-click accepts; Open is enabled only while a loadable
 // series is selected. The files skipped while scanning (VolumeSourceInfo::notes) are listed
@@ -30,7 +32,7 @@ class SeriesPickerDialog : public QDialog {
     Q_OBJECT
 public:
     // Columns of the series table.
-    enum Column { kDescription, kModality, kSlices, kDimensions, kNote, kColumnCount };
+    enum Column { kDescription, kVolume, kModality, kSlices, kDimensions, kNote, kColumnCount };
 
     explicit SeriesPickerDialog(const io::VolumeSourceInfo& info, QWidget* parent = nullptr);
 

@@ -231,5 +231,39 @@ TEST(SeriesPickerDialog, RealFolderWithTwoSeries)
     EXPECT_EQ(volume.dims(), glm::uvec3(512, 512, 28));
 }
 
+TEST(SeriesPickerDialog, VolumesOfOneSeriesShowWhichVolumeTheyAre)
+{
+    // The shared MOSAIC folder: one fMRI series holding two time points, one entry each.
+    const io::VolumeSource info =
+        io::openSource(isoview::test::sharedDataPath("dicom/mosaic/sag_asc_36sl"));
+    ASSERT_EQ(info.series.size(), 2u);
+    PickerUnderTest p(info);
+    EXPECT_FALSE(p.table->isColumnHidden(Column::kVolume));
+    EXPECT_EQ(p.row(0)->text(Column::kVolume), "volume 1 of 2: time point 1");
+    EXPECT_EQ(p.row(1)->text(Column::kVolume), "volume 2 of 2: time point 2");
+    EXPECT_EQ(p.row(1)->text(Column::kDimensions), "64 " + kTimes + " 64 " + kTimes + " 36");
+    // The first time point is the default, though both are the same size.
+    EXPECT_EQ(p.dialog->selectedSeries(), 0u);
+    saveScreenshot(*p.dialog, "series_picker_volumes");
+
+    // Opening the second loads the second time point, and its description says so.
+    QTest::mouseClick(p.table->viewport(), Qt::LeftButton, {}, p.centre(1));
+    QTest::mouseClick(p.open, Qt::LeftButton);
+    ASSERT_EQ(p.dialog->result(), QDialog::Accepted);
+    io::LoadOptions options;
+    options.seriesIndex = p.dialog->selectedSeries();
+    const Volume volume = io::loadVolume(info, options);
+    EXPECT_EQ(volume.dims(), glm::uvec3(64, 64, 36));
+    EXPECT_NE(volume.metadata().seriesDescription.find("volume 2 of 2: time point 2"),
+              std::string::npos)
+        << volume.metadata().seriesDescription;
+}
+
+TEST(SeriesPickerDialog, TheVolumeColumnIsHiddenWhenNoSeriesHasSeveral)
+{
+    PickerUnderTest p(syntheticInfo());
+    EXPECT_TRUE(p.table->isColumnHidden(Column::kVolume));
+}
+
 } // namespace
 } // namespace isoview::app

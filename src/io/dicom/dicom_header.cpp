@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "io/dicom/dicom_common.h"
+#include "io/dicom/siemens_csa_header.h"
 #include "io/volume_size_check.h"
 
 #include <dcmtk/dcmdata/dccodec.h>
@@ -76,6 +77,9 @@ void mergeInto(FrameInfo& info, const FrameInfo& more)
     take(info.intercept, more.intercept);
     take(info.windowCenter, more.windowCenter);
     take(info.windowWidth, more.windowWidth);
+    take(info.temporalPositionIndex, more.temporalPositionIndex);
+    if (!more.dimensionIndexValues.empty()) info.dimensionIndexValues = more.dimensionIndexValues;
+    if (!more.imageType.empty()) info.imageType = more.imageType;
 }
 
 // The attributes as they appear at the top level of a classic image.
@@ -125,7 +129,90 @@ FrameInfo readFunctionalGroups(DcmItem& groups)
         info.windowCenter = getDouble(*item, DCM_WindowCenter);
         info.windowWidth = getDouble(*item, DCM_WindowWidth);
     }
+    if (DcmItem* item = nested(DCM_FrameContentSequence)) {
+        Uint32 temporal = 0; // UL: findAndGetSint32 refuses it
+        if (item->findAndGetUint32(DCM_TemporalPositionIndex, temporal).good()) {
+            info.temporalPositionIndex = std::int32_t(std::min<Uint32>(temporal, 0x7FFFFFFF));
+        }
+        for (unsigned long i = 0; i < 16; ++i) {
+            Uint32 value = 0;
+            if (item->findAndGetUint32(DCM_DimensionIndexValues, value, i).bad()) break;
+            info.dimensionIndexValues.push_back(std::int32_t(std::min<Uint32>(value, 0x7FFFFFFF)));
+        }
+    }
+    for (const DcmTagKey& sequence : {DCM_MRImageFrameTypeSequence, DCM_CTImageFrameTypeSequence}) {
+        if (DcmItem* item = nested(sequence)) info.imageType = getString(*item, DCM_FrameType);
+    }
     return info;
+}
+
+// The element at `offset` of the private block that `creator` reserved in `group`.
+std::optional<DcmTagKey> privateTag(DcmItem& item, Uint16 group, const std::string& creator,
+                                    Uint16 offset)
+{
+    for (Uint16 block = 0x10; block <= 0xFF; ++block) {
+        if (getString(item, DcmTagKey(group, block)) == creator) {
+            return DcmTagKey(group, Uint16((block << 8) | offset));
+        }
+    }
+    return std::nullopt;
+}
+
+// A private US value, whether DCMTK knew its VR (explicit VR) or read two raw bytes (UN).
+std::optional<std::uint32_t> privateUnsigned16(DcmItem& item, const DcmTagKey& tag)
+{
+    if (const auto value = getUnsigned16(item, tag)) return *value;
+    const Uint8* bytes = nullptr;
+    unsigned long count = 0;
+    if (item.findAndGetUint8Array(tag, bytes, &count).good() && bytes != nullptr && count == 2) {
+        return le16(bytes);
+    }
+    return std::nullopt;
+}
+
+// MOSAIC: the image count from (0019,xx0A), else the CSA image header, and the CSA's slice
+// normal. A damaged CSA header is a warning; the loader says what is missing, if anything.
+MosaicInfo readMosaicInfo(DcmItem& ds, const std::string& name, std::vector<std::string>& warnings)
+{
+    MosaicInfo mosaic;
+    if (const auto tag = privateTag(ds, 0x0019, "SIEMENS MR HEADER", 0x0A)) {
+        mosaic.images = privateUnsigned16(ds, *tag);
+    }
+    const auto csaTag = privateTag(ds, 0x0029, "SIEMENS CSA HEADER", 0x10);
+    const Uint8* bytes = nullptr;
+    unsigned long count = 0;
+    if (!csaTag || ds.findAndGetUint8Array(*csaTag, bytes, &count).bad() || bytes == nullptr) {
+        return mosaic;
+    }
+    try {
+        const CsaHeader csa = parseCsaHeader(
+            std::span(bytes, count), name + " CSA image header " + csaTag->toString().c_str());
+        if (!mosaic.images) {
+            if (const auto n = csa.number("NumberOfImagesInMosaic"); n && *n >= 0 && *n < 65536) {
+                mosaic.images = std::uint32_t(*n);
+            }
+        }
+        const auto x = csa.number("SliceNormalVector", 0);
+        const auto y = csa.number("SliceNormalVector", 1);
+        const auto z = csa.number("SliceNormalVector", 2);
+        if (x && y && z && glm::length(glm::dvec3(*x, *y, *z)) > 0.5) {
+            mosaic.sliceNormal = glm::dvec3(*x, *y, *z);
+        }
+    } catch (const InvalidInputError& e) {
+        warnings.push_back(std::string(e.what()) + "; it is ignored");
+    }
+    return mosaic;
+}
+
+bool hasImageTypeValue(const std::string& imageType, const std::string& value)
+{
+    std::size_t start = 0;
+    while (start <= imageType.size()) {
+        const std::size_t end = std::min(imageType.find('\\', start), imageType.size());
+        if (trim(imageType.substr(start, end - start)) == value) return true;
+        start = end + 1;
+    }
+    return false;
 }
 
 std::string transferSyntaxName(const std::string& uid, E_TransferSyntax xfer)
@@ -224,6 +311,8 @@ DicomHeader readHeader(const ParsedDicom& parsed)
     h.photometric = getString(ds, DCM_PhotometricInterpretation);
     h.instanceNumber = getInteger(ds, DCM_InstanceNumber);
     h.seriesNumber = getInteger(ds, DCM_SeriesNumber);
+    h.acquisitionNumber = getInteger(ds, DCM_AcquisitionNumber);
+    h.echoNumber = getInteger(ds, DCM_EchoNumbers);
 
     const std::optional<std::uint16_t> rows = getUnsigned16(ds, DCM_Rows);
     const std::optional<std::uint16_t> columns = getUnsigned16(ds, DCM_Columns);
@@ -252,6 +341,10 @@ DicomHeader readHeader(const ParsedDicom& parsed)
     }
 
     h.common = readImageLevelInfo(ds);
+    h.common.imageType = getString(ds, DCM_ImageType);
+    if (hasImageTypeValue(h.common.imageType, "MOSAIC")) {
+        h.mosaic = readMosaicInfo(ds, parsed.name, h.warnings);
+    }
     if (!h.common.pixelSpacing) {
         // Projection images give the spacing at the detector only.
         if (const auto s = getDoubles<2>(ds, DCM_ImagerPixelSpacing)) {
@@ -304,7 +397,9 @@ DicomHeader readHeader(const ParsedDicom& parsed)
 DicomHeader readScanHeader(const fs::path& path)
 {
     DicomHeader header = readHeader(parseDicomFile(path, ReadDepth::ImageAttributes));
-    if (header.frameCount > 1 || !header.common.position || header.modality == "RTDOSE") {
+    // A MOSAIC without (0019,xx0A) keeps its image count in the CSA header, group 0029.
+    if (header.frameCount > 1 || !header.common.position || header.modality == "RTDOSE" ||
+        (header.mosaic && !header.mosaic->images)) {
         header = readHeader(parseDicomFile(path, ReadDepth::Header));
     }
     return header;

@@ -39,6 +39,18 @@ struct FrameInfo {
     std::optional<double> intercept;
     std::optional<double> windowCenter;
     std::optional<double> windowWidth;
+    // What tells volumes of one series apart (dicom_volume_grouping): FrameContentSequence's
+    // TemporalPositionIndex and DimensionIndexValues, the frame type (FrameType of the MR/CT
+    // image frame type sequences; ImageType at the top level).
+    std::optional<std::int32_t> temporalPositionIndex;
+    std::vector<std::int32_t> dimensionIndexValues;
+    std::string imageType;
+};
+
+// A Siemens MOSAIC (ImageType contains MOSAIC): slices tiled in one image (dicom_mosaic.h).
+struct MosaicInfo {
+    std::optional<std::uint32_t> images;   // (0019,xx0A), else the CSA NumberOfImagesInMosaic
+    std::optional<glm::dvec3> sliceNormal; // the CSA image header's SliceNormalVector
 };
 
 enum class PixelCodec { Native, Dcmtk, OpenJpeg, Unsupported };
@@ -73,6 +85,9 @@ struct DicomHeader {
     std::uint32_t frameCount = 1;
     std::optional<std::int32_t> instanceNumber;
     std::optional<std::int32_t> seriesNumber;
+    std::optional<std::int32_t> acquisitionNumber;
+    std::optional<std::int32_t> echoNumber;
+    std::optional<MosaicInfo> mosaic;
     FrameInfo common;                     // top level, then the shared functional groups
     std::vector<FrameInfo> perFrame;      // per-frame functional groups, when present
     std::vector<double> gridFrameOffsets; // RT dose: frame offsets along the normal

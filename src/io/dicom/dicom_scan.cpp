@@ -3,8 +3,10 @@
 #include "core/error.h"
 #include "io/dicom/dicom_common.h"
 #include "io/dicom/dicom_header.h"
+#include "io/dicom/dicom_mosaic.h"
 #include "io/dicom/dicom_sniffing.h"
 #include "io/dicom/dicom_stack_geometry.h"
+#include "io/dicom/dicom_volume_grouping.h"
 #include "io/dicom/dicomdir_reader.h"
 
 #include <dcmtk/config/osconfig.h>
@@ -38,36 +40,116 @@ struct ScanStack {
     std::set<std::string> instances;
 };
 
-DicomSeriesInfo describeStack(const ScanStack& stack, std::size_t index, std::size_t stacksOfUid)
+// One image of a stack: a frame of a file (a MOSAIC file is one image of many slices).
+struct StackImage {
+    const ScannedImage* image = nullptr;
+    std::uint32_t frame = 0;
+};
+
+// The images of a stack, as the volume grouping sees them.
+std::vector<StackImage> imagesOf(const ScanStack& stack, std::vector<VolumeImage>& described)
 {
-    const DicomHeader& first = stack.images.front()->header;
+    std::vector<StackImage> images;
+    for (const ScannedImage* scanned : stack.images) {
+        const DicomHeader& h = scanned->header;
+        const std::uint32_t frames = h.mosaic ? 1 : h.frameCount;
+        for (std::uint32_t frame = 0; frame < frames; ++frame) {
+            const FrameInfo info = h.frame(frame);
+            images.push_back(StackImage{scanned, frame});
+            described.push_back(VolumeImage{.position = info.position,
+                                            .sopInstanceUid = h.sopInstanceUid,
+                                            .frame = frame,
+                                            .file = scanned->path.string(),
+                                            .instanceNumber = h.instanceNumber,
+                                            .temporalPositionIndex = info.temporalPositionIndex,
+                                            .acquisitionNumber = h.acquisitionNumber,
+                                            .echoNumber = h.echoNumber,
+                                            .imageType = info.imageType,
+                                            .dimensionIndexValues = info.dimensionIndexValues,
+                                            .slope = info.slope,
+                                            .intercept = info.intercept});
+        }
+    }
+    return images;
+}
+
+// A MOSAIC's slices: tile size and count, or why they cannot be had.
+std::optional<MosaicLayout> mosaicOf(const DicomHeader& h, std::string& note)
+{
+    if (!h.mosaic) return std::nullopt;
+    if (!h.mosaic->images) {
+        note = "a MOSAIC image without NumberOfImagesInMosaic ((0019,100A) or the CSA header)";
+        return std::nullopt;
+    }
+    try {
+        return mosaicLayout(*h.mosaic->images, h.columns, h.rows, h.name);
+    } catch (const InvalidInputError& e) {
+        note = e.what();
+        return std::nullopt;
+    }
+}
+
+// One entry of the series list: one volume of one stack.
+DicomSeriesInfo describeVolume(const ScanStack& stack, const std::vector<StackImage>& members,
+                               const std::string& volumeLabel, std::size_t index,
+                               std::size_t stacksOfUid)
+{
+    const DicomHeader& first = members.front().image->header;
     DicomSeriesInfo info;
     info.seriesInstanceUid = stack.uid;
     info.transferSyntaxUid = first.transferSyntaxUid;
     info.rows = stack.rows;
     info.columns = stack.columns;
     info.orientation = stack.orientation;
-    for (const ScannedImage* image : stack.images) {
-        info.files.push_back(image->path);
-        info.frameCount += image->header.frameCount;
+    std::map<fs::path, std::pair<const ScannedImage*, std::vector<std::uint32_t>>> framesOfFile;
+    std::size_t slices = 0;
+    for (const StackImage& member : members) {
+        const DicomHeader& h = member.image->header;
+        auto [it, inserted] = framesOfFile.try_emplace(member.image->path, member.image,
+                                                       std::vector<std::uint32_t>{});
+        it->second.second.push_back(member.frame);
+        ++info.frameCount;
+        std::string note;
+        const std::optional<MosaicLayout> mosaic = mosaicOf(h, note);
+        slices += mosaic ? mosaic->images : 1;
         if (info.summary.note.empty()) {
-            if (const auto reason = unsupportedReason(image->header)) info.summary.note = *reason;
+            if (const auto reason = unsupportedReason(h)) {
+                info.summary.note = *reason;
+            } else if (!note.empty()) {
+                info.summary.note = note;
+            }
+        }
+        if (mosaic) {
+            info.columns = mosaic->tileColumns;
+            info.rows = mosaic->tileRows;
         }
     }
-    std::sort(info.files.begin(), info.files.end());
+    // Every frame of a file listed: the loader needs no selection for it.
+    for (auto& [path, imageFrames] : framesOfFile) {
+        const auto& [image, frames] = imageFrames;
+        const bool all = image->header.mosaic || frames.size() == image->header.frameCount;
+        info.files.push_back(path);
+        info.frames.push_back(all ? std::vector<std::uint32_t>{} : frames);
+    }
+    if (std::all_of(info.frames.begin(), info.frames.end(),
+                    [](const auto& frames) { return frames.empty(); })) {
+        info.frames.clear();
+    }
     SeriesSummary& s = info.summary;
     s.uid = stacksOfUid > 1 ? stack.uid + "#" + std::to_string(index + 1) : stack.uid;
-    s.description = first.seriesDescription.empty() ? stack.images.front()->path.filename().string()
-                                                    : first.seriesDescription;
+    s.description = first.seriesDescription.empty()
+                        ? members.front().image->path.filename().string()
+                        : first.seriesDescription;
     if (stacksOfUid > 1) {
         s.description += " (stack " + std::to_string(index + 1) + " of " +
                          std::to_string(stacksOfUid) + ", " + std::to_string(stack.columns) + "x" +
                          std::to_string(stack.rows) + ")";
     }
+    s.volumeLabel = volumeLabel;
     s.modality = first.modality;
-    s.sliceCount = info.frameCount;
-    s.dims = glm::uvec3(stack.columns, stack.rows,
-                        std::uint32_t(std::min<std::size_t>(info.frameCount, 0xFFFFFFFFu)));
+    s.sliceCount = slices;
+    s.dims = glm::uvec3(info.columns, info.rows,
+                        std::uint32_t(std::min<std::size_t>(slices, 0xFFFFFFFFu)));
     return info;
 }
 
@@ -197,9 +279,11 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
     }
 
     // Series by SeriesNumber (of the UID's first image), then UID; stacks of one UID together.
+    // Each stack's volumes follow each other, the first one first.
     struct Ordered {
         std::int32_t seriesNumber;
         std::size_t stackIndex;
+        std::size_t volumeIndex;
         DicomSeriesInfo info;
     };
     std::vector<Ordered> ordered;
@@ -208,21 +292,36 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
         const std::int32_t number = stacks.front().images.front()->header.seriesNumber.value_or(
             std::numeric_limits<std::int32_t>::max());
         for (std::size_t s = 0; s < stacks.size(); ++s) {
-            ordered.push_back(Ordered{number, s, describeStack(stacks[s], s, stacks.size())});
+            std::vector<VolumeImage> described;
+            const std::vector<StackImage> images = imagesOf(stacks[s], described);
+            const bool mosaic = stacks[s].images.front()->header.mosaic.has_value();
+            const std::vector<VolumeGroup> volumes = groupVolumes(described, mosaic);
+            for (std::size_t v = 0; v < volumes.size(); ++v) {
+                std::vector<StackImage> members;
+                for (const std::size_t i : volumes[v].images) {
+                    members.push_back(images[i]);
+                }
+                ordered.push_back(Ordered{
+                    number, s, v,
+                    describeVolume(stacks[s], members, volumes[v].label, s, stacks.size())});
+            }
         }
     }
     std::stable_sort(ordered.begin(), ordered.end(), [](const Ordered& a, const Ordered& b) {
-        return std::tie(a.seriesNumber, a.info.seriesInstanceUid, a.stackIndex) <
-               std::tie(b.seriesNumber, b.info.seriesInstanceUid, b.stackIndex);
+        return std::tie(a.seriesNumber, a.info.seriesInstanceUid, a.stackIndex, a.volumeIndex) <
+               std::tie(b.seriesNumber, b.info.seriesInstanceUid, b.stackIndex, b.volumeIndex);
     });
 
     std::optional<std::size_t> best;
     std::uint64_t bestVoxels = 0;
+    std::optional<std::size_t> anyLoadable; // when no stack's first volume loads
     std::vector<std::string> unloadable;
     for (Ordered& o : ordered) {
         const SeriesSummary& s = o.info.summary;
         const std::uint64_t voxels = std::uint64_t(s.dims.x) * s.dims.y * s.dims.z;
-        if (s.note.empty() && (!best || voxels > bestVoxels)) {
+        if (s.note.empty() && !anyLoadable) anyLoadable = scan.series.size();
+        // A later volume of a stack is never the default: its first volume is.
+        if (s.note.empty() && o.volumeIndex == 0 && (!best || voxels > bestVoxels)) {
             best = scan.series.size();
             bestVoxels = voxels;
         }
@@ -232,6 +331,7 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
         }
         scan.series.push_back(std::move(o.info));
     }
+    if (!best) best = anyLoadable;
     if (!best) {
         std::vector<std::string> reasons = unloadable;
         reasons.insert(reasons.end(), scan.notes.begin(), scan.notes.end());

@@ -5,6 +5,7 @@
 #include "io/dicom/dicom_common.h"
 #include "io/dicom/dicom_frame_decoder.h"
 #include "io/dicom/dicom_header.h"
+#include "io/dicom/dicom_mosaic.h"
 #include "io/dicom/dicom_parsing.h"
 #include "io/dicom/dicom_pixel_writer.h"
 #include "io/dicom/dicom_stack_geometry.h"
@@ -42,6 +43,7 @@ namespace fs = std::filesystem;
 struct SliceRecord {
     std::size_t file = 0;    // index into the stack's files
     std::uint32_t frame = 0; // frame within the file
+    std::uint32_t tile = 0;  // tile within a MOSAIC frame
     FrameInfo info;
 };
 
@@ -49,12 +51,66 @@ struct SourceFile {
     fs::path path; // empty for memory input
     DicomHeader header;
     std::unique_ptr<ParsedDicom> parsed; // pass 1's parse; read again when absent
+    std::vector<std::uint32_t> frames;   // the frames to load (one volume of several); empty: all
 };
 
 std::string frameLabel(const std::vector<SourceFile>& files, const SliceRecord& record)
 {
     const DicomHeader& h = files[record.file].header;
+    if (h.mosaic) return h.name + " tile " + std::to_string(record.tile + 1);
     return h.frameCount > 1 ? h.name + " frame " + std::to_string(record.frame + 1) : h.name;
+}
+
+// A MOSAIC's layout, checked; throws InvalidInputError naming the file when it has none.
+MosaicLayout requireMosaicLayout(const DicomHeader& h)
+{
+    if (!h.mosaic->images) {
+        throw InvalidInputError(h.name + ": a MOSAIC image without NumberOfImagesInMosaic "
+                                         "((0019,100A) or the CSA image header): its slices "
+                                         "cannot be found");
+    }
+    if (h.frameCount != 1) {
+        throw InvalidInputError(h.name + ": a MOSAIC image with " + std::to_string(h.frameCount) +
+                                " frames; isoview reads single-frame mosaics");
+    }
+    return mosaicLayout(*h.mosaic->images, h.columns, h.rows, h.name);
+}
+
+// A MOSAIC's tiles as slices, each at its own position (dicom_mosaic.h for the geometry).
+void appendMosaicTiles(const DicomHeader& h, std::size_t file, std::vector<SliceRecord>& records,
+                       std::vector<std::string>& warnings)
+{
+    const MosaicLayout layout = requireMosaicLayout(h);
+    const FrameInfo info = h.frame(0);
+    std::vector<glm::dvec3> positions;
+    if (info.position && info.orientation && info.pixelSpacing) {
+        const std::array<double, 6>& o = *info.orientation;
+        glm::dvec3 normal = glm::cross(glm::dvec3(o[0], o[1], o[2]), glm::dvec3(o[3], o[4], o[5]));
+        if (h.mosaic->sliceNormal) {
+            normal = *h.mosaic->sliceNormal;
+        } else {
+            warnings.push_back(h.name + ": the MOSAIC's CSA header gives no SliceNormalVector: "
+                                        "its slices are taken to ascend along row x column");
+        }
+        double spacing = 1.0;
+        if (info.spacingBetweenSlices && *info.spacingBetweenSlices > 0.0) {
+            spacing = *info.spacingBetweenSlices;
+        } else if (info.sliceThickness && *info.sliceThickness > 0.0) {
+            spacing = *info.sliceThickness;
+            warnings.push_back(h.name +
+                               ": MOSAIC slice spacing taken from SliceThickness: " + mm(spacing));
+        } else {
+            warnings.push_back(h.name + ": MOSAIC slice spacing unknown: assuming 1 mm");
+        }
+        positions = mosaicTilePositions(layout, h.columns, h.rows, *info.position, o,
+                                        *info.pixelSpacing, normal, spacing);
+    }
+    for (std::uint32_t tile = 0; tile < layout.images; ++tile) {
+        FrameInfo tileInfo = info;
+        tileInfo.position =
+            positions.empty() ? std::nullopt : std::optional<glm::dvec3>(positions[tile]);
+        records.push_back(SliceRecord{file, 0, tile, tileInfo});
+    }
 }
 
 // The stack geometry's view of the slices: where each lies and which image it is.
@@ -74,7 +130,7 @@ std::vector<StackSlice> stackSlices(const std::vector<SliceRecord>& records,
                                     .sopInstanceUid = h.sopInstanceUid,
                                     .fileIndex = r.file,
                                     .file = files[r.file].path,
-                                    .frame = r.frame,
+                                    .frame = h.mosaic ? r.tile : r.frame,
                                     .label = frameLabel(files, r)});
     }
     return slices;
@@ -171,14 +227,25 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
     }
     requireOneImageSize(files);
 
+    const DicomHeader& firstHeader = files.front().header;
     std::vector<SliceRecord> records;
     for (std::size_t f = 0; f < files.size(); ++f) {
         const DicomHeader& h = files[f].header;
+        if (h.mosaic.has_value() != firstHeader.mosaic.has_value()) {
+            throw InvalidInputError("the series mixes MOSAIC and plain images (" +
+                                    firstHeader.name + " and " + h.name + ")");
+        }
+        if (h.mosaic) {
+            appendMosaicTiles(h, f, records, warnings);
+            continue;
+        }
+        const std::vector<std::uint32_t>& wanted = files[f].frames;
         for (std::uint32_t frame = 0; frame < h.frameCount; ++frame) {
-            records.push_back(SliceRecord{f, frame, h.frame(frame)});
+            if (wanted.empty() || std::binary_search(wanted.begin(), wanted.end(), frame)) {
+                records.push_back(SliceRecord{f, frame, 0, h.frame(frame)});
+            }
         }
     }
-    const DicomHeader& firstHeader = files.front().header;
     if (firstHeader.frameCount > 1 && firstHeader.perFrame.empty() &&
         firstHeader.gridFrameOffsets.empty() && files.size() == 1) {
         warnings.push_back(firstHeader.name + " holds " + std::to_string(firstHeader.frameCount) +
@@ -191,7 +258,10 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
         chooseValueMapping(sliceValues(records, layout.order, files), warnings);
 
     // Validate the size before the allocation.
-    const glm::uvec3 dims(firstHeader.columns, firstHeader.rows,
+    std::optional<MosaicLayout> mosaic;
+    if (firstHeader.mosaic) mosaic = requireMosaicLayout(firstHeader);
+    const glm::uvec3 dims(mosaic ? mosaic->tileColumns : firstHeader.columns,
+                          mosaic ? mosaic->tileRows : firstHeader.rows,
                           std::uint32_t(layout.order.size()));
     const std::string subject = "the DICOM series " + firstHeader.name;
     const std::optional<std::uint64_t> bytes = detail::voxelByteCount(dims, values.type);
@@ -207,16 +277,21 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
     }
     std::vector<std::byte> voxels(*bytes);
 
-    // Where each (file, frame) goes; frames of dropped duplicates go nowhere.
+    // Where each (file, frame, tile) goes, at [frame * tiles + tile]; frames of dropped
+    // duplicates and of other volumes go nowhere.
     constexpr std::size_t kNoSlot = std::numeric_limits<std::size_t>::max();
+    const std::uint32_t tiles = mosaic ? mosaic->images : 1;
     std::vector<std::vector<std::size_t>> slotOf(files.size());
     for (std::size_t f = 0; f < files.size(); ++f) {
-        slotOf[f].assign(files[f].header.frameCount, kNoSlot);
+        slotOf[f].assign(std::size_t(files[f].header.frameCount) * tiles, kNoSlot);
     }
     for (std::size_t slot = 0; slot < layout.order.size(); ++slot) {
         const SliceRecord& r = records[layout.order[slot]];
-        slotOf[r.file][r.frame] = slot;
+        slotOf[r.file][std::size_t(r.frame) * tiles + r.tile] = slot;
     }
+    std::vector<std::uint8_t> tileBuffer(
+        mosaic ? std::size_t(dims.x) * dims.y * (firstHeader.bitsAllocated / 8) : 0);
+
 
     const std::size_t sliceVoxels = std::size_t(dims.x) * dims.y;
     const std::size_t sliceBytes = sliceVoxels * scalarSize(values.type);
@@ -240,11 +315,19 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
             // Frames are decoded in order even when one is not kept: sequential decoding is
             // what lets DCMTK find the fragments of each frame.
             const std::span<const std::uint8_t> raw = decoder.decode(frame);
-            const std::size_t slot = slotOf[f][frame];
-            if (slot == kNoSlot) continue;
-            writeSlice(raw, sampleLayout, values.slices[slot], sliceVoxels,
-                       voxels.data() + slot * sliceBytes);
-            reportProgress(monitor, "decoding slices", ++done, total);
+            for (std::uint32_t tile = 0; tile < tiles; ++tile) {
+                const std::size_t slot = slotOf[f][std::size_t(frame) * tiles + tile];
+                if (slot == kNoSlot) continue;
+                std::span<const std::uint8_t> slice = raw;
+                if (mosaic) {
+                    extractTile(raw, *mosaic, file.header.columns, file.header.bitsAllocated / 8,
+                                tile, tileBuffer);
+                    slice = tileBuffer;
+                }
+                writeSlice(slice, sampleLayout, values.slices[slot], sliceVoxels,
+                           voxels.data() + slot * sliceBytes);
+                reportProgress(monitor, "decoding slices", ++done, total);
+            }
         }
     }
 
@@ -292,10 +375,22 @@ Volume loadDicomSeries(const DicomSeriesInfo& series, LoadMonitor* monitor)
         if (header.isImage && header.codec == PixelCodec::Native && !unsupportedReason(header)) {
             FrameDecoder check(*parsed, header);
         }
-        files.push_back(SourceFile{series.files[i], std::move(header), std::move(parsed)});
+        std::vector<std::uint32_t> frames;
+        if (i < series.frames.size()) frames = series.frames[i];
+        std::sort(frames.begin(), frames.end());
+        files.push_back(SourceFile{series.files[i], std::move(header), std::move(parsed),
+                                   std::move(frames)});
     }
     reportProgress(monitor, "reading headers", series.files.size(), series.files.size());
-    return assembleVolume(files, monitor, LoadLimits{});
+    Volume volume = assembleVolume(files, monitor, LoadLimits{});
+    // Which volume of several this is goes with the series description (the window title).
+    if (!series.summary.volumeLabel.empty()) {
+        VolumeMetadata metadata = volume.metadata();
+        metadata.seriesDescription +=
+            (metadata.seriesDescription.empty() ? "" : ", ") + series.summary.volumeLabel;
+        volume.setMetadata(std::move(metadata));
+    }
+    return volume;
 }
 
 void fuzzDicomBytes(const std::uint8_t* data, std::size_t size)
@@ -305,7 +400,7 @@ void fuzzDicomBytes(const std::uint8_t* data, std::size_t size)
         ensureDcmtk();
         auto parsed = std::make_unique<ParsedDicom>(parseDicomMemory(data, size, "fuzz input"));
         std::vector<SourceFile> files;
-        files.push_back(SourceFile{{}, readHeader(*parsed), std::move(parsed)});
+        files.push_back(SourceFile{{}, readHeader(*parsed), std::move(parsed), {}});
         (void)assembleVolume(files, nullptr,
                              LoadLimits{.maxVoxelBytes = 256ull << 20, .logWarnings = false});
     } catch (const Error&) {

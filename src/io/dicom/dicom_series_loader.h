@@ -4,9 +4,15 @@
 //
 // Scanning (scanDicom) reads headers only: parsing stops before the pixel data. Images are
 // grouped by SeriesInstanceUID; a UID whose images differ in orientation or in size is split
-// into stacks, one DicomSeriesInfo each (the summary's uid then ends in "#<n>"). Non-image
-// objects (presentation states, SR, RT plans, DICOMDIR files) and files that are not DICOM are
-// skipped with a note, never an error.
+// into stacks, one DicomSeriesInfo each (the summary's uid then ends in "#<n>"). A stack whose
+// positions repeat is split into volumes by what tells them apart (AcquisitionNumber,
+// TemporalPositionIndex, EchoNumbers, per-frame image type, DimensionIndexValues, per-frame
+// rescale; dicom_volume_grouping.h), one DicomSeriesInfo each, in order, with
+// summary.volumeLabel ("volume 2 of 2: time point 2") and, for frames of multi-frame files, the
+// frames it owns; the first volume of a stack is the one the default may be, never a later one.
+// Each Siemens MOSAIC file is a volume of its own (dicom_mosaic.h). Non-image objects
+// (presentation states, SR, RT plans, DICOMDIR files) and files that are not DICOM are skipped
+// with a note, never an error.
 //
 // Loading (loadDicomSeries) reads one stack. What it guarantees:
 // - Slice order: ImagePositionPatient projected on the slice normal n = row x column (from
@@ -20,8 +26,16 @@
 //   angle). Regular stacks leave sliceOrigins empty. One slice: spacing z = SliceThickness,
 //   else 1.
 // - Duplicates: the same image twice (same SOPInstanceUID and frame, e.g. a copied file) is
-//   dropped with a warning; two different images at one position (echoes, phases, time points)
-//   make the stack ambiguous: InvalidInputError naming both.
+//   dropped with a warning; two different images at one position that no attribute tells
+//   apart (the scan split what does into volumes) make the stack ambiguous: InvalidInputError
+//   naming both and saying that nothing distinguishes them. Only series.frames (when given)
+//   of each file are loaded.
+// - MOSAIC (ImageType MOSAIC; NumberOfImagesInMosaic from (0019,100A), else the CSA image
+//   header): the tiles become slices of tile columns x tile rows, ceil(sqrt(n)) tiles per
+//   side; the first tile's corner is ImagePositionPatient moved to the centred tile, the
+//   others follow along the CSA SliceNormalVector (else row x column) at SpacingBetweenSlices,
+//   then are ordered like any slices. A mosaic whose tiles do not divide the image or that
+//   gives no image count is InvalidInputError naming the file and the values.
 // - Values: the scalar type is the smallest of uint8/int8/uint16/int16/uint32/int32 that holds
 //   every value BitsStored allows (sign-extended from HighBit when PixelRepresentation is 1);
 //   RescaleSlope/Intercept (RT dose: DoseGridScaling) become Volume::rescale(). A negative
@@ -39,7 +53,8 @@
 //   memory are InvalidInputError; pixel data shorter than the header promises is an IoError
 //   naming the file and the expected and actual byte counts.
 // Metadata: sourceFormat "DICOM", modality, units ("HU" for CT, the dose units for RT dose),
-// patient name and ID, study date, series description and UID, the first window centre/width,
+// patient name and ID, study date, series description (with the volume label appended, so
+// the window title says which volume is open) and UID, the first window centre/width,
 // and every warning (also logged to the "io" logger). DCMTK's own log lines go to the "io"
 // logger at debug level.
 //
@@ -74,6 +89,9 @@ struct DicomSeriesInfo {
     // stack cannot be loaded (undecodable transfer syntax, colour, unsupported bit depth), if so.
     SeriesSummary summary;
     std::vector<std::filesystem::path> files; // sorted by path; loading sorts by position
+    // Per file (same order): the frames that belong to this entry when the series holds
+    // several volumes, ascending; empty (or an empty list for a file): every frame.
+    std::vector<std::vector<std::uint32_t>> frames;
     std::string seriesInstanceUid;            // as stored, without the stack suffix
     std::string transferSyntaxUid;            // of the first file
     std::uint32_t rows = 0;

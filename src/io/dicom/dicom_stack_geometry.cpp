@@ -173,8 +173,10 @@ StackLayout layoutStack(const std::vector<StackSlice>& slices, std::vector<std::
                     "two different images lie at the same position (" + mm(along[index]) +
                     " along the slice normal): " + slices[*it].label + " and " +
                     slices[index].label +
-                    ". The series holds several volumes (echoes, phases or time points) or "
-                    "repeated slices, which isoview cannot stack into one volume");
+                    ", and nothing distinguishes them as images of different volumes "
+                    "(AcquisitionNumber, TemporalPositionIndex, EchoNumbers, image type, "
+                    "DimensionIndexValues and rescale agree): repeated slices cannot be stacked "
+                    "into one volume");
             }
             if (!havePositions || along[index] - along[*it] > kSamePosition) break;
         }

@@ -7,7 +7,9 @@
 //   ascending; direction columns are (row, column, n). Without positions (any slice lacking
 //   one) they are sorted by InstanceNumber, then file, then frame, with a warning.
 // - The same image twice (same non-empty SOPInstanceUID and frame) is dropped with a warning;
-//   two different images within 1e-4 mm along n throw InvalidInputError naming both.
+//   two different images within 1e-4 mm along n throw InvalidInputError naming both and saying
+//   that nothing distinguishes them (the scan has already split what does into volumes,
+//   dicom_volume_grouping.h).
 // - Spacing z is the mean gap of the kept positions. Gaps that differ by more than 1e-3
 //   (relative) or positions that leave the normal (gantry tilt, shear) keep every slice's
 //   position in geometry.sliceOrigins, with warnings naming the gaps or the angle; regular
