@@ -12,7 +12,7 @@ packages=(
   # print-ready meshes: half-edge mesh, topology-preserving quadric decimation
   libopenmesh-dev
   # loaders
-  libdcmtk-dev libopenjp2-7-dev zlib1g-dev
+  libdcmtk-dev libopenjp2-7-dev zlib1g-dev libnifti2-dev
   # viewer
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   # tests and benchmarks

@@ -1,0 +1,67 @@
+// libFuzzer target: io::parseNiftiHeader on arbitrary bytes (NIfTI-1 and -2, either byte
+// order). When the bytes parse as a single-file header of at most 1 MiB per volume, or when
+// they are gzip data, io::readNifti also reads them as a file (an in-memory memfd), which
+// exercises the raw and gzip data paths and the size checks (gzip input is bounded by the
+// reader's own deflate-ratio check). isoview::Error is the expected outcome of bad input;
+// anything else (a crash, a sanitizer report, another exception, a broken invariant) is a
+// finding.
+#include "core/error.h"
+#include "fuzz_support.h"
+#include "io/nifti_reader.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace {
+
+void checkInvariants(const isoview::io::NiftiHeader& header)
+{
+    const isoview::VolumeGeometry& g = header.geometry;
+    bool ok = header.dims.x > 0 && header.dims.y > 0 && header.dims.z > 0 &&
+              header.volumeCount > 0 && (header.version == 1 || header.version == 2) &&
+              header.rescale.slope > 0.0 && std::isfinite(header.rescale.slope) &&
+              std::isfinite(header.rescale.intercept) && header.timeStepSeconds >= 0.0;
+    for (int a = 0; a < 3; ++a) {
+        ok = ok && std::isfinite(g.spacing[a]) && g.spacing[a] > 0.0 &&
+             std::abs(glm::length(g.direction[a]) - 1.0) < 1e-9 && std::isfinite(g.origin[a]);
+    }
+    if (!ok) __builtin_trap();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***)
+{
+    isoview::fuzz::quietLogs();
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    const bool gzip = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+    if (!gzip) {
+        isoview::io::NiftiHeader header;
+        try {
+            header = isoview::io::parseNiftiHeader(bytes);
+        } catch (const isoview::Error&) {
+            return 0;
+        }
+        checkInvariants(header);
+        const std::uint64_t voxels = std::uint64_t(header.dims.x) * header.dims.y * header.dims.z;
+        if (header.pairedFiles || voxels > (1u << 20) / 8) return 0;
+    }
+    isoview::fuzz::MemoryFile file(data, size);
+    if (!file.valid()) return 0;
+    try {
+        const isoview::Volume volume = isoview::io::readNifti(file.path());
+        if (volume.dims().x == 0 ||
+            volume.byteCount() != volume.voxelCount() * isoview::scalarSize(volume.type())) {
+            __builtin_trap();
+        }
+    } catch (const isoview::Error&) {
+    }
+    return 0;
+}
