@@ -6,6 +6,7 @@
 #include "core/protected_inputs.h"
 #include "io/dicom/dicom_series_loader.h"
 #include "io/metaimage_reader.h"
+#include "io/nifti_reader.h"
 #include "io/nrrd_reader.h"
 #include "io/raw_slice_folder_reader.h"
 #include "io/volume_size_check.h"
@@ -42,6 +43,11 @@ std::optional<VolumeFormat> formatFromExtension(const fs::path& path)
     const std::string ext = lowerExtension(path);
     if (ext == ".nrrd" || ext == ".nhdr") return VolumeFormat::Nrrd;
     if (ext == ".mhd" || ext == ".mha") return VolumeFormat::MetaImage;
+    if (ext == ".nii" || ext == ".hdr") return VolumeFormat::Nifti;
+    if (ext == ".gz") {
+        const std::string inner = lowerExtension(path.stem());
+        if (inner == ".nii" || inner == ".hdr") return VolumeFormat::Nifti;
+    }
     if (ext == ".raw") return VolumeFormat::Raw;
     return std::nullopt;
 }
@@ -50,7 +56,8 @@ InvalidInputError unknownFormatError(const fs::path& path)
 {
     return InvalidInputError(
         "cannot tell what kind of volume " + detail::quotedPath(path) +
-        " is: it is not DICOM, and its name does not end in .nrrd, .nhdr, .mhd, .mha or .raw "
+        " is: it is not DICOM or NIfTI, and its name does not end in .nrrd, .nhdr, .mhd, .mha, "
+        ".nii, .nii.gz, .hdr or .raw "
         "(raw files without that extension need explicit dimensions and voxel type)");
 }
 
@@ -70,6 +77,24 @@ VolumeSource singleVolumeSource(VolumeFormat format, const fs::path& path)
     source.series.push_back(summary);
     source.needsRawParameters =
         format == VolumeFormat::RawSliceFolder || (format == VolumeFormat::Raw && !parsed);
+    return source;
+}
+
+// A NIfTI file lists one series per volume along its 4th dimension (header read only).
+VolumeSource niftiSource(const fs::path& path)
+{
+    const NiftiHeader header = readNiftiHeader(path);
+    VolumeSource source;
+    source.path = path;
+    source.format = VolumeFormat::Nifti;
+    for (std::uint64_t i = 0; i < header.volumeCount; ++i) {
+        SeriesSummary summary;
+        summary.description = path.filename().string();
+        summary.dims = header.dims;
+        summary.sliceCount = header.dims.z;
+        summary.volumeLabel = niftiVolumeLabel(header, i);
+        source.series.push_back(std::move(summary));
+    }
     return source;
 }
 
@@ -109,6 +134,7 @@ std::string_view formatName(VolumeFormat format)
     case VolumeFormat::Dicom: return "DICOM";
     case VolumeFormat::Nrrd: return "NRRD";
     case VolumeFormat::MetaImage: return "MetaImage";
+    case VolumeFormat::Nifti: return "NIfTI";
     case VolumeFormat::Raw: return "raw";
     case VolumeFormat::RawSliceFolder: return "raw slice folder";
     }
@@ -121,8 +147,10 @@ VolumeSource openSource(const fs::path& path, LoadMonitor* monitor)
     // Before anything reads it (the DICOM sniff would block on a FIFO).
     requireRegularFile(path, detail::quotedPath(path));
     if (const std::optional<VolumeFormat> format = formatFromExtension(path)) {
+        if (*format == VolumeFormat::Nifti) return niftiSource(path);
         return singleVolumeSource(*format, path);
     }
+    if (looksLikeNifti(path)) return niftiSource(path);
     if (path.filename() == "DICOMDIR" || looksLikeDicom(path)) return dicomSource(path, monitor);
     return singleVolumeSource(VolumeFormat::Raw, path);
 }
@@ -134,6 +162,7 @@ VolumeSource openRawSource(const fs::path& path)
     }
     requireRegularFile(path, detail::quotedPath(path));
     const std::optional<VolumeFormat> format = formatFromExtension(path);
+    if (format == VolumeFormat::Nifti) return niftiSource(path);
     return singleVolumeSource(format.value_or(VolumeFormat::Raw), path);
 }
 
@@ -144,6 +173,16 @@ Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMo
     switch (source.format) {
     case VolumeFormat::Nrrd: return readNrrd(source.path, monitor);
     case VolumeFormat::MetaImage: return readMetaImage(source.path, monitor);
+    case VolumeFormat::Nifti: {
+        const std::size_t index = choice.seriesIndex.value_or(source.defaultSeries);
+        if (index >= source.series.size()) {
+            throw InvalidInputError("volume " + std::to_string(index) +
+                                    " does not exist: " + detail::quotedPath(source.path) +
+                                    " holds " + std::to_string(source.series.size()) +
+                                    " volumes (numbered from 0)");
+        }
+        return readNifti(source.path, index, monitor);
+    }
     case VolumeFormat::Raw: return loadRaw(source, choice);
     case VolumeFormat::RawSliceFolder:
         if (!choice.raw) {

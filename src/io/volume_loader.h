@@ -1,5 +1,6 @@
 // The one entry point that opens whatever a user points isoview at: a DICOM file, folder or
-// DICOMDIR; a NRRD (.nrrd, .nhdr); a MetaImage (.mhd, .mha); a raw file named
+// DICOMDIR; a NRRD (.nrrd, .nhdr); a MetaImage (.mhd, .mha); a NIfTI-1 or -2 (.nii, .nii.gz,
+// .hdr/.img; one series per volume of a 4-D file); a raw file named
 // name_XxYxZ_type.raw, or any raw file with explicit parameters; a folder of headerless
 // per-slice files (name.1 .. name.N) with explicit parameters.
 //
@@ -31,7 +32,7 @@
 
 namespace isoview::io {
 
-enum class VolumeFormat { Dicom, Nrrd, MetaImage, Raw, RawSliceFolder };
+enum class VolumeFormat { Dicom, Nrrd, MetaImage, Nifti, Raw, RawSliceFolder };
 
 std::string_view formatName(VolumeFormat format);
 
@@ -73,7 +74,7 @@ struct VolumeSource : VolumeSourceInfo {
 
 // What to load from a source.
 struct VolumeChoice {
-    std::optional<std::size_t> seriesIndex = std::nullopt; // DICOM: index into series
+    std::optional<std::size_t> seriesIndex = std::nullopt; // DICOM, NIfTI: index into series
     std::optional<RawVolumeParameters> raw = std::nullopt; // raw data: beats the name convention
 };
 using LoadOptions = VolumeChoice; // the name loadVolume(path, ...) callers know
@@ -86,12 +87,13 @@ using LoadOptions = VolumeChoice; // the name loadVolume(path, ...) callers know
 VolumeSource openSource(const std::filesystem::path& path, LoadMonitor* monitor = nullptr);
 
 // Opens path as raw data whose parameters the caller has (a raw-import answer, --raw-dims):
-// a folder is a raw slice folder, any file raw data, except NRRD and MetaImage files, which
-// keep their format. Reads nothing; throws IoError when path does not exist.
+// a folder is a raw slice folder, any file raw data, except NRRD, MetaImage and NIfTI files,
+// which keep their format. Reads nothing but a NIfTI header; throws IoError when path does not
+// exist.
 VolumeSource openRawSource(const std::filesystem::path& path);
 
-// Loads the chosen volume of an opened source without scanning again: for DICOM the chosen
-// series (default: source.defaultSeries; InvalidInputError when out of range), for raw data
+// Loads the chosen volume of an opened source without scanning again: for DICOM and NIfTI the
+// chosen series (default: source.defaultSeries; InvalidInputError when out of range), for raw data
 // with choice.raw when given (required when source.needsRawParameters). Other formats ignore
 // the choice.
 Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice = {},
