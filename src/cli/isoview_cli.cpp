@@ -51,6 +51,8 @@ constexpr std::string_view kUsage =
     "                   extension gets PLY (optional: without it only statistics are printed)\n"
     "  --info           print the volume's dimensions, geometry, values and series; no GPU\n"
     "  --series N       which DICOM series to load (as --info numbers them; default: largest)\n"
+    "  --strict         refuse a DICOM series with unreadable slices (default: load the rest\n"
+    "                   and warn, naming the files and the gaps)\n"
     "  --spacing X Y Z  override the voxel spacing in mm (raw file names carry none)\n"
     "  --crop I0 I1 J0 J1 K0 K1\n"
     "                   only the surface of the cells within voxels I0..I1, J0..J1, K0..K1\n"
@@ -79,6 +81,7 @@ struct Arguments {
     std::optional<double> iso;
     std::string output;
     bool info = false;
+    bool strict = false;
     std::optional<std::size_t> series;
     std::optional<glm::dvec3> spacing;
     std::optional<glm::uvec3> rawDims;
@@ -167,6 +170,8 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             args.spacing = spacing;
         } else if (a == "--info") {
             args.info = true;
+        } else if (a == "--strict") {
+            args.strict = true;
         } else if (a == "--series" || a == "--header-offset") {
             const auto v = value(a == "--series" ? "--series" : "--header-offset");
             if (!v) return std::nullopt;
@@ -358,6 +363,7 @@ int main(int argc, char** argv)
         auto start = std::chrono::steady_clock::now();
         io::LoadOptions loadOptions;
         loadOptions.seriesIndex = args->series;
+        loadOptions.strict = args->strict;
         if (args->rawDims) {
             io::RawVolumeParameters raw;
             raw.dims = *args->rawDims;

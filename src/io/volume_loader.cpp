@@ -204,7 +204,8 @@ Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMo
                                 " does not exist: " + detail::quotedPath(source.path) + " holds " +
                                 std::to_string(scan.series.size()) + " series (numbered from 0)");
     }
-    return loadDicomSeries(scan.series[index], monitor);
+    return loadDicomSeries(scan.series[index], monitor,
+                           DicomLoadOptions{.strict = choice.strict});
 }
 
 } // namespace

@@ -76,6 +76,8 @@ struct VolumeSource : VolumeSourceInfo {
 struct VolumeChoice {
     std::optional<std::size_t> seriesIndex = std::nullopt; // DICOM, NIfTI: index into series
     std::optional<RawVolumeParameters> raw = std::nullopt; // raw data: beats the name convention
+    // DICOM: refuse a series with unreadable slices instead of loading the rest with a warning.
+    bool strict = false;
 };
 using LoadOptions = VolumeChoice; // the name loadVolume(path, ...) callers know
 

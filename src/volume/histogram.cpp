@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 namespace isoview {
@@ -90,9 +91,14 @@ template <class T> void countThroughValueTable(const Volume& volume, Histogram& 
     }
     const ValueRescale& rescale = volume.rescale();
     const double perUnit = binsPerUnit(h);
+    const std::optional<double> padding = volume.metadata().paddingValue;
     for (std::size_t s = 0; s < kValues; ++s) {
         if (table[s] == 0) continue;
         const float stored = static_cast<float>(static_cast<long long>(s) - kOffset);
+        if (padding && double(stored) == *padding) {
+            h.paddingCount = table[s];
+            continue;
+        }
         h.counts[binIndex(rescale.toReal(stored), h.min, perUnit, h.counts.size())] += table[s];
     }
 }
@@ -109,6 +115,11 @@ template <class T> void binEachVoxel(const Volume& volume, Histogram& h)
     const std::size_t bins = h.counts.size();
     std::uint64_t* counts = h.counts.data();
     std::uint64_t nonFinite = 0;
+    std::uint64_t padded = 0;
+    // Without padding the test compares with NaN, which matches nothing.
+    const std::optional<double> paddingValue = volume.metadata().paddingValue;
+    const float padding =
+        paddingValue ? static_cast<float>(*paddingValue) : std::numeric_limits<float>::quiet_NaN();
     for (std::size_t i = 0; i < n; ++i) {
         const float v = static_cast<float>(loadVoxel<T>(bytes, i));
         if constexpr (std::is_floating_point_v<T>) {
@@ -117,9 +128,14 @@ template <class T> void binEachVoxel(const Volume& volume, Histogram& h)
                 continue;
             }
         }
+        if (v == padding) {
+            ++padded;
+            continue;
+        }
         ++counts[binIndex(rescale.toReal(v), lo, perUnit, bins)];
     }
     h.nonFiniteCount = nonFinite;
+    h.paddingCount = padded;
 }
 
 } // namespace

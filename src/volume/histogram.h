@@ -3,7 +3,9 @@
 //
 // Bins: binCount equal bins over [min, max] of the finite real values. For integer volumes
 // whose whole range has at most binCount distinct stored values, one bin per stored value (so
-// no bin is empty by aliasing). Non-finite voxels are counted apart, never binned.
+// no bin is empty by aliasing). Non-finite voxels are counted apart, never binned; so are
+// padding voxels (VolumeMetadata::paddingValue), which are no data: they widen neither the
+// range nor any bin, so the isovalue suggested from the histogram ignores them.
 //
 // Example:
 //   Histogram h = computeHistogram(volume);
@@ -23,6 +25,7 @@ struct Histogram {
     double max = 0.0; // the upper edge of the last bin
     std::vector<std::uint64_t> counts;
     std::uint64_t nonFiniteCount = 0;
+    std::uint64_t paddingCount = 0; // voxels holding the volume's padding value
 
     double binWidth() const;
     // The bin holding a real value (clamped to the first/last bin).

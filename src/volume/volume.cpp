@@ -152,6 +152,28 @@ Volume::Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
     m_range = {lo, hi};
 }
 
+void Volume::setMetadata(VolumeMetadata metadata)
+{
+    const bool paddingChanged = metadata.paddingValue != m_metadata.paddingValue;
+    m_metadata = std::move(metadata);
+    if (!paddingChanged) return;
+    // The padding value is no data: the range is that of the other finite values.
+    // Without padding the test compares with NaN, which matches nothing.
+    const float padding = m_metadata.paddingValue ? float(*m_metadata.paddingValue)
+                                                  : std::numeric_limits<float>::quiet_NaN();
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    const std::size_t n = voxelCount();
+    for (std::size_t i = 0; i < n; ++i) {
+        const float v = valueAt(i);
+        if (!std::isfinite(v) || v == padding) continue;
+        lo = std::min(lo, double(v));
+        hi = std::max(hi, double(v));
+    }
+    if (lo > hi) lo = hi = 0.0; // nothing but padding and non-finite voxels
+    m_range = {lo, hi};
+}
+
 std::size_t Volume::voxelCount() const
 {
     return std::size_t(m_dims.x) * m_dims.y * m_dims.z;

@@ -106,6 +106,10 @@ struct VolumeMetadata {
     std::optional<double> windowWidth;
     // The loader's notes a person should see: skipped files, gaps, uneven spacing, tilt.
     std::vector<std::string> warnings;
+    // The stored value that marks padding voxels (DICOM PixelPaddingValue, which the loader
+    // maps below every real value): no data. They lie outside every surface (inside is
+    // value >= isovalue) and are left out of storedRange() and the histogram.
+    std::optional<double> paddingValue;
 };
 
 class Volume {
@@ -126,14 +130,16 @@ public:
     void setGeometry(const VolumeGeometry& geometry) { m_geometry = geometry; }
     const ValueRescale& rescale() const { return m_rescale; }
     const VolumeMetadata& metadata() const { return m_metadata; }
-    void setMetadata(VolumeMetadata metadata) { m_metadata = std::move(metadata); }
+    // Recomputes storedRange() (one pass over the voxels) when the padding value changes.
+    void setMetadata(VolumeMetadata metadata);
 
     // Stored value of voxel (i, j, k) converted to float: the same conversion the GPU sampler
     // performs, so CPU and GPU classify every corner identically. No bounds check.
     float valueAt(std::uint32_t i, std::uint32_t j, std::uint32_t k) const;
     float valueAt(std::size_t linearIndex) const;
 
-    // Minimum and maximum finite stored values (computed once, at construction).
+    // Minimum and maximum finite stored values other than metadata().paddingValue (computed
+    // at construction and when setMetadata changes the padding value).
     ValueRange storedRange() const { return m_range; }
 
     // The files this volume was read from, which writers refuse to replace while any copy of

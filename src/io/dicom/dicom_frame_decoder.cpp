@@ -37,12 +37,10 @@ FrameDecoder::FrameDecoder(const ParsedDicom& parsed, const DicomHeader& header)
         const std::uint64_t expected = expectedPixelBytes(header);
         const std::uint64_t actual = m_pixelData->getLength();
         if (actual < expected) {
-            throw IoError(header.name + ": the pixel data is truncated: expected " +
-                          std::to_string(expected) + " bytes (" +
-                          std::to_string(header.frameCount) + " frame(s) of " +
-                          std::to_string(header.columns) + "x" + std::to_string(header.rows) +
-                          ", " + std::to_string(header.bitsAllocated) + " bits), the file holds " +
-                          std::to_string(actual));
+            // Pixel data cut short runs to the end of the file.
+            const std::uint64_t valueOffset =
+                header.byteSize > actual ? header.byteSize - actual : 0;
+            throw IoError(describeTruncatedPixelData(header, valueOffset, expected, actual));
         }
     } else if (header.codec == PixelCodec::OpenJpeg) {
         mapJpeg2000Fragments();

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "io/dicom/dicom_common.h"
+#include "io/dicom/dicom_sniffing.h"
 #include "io/dicom/siemens_csa_header.h"
 #include "io/volume_size_check.h"
 
@@ -26,6 +27,28 @@ std::optional<double> getDouble(DcmItem& item, const DcmTagKey& tag, unsigned lo
     return std::nullopt;
 }
 
+// A rescale value: nothing when absent or empty, NaN when its text is not a number, and
+// non-finite values kept as they are, so that the value mapping can refuse them by name
+// instead of taking them as 1 (text: the value as stored).
+std::optional<double> getRescaleValue(DcmItem& item, const DcmTagKey& tag, std::string& text)
+{
+    DcmElement* element = nullptr;
+    if (item.findAndGetElement(tag, element).bad() || element == nullptr) return std::nullopt;
+    OFString stored;
+    if (element->getOFString(stored, 0).bad()) stored.clear();
+    text = trim(stored.c_str());
+    if (text.empty()) return std::nullopt;
+    Float64 value = 0.0;
+    if (element->getFloat64(value, 0).bad()) return std::numeric_limits<double>::quiet_NaN();
+    return value;
+}
+
+void readRescale(DcmItem& item, FrameInfo& info)
+{
+    info.slope = getRescaleValue(item, DCM_RescaleSlope, info.slopeText);
+    info.intercept = getRescaleValue(item, DCM_RescaleIntercept, info.interceptText);
+}
+
 std::optional<std::int32_t> getInteger(DcmItem& item, const DcmTagKey& tag)
 {
     Sint32 value = 0;
@@ -42,6 +65,48 @@ std::optional<std::uint16_t> getUnsigned16(DcmItem& item, const DcmTagKey& tag)
     Uint16 value = 0;
     if (item.findAndGetUint16(tag, value).good()) return value;
     return std::nullopt;
+}
+
+// A US-or-SS attribute in the pixels' own representation: the 16 bits as stored, read as
+// signed when PixelRepresentation is 1 (implicit VR files cannot say which VR they meant).
+std::optional<std::int64_t> getPaddingAttribute(DcmItem& item, const DcmTagKey& tag,
+                                                bool pixelSigned)
+{
+    Uint16 bits = 0;
+    DcmElement* element = nullptr;
+    if (item.findAndGetElement(tag, element).bad() || element == nullptr) return std::nullopt;
+    if (element->getVR() == EVR_SS) {
+        Sint16 value = 0;
+        if (element->getSint16(value).bad()) return std::nullopt;
+        bits = Uint16(value);
+    } else if (element->getUint16(bits).bad()) {
+        return std::nullopt;
+    }
+    return pixelSigned ? std::int64_t(std::int16_t(bits)) : std::int64_t(bits);
+}
+
+// The image pixel attributes must have their VR: one that DCMTK read with an unknown VR
+// (corrupted header bytes; DCMTK then guesses a length and reads on) cannot be taken as a
+// number, and reporting the image as "not an image" would send a person the wrong way.
+void requireReadableImageAttributes(DcmItem& item, const std::string& name)
+{
+    const DcmTagKey tags[] = {DCM_SamplesPerPixel,    DCM_Rows,       DCM_Columns,
+                              DCM_BitsAllocated,      DCM_BitsStored, DCM_HighBit,
+                              DCM_PixelRepresentation};
+    for (const DcmTagKey& key : tags) {
+        DcmElement* element = nullptr;
+        if (item.findAndGetElement(key, element).bad() || element == nullptr) continue;
+        const DcmEVR vr = element->getTag().getEVR();
+        if (vr == EVR_UNKNOWN || vr == EVR_UNKNOWN2B || vr == EVR_UN) {
+            DcmTag tag(key);
+            throw DamagedDicomError(name + " is DICOM but damaged: element " +
+                                    tag.toString().c_str() + " " + tag.getTagName() +
+                                    " has an invalid value representation (the header bytes "
+                                    "are corrupt), so its " +
+                                    std::to_string(element->getLength()) +
+                                    "-byte value cannot be read");
+        }
+    }
 }
 
 template <std::size_t N>
@@ -73,8 +138,14 @@ void mergeInto(FrameInfo& info, const FrameInfo& more)
     take(info.pixelSpacing, more.pixelSpacing);
     take(info.sliceThickness, more.sliceThickness);
     take(info.spacingBetweenSlices, more.spacingBetweenSlices);
-    take(info.slope, more.slope);
-    take(info.intercept, more.intercept);
+    if (more.slope) {
+        info.slope = more.slope;
+        info.slopeText = more.slopeText;
+    }
+    if (more.intercept) {
+        info.intercept = more.intercept;
+        info.interceptText = more.interceptText;
+    }
     take(info.windowCenter, more.windowCenter);
     take(info.windowWidth, more.windowWidth);
     take(info.temporalPositionIndex, more.temporalPositionIndex);
@@ -95,8 +166,7 @@ FrameInfo readImageLevelInfo(DcmItem& item)
     }
     info.sliceThickness = getDouble(item, DCM_SliceThickness);
     info.spacingBetweenSlices = getDouble(item, DCM_SpacingBetweenSlices);
-    info.slope = getDouble(item, DCM_RescaleSlope);
-    info.intercept = getDouble(item, DCM_RescaleIntercept);
+    readRescale(item, info);
     info.windowCenter = getDouble(item, DCM_WindowCenter);
     info.windowWidth = getDouble(item, DCM_WindowWidth);
     return info;
@@ -122,8 +192,7 @@ FrameInfo readFunctionalGroups(DcmItem& groups)
         info.spacingBetweenSlices = measures.spacingBetweenSlices;
     }
     if (DcmItem* item = nested(DCM_PixelValueTransformationSequence)) {
-        info.slope = getDouble(*item, DCM_RescaleSlope);
-        info.intercept = getDouble(*item, DCM_RescaleIntercept);
+        readRescale(*item, info);
     }
     if (DcmItem* item = nested(DCM_FrameVOILUTSequence)) {
         info.windowCenter = getDouble(*item, DCM_WindowCenter);
@@ -314,6 +383,7 @@ DicomHeader readHeader(const ParsedDicom& parsed)
     h.acquisitionNumber = getInteger(ds, DCM_AcquisitionNumber);
     h.echoNumber = getInteger(ds, DCM_EchoNumbers);
 
+    requireReadableImageAttributes(ds, parsed.name);
     const std::optional<std::uint16_t> rows = getUnsigned16(ds, DCM_Rows);
     const std::optional<std::uint16_t> columns = getUnsigned16(ds, DCM_Columns);
     h.isImage = rows.has_value() && columns.has_value() && !h.isDicomDir;
@@ -330,6 +400,11 @@ DicomHeader readHeader(const ParsedDicom& parsed)
                              " does not fit BitsStored " + std::to_string(h.bitsStored) +
                              "; assuming " + std::to_string(h.bitsStored - 1));
         h.highBit = h.bitsStored - 1;
+    }
+
+    h.paddingValue = getPaddingAttribute(ds, DCM_PixelPaddingValue, h.pixelSigned);
+    if (h.paddingValue) {
+        h.paddingRangeLimit = getPaddingAttribute(ds, DCM_PixelPaddingRangeLimit, h.pixelSigned);
     }
 
     if (const std::optional<std::int32_t> frames = getInteger(ds, DCM_NumberOfFrames)) {
@@ -371,7 +446,10 @@ DicomHeader readHeader(const ParsedDicom& parsed)
 
     if (h.modality == "RTDOSE" || h.sopClassUid == UID_RTDoseStorage) {
         // The dose grid's scaling is its rescale slope; its frames sit at the grid offsets.
-        if (!h.common.slope) h.common.slope = getDouble(ds, DCM_DoseGridScaling);
+        if (!h.common.slope) {
+            h.common.slope = getRescaleValue(ds, DCM_DoseGridScaling, h.common.slopeText);
+            h.slopeIsDoseGridScaling = h.common.slope.has_value();
+        }
         h.units = doseUnits(getString(ds, DCM_DoseUnits));
         DcmElement* offsets = nullptr;
         if (ds.findAndGetElement(DCM_GridFrameOffsetVector, offsets).good() && offsets) {
@@ -444,12 +522,31 @@ std::uint64_t expectedPixelBytes(const DicomHeader& h)
         .value_or(std::numeric_limits<std::uint64_t>::max());
 }
 
-std::string describeFailedFullRead(const fs::path& path, const OFCondition& status)
+std::string describeTruncatedPixelData(const DicomHeader& h, std::uint64_t valueOffset,
+                                       std::uint64_t expected, std::uint64_t actual)
 {
-    std::string generic = quoted(path) + " cannot be read: " + status.text();
+    const std::uint64_t perFrame = std::max<std::uint64_t>(frameBytes(h), 1);
+    const std::uint64_t firstIncomplete = std::min<std::uint64_t>(actual / perFrame, h.frameCount);
+    const std::string frames = firstIncomplete + 1 >= h.frameCount
+                                   ? "frame " + std::to_string(h.frameCount) + " of " +
+                                         std::to_string(h.frameCount) + " is incomplete"
+                                   : "frames " + std::to_string(firstIncomplete + 1) + " to " +
+                                         std::to_string(h.frameCount) + " of " +
+                                         std::to_string(h.frameCount) + " are incomplete";
+    return h.name + " is truncated at byte " + std::to_string(valueOffset + actual) +
+           ": its pixel data (from byte " + std::to_string(valueOffset) + ") should hold " +
+           std::to_string(h.frameCount) + " frame(s) of " + std::to_string(h.columns) + "x" +
+           std::to_string(h.rows) + " at " + std::to_string(h.bitsAllocated) + " bits, expected " +
+           std::to_string(expected) + " bytes, the file holds " + std::to_string(actual) + "; " +
+           frames;
+}
+
+std::string describeFailedFullRead(const fs::path& path, const OFCondition& status,
+                                   const std::string& otherwise)
+{
     try {
-        const DicomHeader header = readHeader(parseDicomFile(path, ReadDepth::Header));
-        if (!header.isImage || header.bitsAllocated == 0) return generic;
+        DicomHeader header = readHeader(parseDicomFile(path, ReadDepth::Header));
+        if (!header.isImage || header.bitsAllocated == 0) return otherwise;
         const std::uint64_t expected = expectedPixelBytes(header);
         const bool encapsulated = header.codec != PixelCodec::Native;
         const std::vector<std::uint8_t> bytes = readFileBytes(path, header.byteSize);
@@ -457,19 +554,20 @@ std::string describeFailedFullRead(const fs::path& path, const OFCondition& stat
             locatePixelData(bytes, expected, encapsulated);
         if (!where) {
             return quoted(path) + ": the pixel data is truncated or damaged (expected " +
-                   std::to_string(expected) + " bytes; " + status.text() + ")";
+                   std::to_string(expected) + " bytes); " + otherwise;
         }
         const std::uint64_t actual =
             bytes.size() > where->valueOffset ? bytes.size() - where->valueOffset : 0;
         if (encapsulated) {
-            return quoted(path) + ": the compressed pixel data is truncated: the file ends " +
-                   std::to_string(actual) + " bytes into it";
+            return quoted(path) + " is truncated at byte " + std::to_string(bytes.size()) +
+                   ": the compressed pixel data (from byte " + std::to_string(where->valueOffset) +
+                   ") ends " + std::to_string(actual) + " bytes into it (" + status.text() + ")";
         }
-        return quoted(path) + ": the pixel data is truncated: expected " +
-               std::to_string(where->declaredLength) + " bytes, the file holds " +
-               std::to_string(actual);
+        header.name = quoted(path);
+        return describeTruncatedPixelData(header, where->valueOffset, where->declaredLength,
+                                          actual);
     } catch (const Error&) {
-        return generic;
+        return otherwise;
     }
 }
 

@@ -35,8 +35,10 @@ struct FrameInfo {
     std::optional<glm::dvec2> pixelSpacing; // DICOM order: between rows, between columns
     std::optional<double> sliceThickness;
     std::optional<double> spacingBetweenSlices;
-    std::optional<double> slope;
-    std::optional<double> intercept;
+    std::optional<double> slope;     // NaN or infinite when stored so, or not a number
+    std::optional<double> intercept; // likewise
+    std::string slopeText;           // slope and intercept as stored, for messages
+    std::string interceptText;
     std::optional<double> windowCenter;
     std::optional<double> windowWidth;
     // What tells volumes of one series apart (dicom_volume_grouping): FrameContentSequence's
@@ -91,6 +93,11 @@ struct DicomHeader {
     FrameInfo common;                     // top level, then the shared functional groups
     std::vector<FrameInfo> perFrame;      // per-frame functional groups, when present
     std::vector<double> gridFrameOffsets; // RT dose: frame offsets along the normal
+    bool slopeIsDoseGridScaling = false;  // RT dose: the slope is DoseGridScaling (3004,000E)
+    // PixelPaddingValue (0028,0120) and PixelPaddingRangeLimit (0028,0121) as stored values
+    // (read as signed when PixelRepresentation is 1, whatever the VR says).
+    std::optional<std::int64_t> paddingValue;
+    std::optional<std::int64_t> paddingRangeLimit;
     std::vector<std::string> warnings;    // quirks fixed while reading
 
     // The merged information of frame `index`.
@@ -111,7 +118,15 @@ std::optional<std::string> unsupportedReason(const DicomHeader& h);
 std::uint64_t frameBytes(const DicomHeader& h);
 std::uint64_t expectedPixelBytes(const DicomHeader& h);
 
-// Why a full read failed when the header read succeeds: almost always pixel data cut short.
-std::string describeFailedFullRead(const std::filesystem::path& path, const OFCondition& status);
+// "'f' is truncated at byte N: its pixel data (from byte O) should hold ..., expected E bytes,
+// the file holds A; frame k of n is incomplete": pixel data cut short at the end of the file.
+std::string describeTruncatedPixelData(const DicomHeader& h, std::uint64_t valueOffset,
+                                       std::uint64_t expected, std::uint64_t actual);
+
+// Why a full read failed when the header read succeeds: almost always pixel data cut short
+// ("truncated at byte N: ... frame k of n is incomplete"); otherwise `otherwise` (where DCMTK
+// stopped, and its condition text).
+std::string describeFailedFullRead(const std::filesystem::path& path, const OFCondition& status,
+                                   const std::string& otherwise);
 
 } // namespace isoview::io::dicom

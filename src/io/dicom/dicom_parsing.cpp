@@ -6,6 +6,8 @@
 #include "io/dicom/dicom_header.h"
 #include "io/dicom/dicom_sniffing.h"
 
+#include <dcmtk/dcmdata/dcistrmf.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -62,11 +64,89 @@ bool hasRecognisedContent(DcmDataset& dataset)
                        [&dataset](const DcmTagKey& tag) { return dataset.tagExists(tag); });
 }
 
-void requireRecognisedContent(const ParsedDicom& parsed)
+// "(0028,0010) Rows" for an element, its sequence items followed: the innermost last one.
+std::string lastElementName(DcmItem& item, bool& complete)
+{
+    const unsigned long count = item.card();
+    if (count == 0) return {};
+    DcmElement* element = item.getElement(count - 1);
+    if (element == nullptr) return {};
+    complete = element->transferState() == ERW_ready;
+    DcmTag tag = element->getTag(); // getTagName() is not const
+    std::string name = std::string(tag.toString().c_str()) + " " + tag.getTagName();
+    if (auto* sequence = dynamic_cast<DcmSequenceOfItems*>(element);
+        sequence != nullptr && sequence->card() > 0) {
+        bool innerComplete = true;
+        const std::string inner =
+            lastElementName(*sequence->getItem(sequence->card() - 1), innerComplete);
+        if (!inner.empty()) {
+            complete = complete && innerComplete;
+            name += " > " + inner;
+        }
+    }
+    return name;
+}
+
+// Part 10 files are DICOM by their "DICM" marker: one without attributes is damaged (e.g.
+// cut after the preamble), not "not DICOM", which would send a person the wrong way.
+void requireRecognisedContent(const ParsedDicom& parsed, bool partTen)
 {
     if (parsed.dataset().card() == 0 || !hasRecognisedContent(parsed.dataset())) {
+        if (partTen) {
+            bool complete = true;
+            std::string last = lastElementName(parsed.dataset(), complete);
+            if (last.empty()) last = lastElementName(*parsed.file->getMetaInfo(), complete);
+            throw DamagedDicomError(parsed.name +
+                                    " is DICOM but damaged: it has the DICM marker but its " +
+                                    std::to_string(parsed.byteSize) + " bytes end " +
+                                    (last.empty() ? std::string("after the 132-byte preamble")
+                                                  : "after element " + last) +
+                                    ", before any image attribute");
+        }
         throw NotDicomError(parsed.name + " is not a DICOM file (no DICOM attributes found)");
     }
+}
+
+// Where DCMTK stopped in a damaged file: it is parsed again through a stream whose position
+// can be asked (loadFile cannot say), and the last element that parse created is named.
+std::string describeStop(const fs::path& path, const Sniff& how, ReadDepth depth,
+                         std::uint64_t fileSize, const OFCondition& status)
+{
+    std::string where;
+    DcmInputFileStream stream(OFFilename(path.c_str()));
+    if (stream.good()) {
+        DcmFileFormat file;
+        DcmDataset dataset;
+        DcmObject& target = how.partTen ? static_cast<DcmObject&>(file) : dataset;
+        target.transferInit();
+        const E_TransferSyntax xfer = how.partTen ? EXS_Unknown : how.xfer;
+        if (how.partTen) {
+            (void)file.readUntilTag(stream, xfer, EGL_noChange, DCM_MaxReadLength, stopTag(depth));
+        } else {
+            (void)dataset.readUntilTag(stream, xfer, EGL_noChange, DCM_MaxReadLength,
+                                       stopTag(depth));
+        }
+        bool complete = true;
+        std::string element;
+        if (how.partTen) {
+            // The dataset when it holds anything, else the meta header.
+            element = lastElementName(*file.getDataset(), complete);
+            if (element.empty()) element = lastElementName(*file.getMetaInfo(), complete);
+        } else {
+            element = lastElementName(dataset, complete);
+        }
+        target.transferEnd();
+        where = "DCMTK stopped at byte " + std::to_string(stream.tell()) + " of " +
+                std::to_string(fileSize);
+        if (!element.empty()) {
+            where += (complete ? " after element " : " in element ") + element;
+        } else {
+            where += " before the first element";
+        }
+    } else {
+        where = "DCMTK stopped reading its " + std::to_string(fileSize) + " bytes";
+    }
+    return where + ": " + status.text();
 }
 
 } // namespace
@@ -149,14 +229,21 @@ ParsedDicom parseDicomFile(const fs::path& path, ReadDepth depth)
                                 bytes.size() - how->strayBytes, *how, depth);
     }
     if (status.bad()) {
-        if (!how->partTen && depth != ReadDepth::Full) {
-            // Only the first bytes looked like a dataset: treat it as some other file.
+        // A Part 10 file, or a bare dataset whose start DCMTK recognised as DICOM, is damaged
+        // DICOM; a bare "dataset" that yields nothing known was some other file.
+        const bool recognised =
+            how->partTen || (parsed.dataset().card() > 0 && hasRecognisedContent(parsed.dataset()));
+        if (!recognised && depth != ReadDepth::Full) {
             throw NotDicomError(parsed.name + " is not a DICOM file (" + status.text() + ")");
         }
-        if (depth == ReadDepth::Full) throw IoError(describeFailedFullRead(path, status));
-        throw IoError(parsed.name + " is a damaged DICOM file: " + status.text());
+        const std::string damage =
+            parsed.name + " is DICOM but damaged: " +
+            (how->strayBytes == 0 ? describeStop(path, *how, depth, size, status)
+                                  : std::string(status.text()));
+        if (depth == ReadDepth::Full) throw IoError(describeFailedFullRead(path, status, damage));
+        throw DamagedDicomError(damage);
     }
-    requireRecognisedContent(parsed);
+    requireRecognisedContent(parsed, how->partTen);
     return parsed;
 }
 
@@ -172,7 +259,7 @@ ParsedDicom parseDicomMemory(const std::uint8_t* data, std::size_t size, std::st
     const OFCondition status = readFromMemory(parsed, data + how->strayBytes,
                                               size - how->strayBytes, *how, ReadDepth::Full);
     if (status.bad()) throw IoError(parsed.name + " is damaged DICOM data: " + status.text());
-    requireRecognisedContent(parsed);
+    requireRecognisedContent(parsed, how->partTen);
     return parsed;
 }
 

@@ -2,8 +2,12 @@
 //
 // Contract: parseDicomFile and parseDicomMemory sniff first (dicom_sniffing.h) and throw
 // NotDicomError for data that is not DICOM (also when only the first bytes looked like a bare
-// dataset and a partial parse then failed), IoError for a damaged or truncated object (a
-// failed full read is explained: truncated pixel data with expected and actual byte counts).
+// dataset and a partial parse then found no DICOM attribute), DamagedDicomError for a Part 10
+// file or recognised dataset that DCMTK fails on ("is DICOM but damaged: DCMTK stopped at byte
+// N of M in element (gggg,eeee) Name: <DCMTK's condition>"; the position comes from a second,
+// diagnostic parse, made only on failure), IoError for a failed full read (truncated pixel data
+// is explained: "truncated at byte N", expected and actual byte counts, the first incomplete
+// frame).
 // Values longer than DCM_MaxReadLength stay on disk until used; in-memory bytes are handed
 // to DCMTK as an anonymous in-memory file for the same reason. Call ensureDcmtk() first.
 #pragma once

@@ -27,16 +27,33 @@ void forEachStoredValue(const std::uint8_t* raw, std::size_t count, const Sample
 }
 
 template <typename Word>
-void writeSliceFromWords(const std::uint8_t* raw, std::size_t count, const SampleLayout& layout,
-                         const SliceMapping& mapping, std::byte* target)
+SliceWriteCounts writeSliceFromWords(const std::uint8_t* raw, std::size_t count,
+                                     const SampleLayout& layout, const SliceMapping& mapping,
+                                     std::byte* target)
 {
+    // Without padding the range is empty (low > high), so the test below never matches.
+    const std::int64_t padLow = mapping.paddingLow.value_or(1);
+    const std::int64_t padHigh = mapping.paddingLow ? mapping.paddingHigh : 0;
+    // Integer voxels that are data but equal the padding value move up by one (see header).
+    const std::int64_t sentinel =
+        mapping.paddingLow ? std::int64_t(mapping.paddingValue) : std::int64_t(0);
+    const bool guardSentinel = mapping.paddingLow.has_value() && !mapping.toReal;
+    SliceWriteCounts counts;
     const auto run = [&]<typename Out>(Out /*tag*/) {
         forEachStoredValue<Word>(raw, count, layout, [&](std::size_t i, std::int64_t value) {
             Out out;
-            if constexpr (std::is_floating_point_v<Out>) {
+            if (value >= padLow && value <= padHigh) {
+                out = static_cast<Out>(mapping.paddingValue);
+                ++counts.padding;
+            } else if constexpr (std::is_floating_point_v<Out>) {
                 out = Out(double(value) * mapping.slope + mapping.intercept);
             } else {
-                out = Out(mapping.negate ? -value : value);
+                std::int64_t v = mapping.negate ? -value : value;
+                if (guardSentinel && v == sentinel) {
+                    ++v;
+                    ++counts.movedOffPadding;
+                }
+                out = Out(v);
             }
             std::memcpy(target + i * sizeof(Out), &out, sizeof(Out));
         });
@@ -55,23 +72,27 @@ void writeSliceFromWords(const std::uint8_t* raw, std::size_t count, const Sampl
         } else {
             // A negated uint32 range: exact in double.
             forEachStoredValue<Word>(raw, count, layout, [&](std::size_t i, std::int64_t value) {
-                const double out = double(mapping.negate ? -value : value);
+                const bool isPadding = value >= padLow && value <= padHigh;
+                counts.padding += isPadding ? 1 : 0;
+                const double out =
+                    isPadding ? mapping.paddingValue : double(mapping.negate ? -value : value);
                 std::memcpy(target + i * sizeof(double), &out, sizeof(double));
             });
         }
         break;
     }
+    return counts;
 }
 
 } // namespace
 
-void writeSlice(std::span<const std::uint8_t> raw, const SampleLayout& layout,
-                const SliceMapping& mapping, std::size_t count, std::byte* target)
+SliceWriteCounts writeSlice(std::span<const std::uint8_t> raw, const SampleLayout& layout,
+                            const SliceMapping& mapping, std::size_t count, std::byte* target)
 {
     switch (layout.bitsAllocated) {
-    case 8: writeSliceFromWords<std::uint8_t>(raw.data(), count, layout, mapping, target); break;
-    case 16: writeSliceFromWords<std::uint16_t>(raw.data(), count, layout, mapping, target); break;
-    default: writeSliceFromWords<std::uint32_t>(raw.data(), count, layout, mapping, target); break;
+    case 8: return writeSliceFromWords<std::uint8_t>(raw.data(), count, layout, mapping, target);
+    case 16: return writeSliceFromWords<std::uint16_t>(raw.data(), count, layout, mapping, target);
+    default: return writeSliceFromWords<std::uint32_t>(raw.data(), count, layout, mapping, target);
     }
 }
 

@@ -216,6 +216,7 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
     std::vector<ScannedImage> images;
     std::size_t notDicom = 0;
     std::string firstNotDicom;
+    std::size_t damaged = 0; // DICOM files that DCMTK could not parse
     for (std::size_t i = 0; i < files.size(); ++i) {
         reportProgress(monitor, "scanning files", i, files.size());
         try {
@@ -239,6 +240,9 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
             if (notDicom++ == 0) firstNotDicom = e.what();
         } catch (const CancelledError&) {
             throw;
+        } catch (const DamagedDicomError& e) {
+            ++damaged;
+            scan.notes.push_back(std::string(e.what()) + "; skipped");
         } catch (const Error& e) {
             scan.notes.push_back(std::string(e.what()) + "; skipped");
         }
@@ -335,8 +339,13 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
     if (!best) {
         std::vector<std::string> reasons = unloadable;
         reasons.insert(reasons.end(), scan.notes.begin(), scan.notes.end());
-        throw IoError("no DICOM image series found in " + quoted(input) +
-                      (reasons.empty() ? std::string() : ": " + joinNotes(reasons, 5)));
+        // Damaged DICOM files are not "no DICOM": say what was found.
+        const std::string found = images.empty() && damaged > 0
+                                      ? "no readable DICOM image series in " + quoted(input) +
+                                            ": " + std::to_string(damaged) + " DICOM file" +
+                                            (damaged == 1 ? " is" : "s are") + " damaged"
+                                      : "no DICOM image series found in " + quoted(input);
+        throw IoError(found + (reasons.empty() ? std::string() : ": " + joinNotes(reasons, 5)));
     }
     scan.defaultSeries = *best;
     return scan;

@@ -16,6 +16,8 @@
 #include <dcmtk/dcmdata/dcuid.h>
 
 #include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
 #include <limits>
 #include <map>
 #include <memory>
@@ -146,7 +148,16 @@ std::vector<SliceValues> sliceValues(const std::vector<SliceRecord>& records,
     for (const std::size_t index : order) {
         const SliceRecord& r = records[index];
         const DicomHeader& h = files[r.file].header;
-        values.push_back(SliceValues{h.bitsStored, h.pixelSigned, r.info.slope, r.info.intercept});
+        values.push_back(SliceValues{.bitsStored = h.bitsStored,
+                                     .pixelSigned = h.pixelSigned,
+                                     .slope = r.info.slope,
+                                     .intercept = r.info.intercept,
+                                     .slopeText = r.info.slopeText,
+                                     .interceptText = r.info.interceptText,
+                                     .slopeIsDoseGridScaling = h.slopeIsDoseGridScaling,
+                                     .paddingValue = h.paddingValue,
+                                     .paddingRangeLimit = h.paddingRangeLimit,
+                                     .label = frameLabel(files, r)});
     }
     return values;
 }
@@ -157,7 +168,38 @@ std::vector<SliceValues> sliceValues(const std::vector<SliceRecord>& records,
 struct LoadLimits {
     std::optional<std::uint64_t> maxVoxelBytes; // beyond the machine's memory
     bool logWarnings = true;                    // off for fuzzing, where they are noise
+    bool strict = false; // an unreadable slice is an error instead of being left out
 };
+
+// A file or frame that could not be read or decoded, and why (the error's message).
+struct UnreadableSlice {
+    std::string reason;
+};
+
+// "2 of 28 slices could not be read and were left out: <reasons>".
+std::string describeUnreadable(const std::vector<UnreadableSlice>& unreadable, std::size_t total)
+{
+    std::string text = std::to_string(unreadable.size()) + " of " + std::to_string(total) +
+                       " slices could not be read and were left out (the stack keeps the "
+                       "positions of the others, so where they lay inside it there is a gap): ";
+    constexpr std::size_t kListed = 10;
+    for (std::size_t i = 0; i < unreadable.size() && i < kListed; ++i) {
+        text += (i == 0 ? "" : "; ") + unreadable[i].reason;
+    }
+    if (unreadable.size() > kListed) {
+        text += "; and " + std::to_string(unreadable.size() - kListed) + " more";
+    }
+    return text;
+}
+
+std::string describeNoneReadable(const std::vector<UnreadableSlice>& unreadable)
+{
+    return "none of the " + std::to_string(unreadable.size()) +
+           " slices of the DICOM series can be read: " + unreadable.front().reason +
+           (unreadable.size() > 1
+                ? "; and " + std::to_string(unreadable.size() - 1) + " more like it"
+                : std::string());
+}
 
 void requireLoadable(const SourceFile& file)
 {
@@ -198,9 +240,10 @@ void requireOneImageSize(const std::vector<SourceFile>& files)
 }
 
 VolumeMetadata describeVolume(const std::vector<SourceFile>& files,
-                              const std::vector<SliceRecord>& records, const StackLayout& layout)
+                              const std::vector<SliceRecord>& records,
+                              const std::vector<std::size_t>& order)
 {
-    const DicomHeader& h = files[records[layout.order.front()].file].header;
+    const DicomHeader& h = files[records[order.front()].file].header;
     VolumeMetadata m;
     m.sourceFormat = "DICOM";
     m.patientSpace = true;
@@ -211,14 +254,14 @@ VolumeMetadata describeVolume(const std::vector<SourceFile>& files,
     m.studyDate = h.studyDate;
     m.seriesDescription = h.seriesDescription;
     m.seriesInstanceUid = h.seriesUid;
-    const FrameInfo& info = records[layout.order.front()].info;
+    const FrameInfo& info = records[order.front()].info;
     m.windowCenter = info.windowCenter ? info.windowCenter : h.common.windowCenter;
     m.windowWidth = info.windowWidth ? info.windowWidth : h.common.windowWidth;
     return m;
 }
 
 Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
-                      const LoadLimits& limits)
+                      const LoadLimits& limits, std::vector<UnreadableSlice> unreadable = {})
 {
     std::vector<std::string> warnings;
     for (const SourceFile& file : files) {
@@ -253,16 +296,19 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
                            "stacked in frame order");
     }
 
-    const StackLayout layout = layoutStack(stackSlices(records, files), warnings);
+    const std::size_t unreadableBefore = unreadable.size();
+    std::vector<std::string> layoutWarnings;
+    StackLayout layout = layoutStack(stackSlices(records, files), layoutWarnings);
+    std::vector<std::string> valueWarnings;
     const ValueMapping values =
-        chooseValueMapping(sliceValues(records, layout.order, files), warnings);
+        chooseValueMapping(sliceValues(records, layout.order, files), valueWarnings);
 
     // Validate the size before the allocation.
     std::optional<MosaicLayout> mosaic;
     if (firstHeader.mosaic) mosaic = requireMosaicLayout(firstHeader);
-    const glm::uvec3 dims(mosaic ? mosaic->tileColumns : firstHeader.columns,
-                          mosaic ? mosaic->tileRows : firstHeader.rows,
-                          std::uint32_t(layout.order.size()));
+    glm::uvec3 dims(mosaic ? mosaic->tileColumns : firstHeader.columns,
+                    mosaic ? mosaic->tileRows : firstHeader.rows,
+                    std::uint32_t(layout.order.size()));
     const std::string subject = "the DICOM series " + firstHeader.name;
     const std::optional<std::uint64_t> bytes = detail::voxelByteCount(dims, values.type);
     if (!bytes) {
@@ -292,11 +338,12 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
     std::vector<std::uint8_t> tileBuffer(
         mosaic ? std::size_t(dims.x) * dims.y * (firstHeader.bitsAllocated / 8) : 0);
 
-
     const std::size_t sliceVoxels = std::size_t(dims.x) * dims.y;
     const std::size_t sliceBytes = sliceVoxels * scalarSize(values.type);
     const std::uint64_t total = layout.order.size();
     std::uint64_t done = 0;
+    std::vector<SliceWriteCounts> paddingInSlot(layout.order.size());
+    std::vector<char> slotUnreadable(layout.order.size(), 0);
     reportProgress(monitor, "decoding slices", done, total);
     for (std::size_t f = 0; f < files.size(); ++f) {
         SourceFile& file = files[f];
@@ -304,36 +351,123 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
                         [](std::size_t slot) { return slot == kNoSlot; })) {
             continue; // a copy of images kept from another file
         }
-        std::unique_ptr<ParsedDicom> parsed = std::move(file.parsed);
-        if (!parsed) {
-            parsed = std::make_unique<ParsedDicom>(parseDicomFile(file.path, ReadDepth::Full));
-        }
-        FrameDecoder decoder(*parsed, file.header);
-        const SampleLayout sampleLayout{file.header.bitsAllocated, file.header.bitsStored,
-                                        file.header.highBit, file.header.pixelSigned};
-        for (std::uint32_t frame = 0; frame < file.header.frameCount; ++frame) {
-            // Frames are decoded in order even when one is not kept: sequential decoding is
-            // what lets DCMTK find the fragments of each frame.
-            const std::span<const std::uint8_t> raw = decoder.decode(frame);
-            for (std::uint32_t tile = 0; tile < tiles; ++tile) {
-                const std::size_t slot = slotOf[f][std::size_t(frame) * tiles + tile];
-                if (slot == kNoSlot) continue;
-                std::span<const std::uint8_t> slice = raw;
-                if (mosaic) {
-                    extractTile(raw, *mosaic, file.header.columns, file.header.bitsAllocated / 8,
-                                tile, tileBuffer);
-                    slice = tileBuffer;
-                }
-                writeSlice(slice, sampleLayout, values.slices[slot], sliceVoxels,
-                           voxels.data() + slot * sliceBytes);
-                reportProgress(monitor, "decoding slices", ++done, total);
+        std::uint32_t frame = 0;
+        try {
+            std::unique_ptr<ParsedDicom> parsed = std::move(file.parsed);
+            if (!parsed) {
+                parsed = std::make_unique<ParsedDicom>(parseDicomFile(file.path, ReadDepth::Full));
             }
+            FrameDecoder decoder(*parsed, file.header);
+            const SampleLayout sampleLayout{file.header.bitsAllocated, file.header.bitsStored,
+                                            file.header.highBit, file.header.pixelSigned};
+            for (; frame < file.header.frameCount; ++frame) {
+                // Frames are decoded in order even when one is not kept: sequential decoding
+                // is what lets DCMTK find the fragments of each frame.
+                const std::span<const std::uint8_t> raw = decoder.decode(frame);
+                for (std::uint32_t tile = 0; tile < tiles; ++tile) {
+                    const std::size_t slot = slotOf[f][std::size_t(frame) * tiles + tile];
+                    if (slot == kNoSlot) continue;
+                    std::span<const std::uint8_t> slice = raw;
+                    if (mosaic) {
+                        extractTile(raw, *mosaic, file.header.columns,
+                                    file.header.bitsAllocated / 8, tile, tileBuffer);
+                        slice = tileBuffer;
+                    }
+                    paddingInSlot[slot] =
+                        writeSlice(slice, sampleLayout, values.slices[slot], sliceVoxels,
+                                   voxels.data() + slot * sliceBytes);
+                    reportProgress(monitor, "decoding slices", ++done, total);
+                }
+            }
+        } catch (const IoError& e) {
+            // Truncated or corrupt pixel data, or a file that no longer parses: this frame and
+            // the file's later ones (sequential decoding cannot skip a frame) are left out.
+            if (limits.strict) throw;
+            std::size_t lost = 0;
+            for (std::size_t later = std::size_t(frame) * tiles; later < slotOf[f].size();
+                 ++later) {
+                if (slotOf[f][later] == kNoSlot) continue;
+                slotUnreadable[slotOf[f][later]] = 1;
+                ++lost;
+            }
+            unreadable.push_back(
+                {std::string(e.what()) +
+                 (lost > 1 ? " (and the " + std::to_string(lost - 1) + " frames after it)"
+                           : std::string())});
         }
     }
 
+    std::vector<std::size_t> keptRecords = layout.order;
+    if (unreadable.size() > unreadableBefore) {
+        // Lay out the slices that were read, by their own positions: what was lost becomes a
+        // gap in the geometry (sliceOrigins), never a silent squeeze, and the kept slices move
+        // down over the lost ones.
+        std::vector<SliceRecord> survivors;
+        std::vector<std::size_t> oldSlotOfSurvivor;
+        for (std::size_t slot = 0; slot < layout.order.size(); ++slot) {
+            if (slotUnreadable[slot] != 0) continue;
+            survivors.push_back(records[layout.order[slot]]);
+            oldSlotOfSurvivor.push_back(slot);
+        }
+        if (survivors.empty()) throw IoError(describeNoneReadable(unreadable));
+        layoutWarnings.clear();
+        StackLayout kept = layoutStack(stackSlices(survivors, files), layoutWarnings);
+        std::vector<std::size_t> oldSlots;
+        keptRecords.clear();
+        for (const std::size_t survivor : kept.order) {
+            oldSlots.push_back(oldSlotOfSurvivor[survivor]);
+            keptRecords.push_back(layout.order[oldSlotOfSurvivor[survivor]]);
+        }
+        std::vector<SliceWriteCounts> keptPadding;
+        // Old slots in increasing order lie at or after their new ones: moved in place.
+        std::vector<std::byte> moved;
+        const bool inPlace = std::is_sorted(oldSlots.begin(), oldSlots.end());
+        if (!inPlace) moved.resize(oldSlots.size() * sliceBytes);
+        std::byte* target = inPlace ? voxels.data() : moved.data();
+        for (std::size_t slot = 0; slot < oldSlots.size(); ++slot) {
+            std::memmove(target + slot * sliceBytes, voxels.data() + oldSlots[slot] * sliceBytes,
+                         sliceBytes);
+            keptPadding.push_back(paddingInSlot[oldSlots[slot]]);
+        }
+        if (inPlace) {
+            voxels.resize(oldSlots.size() * sliceBytes);
+            voxels.shrink_to_fit();
+        } else {
+            voxels = std::move(moved);
+        }
+        paddingInSlot = std::move(keptPadding);
+        layout.geometry = kept.geometry;
+        dims.z = std::uint32_t(oldSlots.size());
+    }
+    if (!unreadable.empty()) {
+        warnings.push_back(describeUnreadable(unreadable, records.size() + unreadableBefore));
+    }
+    warnings.insert(warnings.end(), layoutWarnings.begin(), layoutWarnings.end());
+    warnings.insert(warnings.end(), valueWarnings.begin(), valueWarnings.end());
+    std::size_t paddingVoxels = 0;
+    std::size_t movedOffPadding = 0;
+    for (const SliceWriteCounts& counts : paddingInSlot) {
+        paddingVoxels += counts.padding;
+        movedOffPadding += counts.movedOffPadding;
+    }
+    if (paddingVoxels > 0) {
+        const SliceValues firstValues = sliceValues(records, {keptRecords.front()}, files).front();
+        warnings.push_back(std::to_string(paddingVoxels) + " voxels are padding (" +
+                           describePadding(firstValues) +
+                           "): no data, so they lie outside every surface and are left out of "
+                           "the value range, the histogram and the suggested isovalue");
+    }
+    if (movedOffPadding > 0) {
+        warnings.push_back(fmt::format(
+            "{} voxels held the stored value {:g}, which now marks padding: they were read as "
+            "{:g}",
+            movedOffPadding, *values.paddingValue, *values.paddingValue + 1.0));
+    }
+
     Volume volume(dims, values.type, std::move(voxels), layout.geometry, values.rescale);
-    VolumeMetadata metadata = describeVolume(files, records, layout);
+    VolumeMetadata metadata = describeVolume(files, records, keptRecords);
     metadata.warnings = warnings;
+    if (paddingVoxels > 0) metadata.paddingValue = values.paddingValue;
     if (limits.logWarnings) {
         const auto logger = log::get("io");
         for (const std::string& warning : warnings) {
@@ -358,31 +492,45 @@ bool looksLikeDicom(const std::filesystem::path& file)
     }
 }
 
-Volume loadDicomSeries(const DicomSeriesInfo& series, LoadMonitor* monitor)
+Volume loadDicomSeries(const DicomSeriesInfo& series, LoadMonitor* monitor,
+                       const DicomLoadOptions& options)
 {
     using namespace dicom;
     ensureDcmtk();
     if (series.files.empty()) throw InvalidInputError("the DICOM series lists no files");
     std::vector<SourceFile> files;
+    std::vector<UnreadableSlice> unreadable;
     files.reserve(series.files.size());
     for (std::size_t i = 0; i < series.files.size(); ++i) {
         reportProgress(monitor, "reading headers", i, series.files.size());
-        // Kept for pass 2: the pixel values stay on disk, so this costs header memory only.
-        auto parsed =
-            std::make_unique<ParsedDicom>(parseDicomFile(series.files[i], ReadDepth::Full));
-        DicomHeader header = readHeader(*parsed);
-        // Pixel data promised by the header but not in the file is caught before allocating.
-        if (header.isImage && header.codec == PixelCodec::Native && !unsupportedReason(header)) {
-            FrameDecoder check(*parsed, header);
+        try {
+            // Kept for pass 2: the pixel values stay on disk, so this costs header memory only.
+            auto parsed =
+                std::make_unique<ParsedDicom>(parseDicomFile(series.files[i], ReadDepth::Full));
+            DicomHeader header = readHeader(*parsed);
+            // Pixel data promised by the header but not in the file is caught before
+            // allocating.
+            if (header.isImage && header.codec == PixelCodec::Native &&
+                !unsupportedReason(header)) {
+                FrameDecoder check(*parsed, header);
+            }
+            std::vector<std::uint32_t> frames;
+            if (i < series.frames.size()) frames = series.frames[i];
+            std::sort(frames.begin(), frames.end());
+            files.push_back(SourceFile{series.files[i], std::move(header), std::move(parsed),
+                                       std::move(frames)});
+        } catch (const IoError& e) {
+            // Damaged or truncated since the scan, or cut short in its pixel data.
+            if (options.strict) throw;
+            unreadable.push_back({e.what()});
         }
-        std::vector<std::uint32_t> frames;
-        if (i < series.frames.size()) frames = series.frames[i];
-        std::sort(frames.begin(), frames.end());
-        files.push_back(SourceFile{series.files[i], std::move(header), std::move(parsed),
-                                   std::move(frames)});
     }
     reportProgress(monitor, "reading headers", series.files.size(), series.files.size());
-    Volume volume = assembleVolume(files, monitor, LoadLimits{});
+    if (files.empty()) throw IoError(describeNoneReadable(unreadable));
+    Volume volume = assembleVolume(
+        files, monitor,
+        LoadLimits{.maxVoxelBytes = std::nullopt, .logWarnings = true, .strict = options.strict},
+        std::move(unreadable));
     // Which volume of several this is goes with the series description (the window title).
     if (!series.summary.volumeLabel.empty()) {
         VolumeMetadata metadata = volume.metadata();

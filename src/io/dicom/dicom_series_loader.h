@@ -117,12 +117,20 @@ bool looksLikeDicom(const std::filesystem::path& file);
 DicomScan scanDicom(const std::filesystem::path& fileFolderOrDicomdir,
                     LoadMonitor* monitor = nullptr);
 
+// How loadDicomSeries treats slices it cannot read.
+struct DicomLoadOptions {
+    // false: slices that cannot be read or decoded are left out with a warning naming them
+    // (their places become gaps); true: the first one is an error (isoview-cli --strict).
+    bool strict = false;
+};
+
 // Loads one stack (only series.files is required; the other fields are informational). Throws
-// IoError (unreadable or truncated file, undecodable transfer syntax or frame),
+// IoError (every slice unreadable, or with options.strict one; undecodable transfer syntax),
 // InvalidInputError (mixed image sizes, ambiguous duplicate positions, unsupported pixel
-// format, absurd sizes), CancelledError on request. Cost: one header pass and one decoding pass
-// over the files; memory: the volume plus one decoded frame.
-Volume loadDicomSeries(const DicomSeriesInfo& series, LoadMonitor* monitor = nullptr);
+// format, unusable rescale, absurd sizes), CancelledError on request. Cost: one header pass
+// and one decoding pass over the files; memory: the volume plus one decoded frame.
+Volume loadDicomSeries(const DicomSeriesInfo& series, LoadMonitor* monitor = nullptr,
+                       const DicomLoadOptions& options = {});
 
 // Fuzzing entry: parses bytes as one DICOM object (from memory, through DCMTK's
 // DcmInputBufferStream) and runs the same header and pixel decoding path as loadDicomSeries,

@@ -24,6 +24,13 @@ public:
     using IoError::IoError;
 };
 
+// A DICOM file (Part 10 marker, or a start DCMTK recognised) that DCMTK then failed on: the
+// message says where it stopped and why. Scanning reports these apart from non-DICOM files.
+class DamagedDicomError : public IoError {
+public:
+    using IoError::IoError;
+};
+
 // How many leading bytes sniff() needs at most.
 constexpr std::size_t kSniffBytes = 512;
 

@@ -1,0 +1,295 @@
+// Damaged DICOM: copies of the shared real files cut or corrupted in a temp folder. The
+// messages must say "damaged" (not "not DICOM"), where DCMTK stopped and why; a series with
+// some unreadable slices loads the rest with a warning naming them and an honest gap, unless
+// strict loading is asked for.
+#include "core/error.h"
+#include "io/dicom/dicom_series_loader.h"
+#include "io/volume_loader.h"
+#include "support/temp_dir.h"
+#include "test_paths.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace isoview {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kPhantom = fs::path(test::kSharedDataDir) / "dicom" / "ct_philips_head_phantom_5mm";
+const fs::path kCtReference =
+    fs::path(test::kSharedDataDir) / "dicom" / "single" /
+    "CTImage.dcm_LittleEndianExplicitTransferSyntax_1.2.840.10008.1.2.1.dcm";
+
+std::vector<char> readBytes(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<char>(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeBytes(const fs::path& path, const std::vector<char>& bytes)
+{
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    ASSERT_TRUE(out.good()) << path;
+}
+
+// The message of the IoError that f throws (a failure when it throws nothing or another type).
+template <typename F> std::string ioErrorOf(F&& f)
+{
+    try {
+        f();
+    } catch (const IoError& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "unexpected exception type: " << e.what();
+        return {};
+    }
+    ADD_FAILURE() << "no exception was thrown";
+    return {};
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+std::string allWarnings(const Volume& volume)
+{
+    std::string text;
+    for (const std::string& w : volume.metadata().warnings) {
+        text += w + "\n";
+    }
+    return text;
+}
+
+// The offset of the first explicit-VR element header (group, element, VR) in bytes.
+std::size_t findElement(const std::vector<char>& bytes, std::uint16_t group, std::uint16_t element,
+                        const char* vr)
+{
+    const char header[6] = {char(group & 0xFF),
+                            char(group >> 8),
+                            char(element & 0xFF),
+                            char(element >> 8),
+                            vr[0],
+                            vr[1]};
+    const auto it = std::search(bytes.begin(), bytes.end(), header, header + 6);
+    EXPECT_NE(it, bytes.end()) << "element not found";
+    return std::size_t(it - bytes.begin());
+}
+
+// A copy of the phantom series with `edit` applied to the bytes of one file.
+template <typename Edit> void copyPhantom(const fs::path& to, const std::string& damaged, Edit edit)
+{
+    for (const auto& entry : fs::directory_iterator(kPhantom)) {
+        std::vector<char> bytes = readBytes(entry.path());
+        if (entry.path().filename() == damaged) edit(bytes);
+        writeBytes(to / entry.path().filename(), bytes);
+    }
+}
+
+TEST(DicomDamaged, CutAfterThePreambleIsDamagedDicomNotSomeOtherFile)
+{
+    test::TempDir dir;
+    std::vector<char> bytes = readBytes(kCtReference);
+    bytes.resize(132); // preamble and "DICM"
+    const fs::path cut = dir.path() / "I50";
+    writeBytes(cut, bytes);
+
+    const std::string message = ioErrorOf([&] { io::scanDicom(cut); });
+    EXPECT_TRUE(contains(message, "'" + cut.string() + "' is DICOM but damaged")) << message;
+    EXPECT_FALSE(contains(message, "not a DICOM file")) << message;
+    EXPECT_TRUE(contains(message, "no readable DICOM image series")) << message;
+    EXPECT_FALSE(contains(message, "no DICOM image series found")) << message;
+}
+
+TEST(DicomDamaged, CutInsideTheHeaderSaysWhereDcmtkStopped)
+{
+    test::TempDir dir;
+    std::vector<char> bytes = readBytes(kCtReference);
+    const std::size_t rows = findElement(bytes, 0x0028, 0x0010, "US");
+    bytes.resize(rows + 9); // inside the value of Rows (0028,0010)
+    const fs::path cut = dir.path() / "I50";
+    writeBytes(cut, bytes);
+
+    const std::string message = ioErrorOf([&] { io::scanDicom(cut); });
+    EXPECT_TRUE(contains(message, "is DICOM but damaged: DCMTK stopped at byte")) << message;
+    EXPECT_TRUE(contains(message, "of " + std::to_string(bytes.size()))) << message;
+    EXPECT_TRUE(contains(message, "(0028,0010) Rows") || contains(message, "(0028,0004)"))
+        << message;
+    // DCMTK's condition text follows the position.
+    EXPECT_TRUE(contains(message, "Rows: Invalid stream") ||
+                contains(message, "Rows: I/O suspension or premature end of stream"))
+        << message;
+}
+
+TEST(DicomDamaged, CorruptLengthInTheHeaderNamesTheElement)
+{
+    test::TempDir dir;
+    std::vector<char> bytes = readBytes(kCtReference);
+    // Rows (0028,0010) US, length 2 -> a 16-bit length of 0xFFF0: its value would run past the
+    // next elements, so parsing derails right there.
+    const std::size_t rows = findElement(bytes, 0x0028, 0x0010, "US");
+    bytes[rows + 6] = char(0xF0);
+    bytes[rows + 7] = char(0xFF);
+    bytes.resize(rows + 200);
+    const fs::path broken = dir.path() / "I60";
+    writeBytes(broken, bytes);
+
+    const std::string message = ioErrorOf([&] { io::scanDicom(broken); });
+    EXPECT_TRUE(contains(message, "'" + broken.string() + "' is DICOM but damaged")) << message;
+    EXPECT_TRUE(contains(message, "DCMTK stopped at byte")) << message;
+    EXPECT_TRUE(contains(message, "(0028,0010) Rows")) << message;
+}
+
+TEST(DicomDamaged, FlippedVrBytesAreReportedAsDamagedDicom)
+{
+    test::TempDir dir;
+    std::vector<char> bytes = readBytes(kCtReference);
+    // The VR of Columns (0028,0011) "US" becomes two control bytes: DCMTK then reads the VR
+    // and length as a 32-bit implicit length far beyond the end of the file.
+    const std::size_t columns = findElement(bytes, 0x0028, 0x0011, "US");
+    bytes[columns + 4] = char(0x01);
+    bytes[columns + 5] = char(0x7F);
+    const fs::path broken = dir.path() / "I70";
+    writeBytes(broken, bytes);
+
+    const std::string message = ioErrorOf([&] { io::scanDicom(broken); });
+    EXPECT_TRUE(contains(message, "I70' is DICOM but damaged: element (0028,0011) Columns has "
+                                  "an invalid value representation"))
+        << message;
+    EXPECT_FALSE(contains(message, "not an image")) << message;
+}
+
+TEST(DicomDamaged, TruncatedPixelDataSaysWhereAndWhichFrame)
+{
+    test::TempDir dir;
+    std::vector<char> bytes = readBytes(kCtReference);
+    bytes.resize(300000);
+    const fs::path cut = dir.path() / "cut.dcm";
+    writeBytes(cut, bytes);
+    const io::DicomScan scan = io::scanDicom(cut); // the header is intact
+    const std::string message = ioErrorOf([&] { io::loadDicomSeries(scan.series.at(0)); });
+    // 531324 bytes in the original, 524288 of them pixels from byte 7036.
+    EXPECT_TRUE(contains(message, "cut.dcm' is truncated at byte 300000")) << message;
+    EXPECT_TRUE(contains(message, "from byte 7036")) << message;
+    EXPECT_TRUE(contains(message, "expected 524288 bytes, the file holds 292964")) << message;
+    EXPECT_TRUE(contains(message, "frame 1 of 1 is incomplete")) << message;
+}
+
+TEST(DicomDamaged, OneTruncatedSliceLeavesAnHonestGapUnlessStrict)
+{
+    test::TempDir dir;
+    // I140 is instance 14 at z = 761.21: cut in its pixel data.
+    copyPhantom(dir.path(), "I140", [](std::vector<char>& bytes) { bytes.resize(200000); });
+    const io::DicomScan scan = io::scanDicom(dir.path());
+    ASSERT_EQ(scan.series.size(), 1u);
+
+    const Volume ct = io::loadDicomSeries(scan.series[0]);
+    EXPECT_EQ(ct.dims(), glm::uvec3(512, 512, 27));
+    const std::string warnings = allWarnings(ct);
+    EXPECT_TRUE(contains(warnings, "1 of 28 slices could not be read and were left out"))
+        << warnings;
+    EXPECT_TRUE(contains(warnings, "I140' is truncated at byte 200000")) << warnings;
+    EXPECT_TRUE(contains(warnings, "a gap of 10 mm between slices 13 and 14 of 27")) << warnings;
+    const VolumeGeometry& g = ct.geometry();
+    ASSERT_EQ(g.sliceOrigins.size(), 27u);
+    EXPECT_NEAR(g.sliceOrigins[12].z, 756.21, 1e-6);
+    EXPECT_NEAR(g.sliceOrigins[13].z, 766.21, 1e-6);
+
+    // The kept slices hold their own pixels: slice 13 is I150 (instance 15).
+    const Volume reference = io::loadDicomSeries(io::scanDicom(kPhantom).series.at(0));
+    for (const auto& [kept, original] : {std::pair{12u, 12u}, {13u, 14u}, {26u, 27u}}) {
+        for (std::uint32_t i = 0; i < 512; i += 37) {
+            EXPECT_EQ(ct.valueAt(i, 256, kept), reference.valueAt(i, 256, original)) << kept;
+        }
+    }
+
+    const std::string strict = ioErrorOf([&] {
+        io::loadDicomSeries(scan.series[0], nullptr, io::DicomLoadOptions{.strict = true});
+    });
+    EXPECT_TRUE(contains(strict, "I140' is truncated at byte 200000")) << strict;
+
+    // The same through the one entry point, as the viewer and the CLI load.
+    io::LoadOptions options;
+    options.strict = true;
+    EXPECT_THROW(io::loadVolume(dir.path(), options), IoError);
+    EXPECT_EQ(io::loadVolume(dir.path()).dims().z, 27u);
+}
+
+TEST(DicomDamaged, SlicesDamagedAfterTheScanAreLeftOutByName)
+{
+    test::TempDir dir;
+    copyPhantom(dir.path(), "", [](std::vector<char>&) {});
+    const io::DicomScan scan = io::scanDicom(dir.path());
+    // After the scan: I10 (the first slice) becomes garbage and I280 (the last) loses its
+    // header; I200 is cut inside its pixel data.
+    std::vector<char> garbage(4000);
+    for (std::size_t i = 0; i < garbage.size(); ++i) {
+        garbage[i] = char((i * 7919 + 13) % 251);
+    }
+    writeBytes(dir.path() / "I10", garbage);
+    std::vector<char> last = readBytes(dir.path() / "I280");
+    last.resize(132);
+    writeBytes(dir.path() / "I280", last);
+    std::vector<char> cut = readBytes(dir.path() / "I200");
+    cut.resize(300000);
+    writeBytes(dir.path() / "I200", cut);
+
+    const Volume ct = io::loadDicomSeries(scan.series.at(0));
+    EXPECT_EQ(ct.dims().z, 25u);
+    const std::string warnings = allWarnings(ct);
+    EXPECT_TRUE(contains(warnings, "3 of 28 slices could not be read")) << warnings;
+    EXPECT_TRUE(contains(warnings, "I10' is not a DICOM file")) << warnings;
+    EXPECT_TRUE(contains(warnings, "I280' is DICOM but damaged")) << warnings;
+    EXPECT_TRUE(contains(warnings, "I200' is truncated at byte 300000")) << warnings;
+    // The first and last slices are gone: the stack starts and ends one slice in.
+    ASSERT_EQ(ct.geometry().sliceOrigins.size(), 25u);
+    EXPECT_NEAR(ct.geometry().sliceOrigins.front().z, 701.21, 1e-6);
+    EXPECT_NEAR(ct.geometry().sliceOrigins.back().z, 826.21, 1e-6);
+}
+
+TEST(DicomDamaged, EverySliceUnreadableIsAnError)
+{
+    test::TempDir dir;
+    copyPhantom(dir.path(), "", [](std::vector<char>&) {});
+    const io::DicomScan scan = io::scanDicom(dir.path());
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+        std::vector<char> bytes = readBytes(entry.path());
+        bytes.resize(100000);
+        writeBytes(entry.path(), bytes);
+    }
+    const std::string message = ioErrorOf([&] { io::loadDicomSeries(scan.series.at(0)); });
+    EXPECT_TRUE(contains(message, "none of the 28 slices of the DICOM series can be read"))
+        << message;
+    EXPECT_TRUE(contains(message, "is truncated at byte 100000")) << message;
+    EXPECT_TRUE(contains(message, "and 27 more")) << message;
+}
+
+TEST(DicomDamaged, AFolderOfOnlyDamagedFilesSaysSo)
+{
+    test::TempDir dir;
+    for (const char* name : {"I10", "I20"}) {
+        std::vector<char> bytes = readBytes(kPhantom / name);
+        bytes.resize(400);
+        writeBytes(dir.path() / name, bytes);
+    }
+    const std::string message = ioErrorOf([&] { io::scanDicom(dir.path()); });
+    EXPECT_TRUE(contains(message, "no readable DICOM image series")) << message;
+    EXPECT_TRUE(contains(message, "2 DICOM files are damaged")) << message;
+    // I10 ends at an element boundary (DCMTK reads it without complaint), I20 inside one.
+    EXPECT_TRUE(contains(message, "I10' is DICOM but damaged: it has the DICM marker but its 400 "
+                                  "bytes end after element"))
+        << message;
+    EXPECT_TRUE(contains(message, "I20' is DICOM but damaged: DCMTK stopped at byte")) << message;
+}
+
+} // namespace
+} // namespace isoview
