@@ -396,8 +396,9 @@ void MainWindow::openFileDialog()
 {
     const QString file = QFileDialog::getOpenFileName(
         this, tr("Open Volume"), m_lastFolder,
-        tr("Volumes (*.dcm *.nrrd *.nhdr *.mhd *.mha *.raw *.ima DICOMDIR);;DICOM (*.dcm *.ima "
-           "DICOMDIR);;NRRD (*.nrrd *.nhdr);;MetaImage (*.mhd *.mha);;Raw (*.raw *.bin *.img "
+        tr("Volumes (*.dcm *.nrrd *.nhdr *.mhd *.mha *.nii *.nii.gz *.hdr *.raw *.ima DICOMDIR);;"
+           "DICOM (*.dcm *.ima DICOMDIR);;NRRD (*.nrrd *.nhdr);;MetaImage (*.mhd *.mha);;"
+           "NIfTI (*.nii *.nii.gz *.hdr);;Raw (*.raw *.bin *.img "
            "*.dat);;All files (*)"));
     if (!file.isEmpty()) openPath(file);
 }
