@@ -40,7 +40,17 @@
 //   every value BitsStored allows (sign-extended from HighBit when PixelRepresentation is 1);
 //   RescaleSlope/Intercept (RT dose: DoseGridScaling) become Volume::rescale(). A negative
 //   slope is made positive by negating the stored values (warning). Slices with different
-//   rescales are converted to real values in float32 with an identity rescale (warning).
+//   rescales are converted to real values in float32 with an identity rescale (warning). A
+//   rescale that is not a finite number or absurd (|slope| outside [1e-12, 1e12], |intercept|
+//   above 1e9) is InvalidInputError naming the attribute, its text and the file; slope 0 is
+//   taken as 1 (warning). PixelPaddingValue (to PixelPaddingRangeLimit) voxels are no data:
+//   stored as one value below all data (dicom_value_mapping.h), VolumeMetadata::paddingValue,
+//   left out of storedRange() and the histogram, so outside every surface (warning with the
+//   count).
+// - Unreadable slices (a file that no longer parses, truncated or undecodable pixel data):
+//   left out with a warning naming each file and why; the rest keep their own positions, so
+//   the loss is a gap in geometry.sliceOrigins (the spacing warning says where). Every slice
+//   unreadable, or any with DicomLoadOptions::strict, is an IoError.
 // - Multi-frame objects: enhanced CT/MR frames take their positions from the per-frame
 //   functional groups (orientation, pixel spacing and rescale from the shared or per-frame
 //   groups); RT dose frames from GridFrameOffsetVector; other multi-frame objects without
@@ -50,8 +60,10 @@
 //   JPEG baseline/extended/lossless, JPEG-LS, JPEG 2000 (lossless and lossy). Anything else is
 //   an IoError naming the transfer syntax UID and its name.
 // - Before allocating, sizes are validated: products that overflow or exceed this machine's
-//   memory are InvalidInputError; pixel data shorter than the header promises is an IoError
-//   naming the file and the expected and actual byte counts.
+//   memory are InvalidInputError; pixel data shorter than the header promises makes the slice
+//   unreadable ("truncated at byte N", expected and actual byte counts, the first incomplete
+//   frame). Damaged files say "is DICOM but damaged" with the byte and element where DCMTK
+//   stopped and its condition text (dicom_parsing.h).
 // Metadata: sourceFormat "DICOM", modality, units ("HU" for CT, the dose units for RT dose),
 // patient name and ID, study date, series description (with the volume label appended, so
 // the window title says which volume is open) and UID, the first window centre/width,

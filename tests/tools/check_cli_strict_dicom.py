@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""isoview-cli on a copy of a DICOM series with one slice cut short in its pixel data: by
+default it loads the other slices and warns, naming the file and the gap it leaves; with
+--strict it refuses with exit status 2 and the same reason, and --help lists the option.
+
+usage: check_cli_strict_dicom.py ISOVIEW_CLI SERIES_FOLDER"""
+
+import os
+import shutil
+import sys
+import tempfile
+
+from cli_runner import fail, run, run_ok
+
+
+def main():
+    cli, series = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory(prefix="isoview-cli-strict-") as folder:
+        for name in os.listdir(series):
+            shutil.copyfile(os.path.join(series, name), os.path.join(folder, name))
+        damaged = os.path.join(folder, "I140")  # instance 14 of 28, z = 761.21 mm
+        with open(damaged, "r+b") as f:
+            f.truncate(200000)
+
+        lenient = run_ok([cli, folder, "--info"], 120)
+        for expected in ("1 of 28 slices could not be read and were left out",
+                         "I140' is truncated at byte 200000",
+                         "a gap of 10 mm between slices 13 and 14 of 27",
+                         "512x512x27"):
+            if expected not in lenient.stdout + lenient.stderr:
+                fail("the lenient load does not say '%s'" % expected)
+
+        strict = run([cli, folder, "--info", "--strict"], 120)
+        if strict.returncode != 2:
+            fail("--strict exited with status %d, expected 2" % strict.returncode)
+        if "isoview-cli: '" not in strict.stderr or "I140' is truncated at byte 200000" not in \
+                strict.stderr:
+            fail("--strict does not name the truncated file: %r" % strict.stderr)
+
+    usage = run_ok([cli, "--help"], 30)
+    if "--strict" not in usage.stdout + usage.stderr:
+        fail("--help does not list --strict")
+    print("OK")
+
+
+if __name__ == "__main__":
+    main()
