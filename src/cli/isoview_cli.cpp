@@ -39,8 +39,9 @@ constexpr std::string_view kUsage =
     "\n"
     "Extracts the isosurface of the volume at PATH at VALUE (in the volume's real units, HU for\n"
     "CT) on the GPU and writes it (PLY, or STL/OBJ by the extension) in physical millimetres\n"
-    "(patient LPS for DICOM). Runs without a display (EGL). PATH: a DICOM file, folder or\n"
-    "DICOMDIR; a NRRD (.nrrd, .nhdr); a MetaImage (.mhd, .mha); a raw file named\n"
+    "(patient LPS for DICOM and NIfTI). Runs without a display (EGL). PATH: a DICOM file,\n"
+    "folder or DICOMDIR; a NRRD (.nrrd, .nhdr); a MetaImage (.mhd, .mha); a NIfTI (.nii,\n"
+    ".nii.gz, .hdr/.img; each volume of a 4-D file is a series); a raw file named\n"
     "name_XxYxZ_type.raw (type: uint8 int8 uint16 int16 uint32 int32 float32 float64;\n"
     "little-endian, X fastest); or raw data / a folder of per-slice raw files with --raw-dims\n"
     "and --raw-type.\n"
@@ -50,7 +51,8 @@ constexpr std::string_view kUsage =
     "  -o, --output F   mesh file to write: .ply (binary), .stl (binary) or .obj; another\n"
     "                   extension gets PLY (optional: without it only statistics are printed)\n"
     "  --info           print the volume's dimensions, geometry, values and series; no GPU\n"
-    "  --series N       which DICOM series to load (as --info numbers them; default: largest)\n"
+    "  --series N       which DICOM series or NIfTI volume to load (as --info numbers them;\n"
+    "                   default: the largest series, the first volume)\n"
     "  --strict         refuse a DICOM series with unreadable slices (default: load the rest\n"
     "                   and warn, naming the files and the gaps)\n"
     "  --spacing X Y Z  override the voxel spacing in mm (raw file names carry none)\n"
@@ -296,7 +298,7 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
 {
     using namespace isoview;
     std::printf("format: %s\n", std::string(io::formatName(source.format)).c_str());
-    if (source.format == io::VolumeFormat::Dicom) {
+    if (source.format == io::VolumeFormat::Dicom || source.series.size() > 1) {
         std::printf("series: %zu (default %zu)\n", source.series.size(), source.defaultSeries);
         for (std::size_t i = 0; i < source.series.size(); ++i) {
             const io::SeriesSummary& s = source.series[i];
