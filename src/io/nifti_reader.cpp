@@ -374,25 +374,35 @@ void readGeometry(const Fields& f, NiftiHeader& header)
 {
     header.qformCode = f.qformCode;
     header.sformCode = f.sformCode;
-    const glm::dvec3 sizes = voxelSizes(f, header);
+    const double toMm = spatialUnitToMm(f, header);
     Affine affine{};
     if (f.sformCode > 0) {
         header.transform = NiftiTransform::Sform;
         affine = sformAffine(f);
         if (f.qformCode > 0) {
-            const double apart = cornerDisagreement(affine, qformAffine(f, sizes), header.dims);
-            if (apart > kTransformsAgreeMm) {
-                header.warnings.push_back(
-                    "the qform (code " + std::to_string(f.qformCode) + ") and the sform (code " +
-                    std::to_string(f.sformCode) + ") disagree by up to " + number(apart) +
-                    " mm at the volume's corners; the sform was used (sform_code > 0 wins)");
+            // Only compared: an unusable qform beside a usable sform is a warning, not an error.
+            try {
+                NiftiHeader scratch;
+                const Affine qform = qformAffine(f, voxelSizes(f, scratch));
+                const double apart = cornerDisagreement(affine, qform, header.dims) * toMm;
+                if (apart > kTransformsAgreeMm) {
+                    header.warnings.push_back(
+                        "the qform (code " + std::to_string(f.qformCode) +
+                        ") and the sform (code " + std::to_string(f.sformCode) +
+                        ") disagree by up to " + number(apart) +
+                        " mm at the volume's corners; the sform was used (sform_code > 0 wins)");
+                }
+            } catch (const InvalidInputError& e) {
+                header.warnings.push_back(std::string("the qform is unusable (") + e.what() +
+                                          "); the sform was used");
             }
         }
     } else if (f.qformCode > 0) {
         header.transform = NiftiTransform::Qform;
-        affine = qformAffine(f, sizes);
+        affine = qformAffine(f, voxelSizes(f, header));
     } else {
         header.transform = NiftiTransform::Pixdim;
+        const glm::dvec3 sizes = voxelSizes(f, header);
         for (std::size_t a = 0; a < 3; ++a)
             affine[a][a] = sizes[int(a)];
         header.warnings.push_back("neither qform nor sform is set (both codes 0): voxel sizes "
@@ -400,7 +410,6 @@ void readGeometry(const Fields& f, NiftiHeader& header)
                                   "method 1)");
     }
 
-    const double toMm = spatialUnitToMm(f, header);
     // RAS+ to LPS: x and y change sign. Method 1 has no patient orientation to convert.
     const double flip = header.transform == NiftiTransform::Pixdim ? 1.0 : -1.0;
     const glm::dvec3 rowSign(flip, flip, 1.0);

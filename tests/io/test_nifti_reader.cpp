@@ -188,6 +188,25 @@ TEST(NiftiReader, WhenBothAreSetAndDisagreeTheSformWinsWithAWarning)
     EXPECT_TRUE(hasWarning(v, "the sform was used"));
 }
 
+TEST(NiftiReader, AnUnusableQformBesideAUsableSformIsOnlyAWarning)
+{
+    TempDir dir;
+    Nim image = makeImage(DT_UINT8, {2, 2, 2});
+    setQform(*image, {0, 0, 0}, {0, 0, 0}, 1.0);
+    setSform(*image, {{1, 0, 0, 3}, {0, 1, 0, 0}, {0, 0, 1, 0}});
+    write(*image, dir.path() / "nanq.nii");
+    std::string bytes = readFile(dir.path() / "nanq.nii");
+    nifti_1_header header{};
+    std::memcpy(&header, bytes.data(), sizeof header);
+    header.quatern_b = NAN;
+    std::memcpy(bytes.data(), &header, sizeof header);
+    writeFile(dir.path() / "nanq.nii", bytes);
+
+    const Volume v = io::readNifti(dir.path() / "nanq.nii");
+    expectNear(lpsOf(v, {1, 0, 0}), {-4.0, 0.0, 0.0});
+    EXPECT_TRUE(hasWarning(v, "the qform is unusable"));
+}
+
 TEST(NiftiReader, FlippedAxesComeOutAtTheirPhysicalPositions)
 {
     TempDir dir;
