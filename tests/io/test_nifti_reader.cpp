@@ -352,15 +352,22 @@ TEST(NiftiReader, HeaderAndImagePairsReadAndBothFilesAreProtected)
     TempDir dir;
     Nim image = makeImage(DT_UINT8, {3, 3, 3});
     setSform(*image, {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}});
-    write(*image, dir.path() / "pair.hdr", NIFTI_FTYPE_NIFTI1_2);
-    ASSERT_TRUE(fs::exists(dir.path() / "pair.img"));
+    for (const char* name : {"pair.hdr", "gzpair.hdr.gz"}) {
+        SCOPED_TRACE(name);
+        write(*image, dir.path() / name, NIFTI_FTYPE_NIFTI1_2);
+        const io::VolumeSource source = io::openSource(dir.path() / name);
+        EXPECT_EQ(source.format, io::VolumeFormat::Nifti);
+        const Volume v = io::loadVolume(source);
+        EXPECT_FLOAT_EQ(v.valueAt(2, 2, 2), float(26 % 251));
+        ASSERT_NE(v.sourceFileProtection(), nullptr);
+        EXPECT_EQ(v.sourceFileProtection()->fileCount(), 2u);
+    }
+    ASSERT_TRUE(fs::exists(dir.path() / "gzpair.img.gz"));
 
-    const io::VolumeSource source = io::openSource(dir.path() / "pair.hdr");
-    EXPECT_EQ(source.format, io::VolumeFormat::Nifti);
-    const Volume v = io::loadVolume(source);
-    EXPECT_FLOAT_EQ(v.valueAt(2, 2, 2), float(26 % 251));
-    ASSERT_NE(v.sourceFileProtection(), nullptr);
-    EXPECT_EQ(v.sourceFileProtection()->fileCount(), 2u);
+    fs::remove(dir.path() / "pair.img");
+    const std::string missing = messageOf([&] { io::readNifti(dir.path() / "pair.hdr"); });
+    EXPECT_TRUE(contains(missing, "image file")) << missing;
+    EXPECT_TRUE(contains(missing, "pair.img")) << missing;
 }
 
 // 3 volumes 2.5 s apart; voxel values continue from volume to volume (see makeImage).
