@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <compare>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 namespace isoview::io::dicom {
@@ -23,7 +23,11 @@ constexpr std::array kAttributes = {
 struct Key {
     std::vector<double> numbers;
     std::string text;
-    auto operator<=>(const Key&) const = default;
+    bool operator==(const Key&) const = default;
+    bool operator<(const Key& other) const
+    {
+        return std::tie(numbers, text) < std::tie(other.numbers, other.text);
+    }
 };
 
 using PositionKey = std::array<long long, 3>;
@@ -269,6 +273,7 @@ private:
                    std::pair(instance(b), m_images[b].file);
         });
         std::vector<VolumeGroup> groups;
+        groups.reserve(order.size());
         for (const std::size_t i : order) {
             groups.push_back(VolumeGroup{
                 {i}, fmt::format("volume {} of {}", groups.size() + 1, m_images.size())});
