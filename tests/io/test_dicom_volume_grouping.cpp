@@ -28,7 +28,19 @@ using io::dicom::groupVolumes;
 using io::dicom::VolumeImage;
 
 constexpr Uint16 kSize = 4; // 4x4 images
-constexpr int kPositions = 3;
+// Positions per volume; a test may change it for its own duration (PositionsForThisTest).
+int positionsPerVolume = 3;
+
+struct PositionsForThisTest {
+    explicit PositionsForThisTest(int count) : m_kept(positionsPerVolume)
+    {
+        positionsPerVolume = count;
+    }
+    ~PositionsForThisTest() { positionsPerVolume = m_kept; }
+    PositionsForThisTest(const PositionsForThisTest&) = delete;
+    PositionsForThisTest& operator=(const PositionsForThisTest&) = delete;
+    int m_kept;
+};
 const char* const kSeriesUid = "1.2.826.0.1.3680043.9.7433.79.1";
 
 std::string generatedUid()
@@ -80,11 +92,11 @@ void writeClassic(const fs::path& dir, int volumes,
                   const std::function<void(DcmDataset&, int volume)>& tag)
 {
     for (int v = 0; v < volumes; ++v) {
-        for (int p = 0; p < kPositions; ++p) {
+        for (int p = 0; p < positionsPerVolume; ++p) {
             DcmFileFormat file;
             DcmDataset& d = *file.getDataset();
             putCommon(d, UID_MRImageStorage, "ORIGINAL\\PRIMARY\\M\\NONE");
-            putString(d, DCM_InstanceNumber, std::to_string(v * kPositions + p + 1));
+            putString(d, DCM_InstanceNumber, std::to_string(v * positionsPerVolume + p + 1));
             putString(d, DCM_ImagePositionPatient, "0\\0\\" + std::to_string(2 * p));
             putString(d, DCM_ImageOrientationPatient, "1\\0\\0\\0\\1\\0");
             putString(d, DCM_PixelSpacing, "1\\1");
@@ -98,16 +110,18 @@ void writeClassic(const fs::path& dir, int volumes,
     }
 }
 
-// An enhanced MR object: frames (volume, position) in that order; `frameTag(item, volume)`
-// fills each frame's functional groups beyond the position.
+// An enhanced MR object: frames (volume, position) in that order, or (position, volume) when
+// interleaved; `frameTag(item, volume)` fills each frame's functional groups beyond the
+// position.
 void writeEnhanced(const fs::path& path, int volumes,
-                   const std::function<void(DcmItem& perFrame, int volume, int position)>& frameTag)
+                   const std::function<void(DcmItem& perFrame, int volume, int position)>& frameTag,
+                   bool interleaved = false)
 {
     DcmFileFormat file;
     DcmDataset& d = *file.getDataset();
     putCommon(d, UID_EnhancedMRImageStorage, "ORIGINAL\\PRIMARY\\MIXED\\NONE");
     putString(d, DCM_InstanceNumber, "1");
-    putString(d, DCM_NumberOfFrames, std::to_string(volumes * kPositions));
+    putString(d, DCM_NumberOfFrames, std::to_string(volumes * positionsPerVolume));
     DcmItem* shared = nullptr;
     ASSERT_TRUE(d.findOrCreateSequenceItem(DCM_SharedFunctionalGroupsSequence, shared, 0).good());
     DcmItem* item = nullptr;
@@ -116,8 +130,10 @@ void writeEnhanced(const fs::path& path, int volumes,
     ASSERT_TRUE(shared->findOrCreateSequenceItem(DCM_PixelMeasuresSequence, item, 0).good());
     putString(*item, DCM_PixelSpacing, "1\\1");
     std::vector<Uint16> pixels;
-    for (int v = 0; v < volumes; ++v) {
-        for (int p = 0; p < kPositions; ++p) {
+    for (int outer = 0; outer < (interleaved ? positionsPerVolume : volumes); ++outer) {
+        for (int inner = 0; inner < (interleaved ? volumes : positionsPerVolume); ++inner) {
+            const int v = interleaved ? inner : outer;
+            const int p = interleaved ? outer : inner;
             DcmItem* frame = nullptr;
             ASSERT_TRUE(
                 d.findOrCreateSequenceItem(DCM_PerFrameFunctionalGroupsSequence, frame, -2).good());
@@ -141,11 +157,11 @@ void expectVolumes(const fs::path& input, const std::vector<std::string>& labels
     for (std::size_t v = 0; v < labels.size(); ++v) {
         const io::DicomSeriesInfo& info = scan.series[v];
         EXPECT_EQ(info.summary.volumeLabel, labels[v]);
-        EXPECT_EQ(info.summary.dims, glm::uvec3(kSize, kSize, kPositions));
-        EXPECT_EQ(info.summary.sliceCount, std::size_t(kPositions));
+        EXPECT_EQ(info.summary.dims, glm::uvec3(kSize, kSize, positionsPerVolume));
+        EXPECT_EQ(info.summary.sliceCount, std::size_t(positionsPerVolume));
         const Volume volume = io::loadDicomSeries(info);
-        ASSERT_EQ(volume.dims(), glm::uvec3(kSize, kSize, kPositions)) << labels[v];
-        for (int p = 0; p < kPositions; ++p) {
+        ASSERT_EQ(volume.dims(), glm::uvec3(kSize, kSize, positionsPerVolume)) << labels[v];
+        for (int p = 0; p < positionsPerVolume; ++p) {
             EXPECT_DOUBLE_EQ(volume.rescale().toReal(volume.valueAt(1, 2, std::uint32_t(p))),
                              expected(int(v), p))
                 << labels[v] << " slice " << p;
@@ -240,6 +256,35 @@ TEST(DicomVolumes, PerFrameRescaleSeparatesVolumes)
         {"volume 1 of 2: rescale slope 0.5, intercept -10",
          "volume 2 of 2: rescale slope 1, intercept 0"},
         [](int v, int p) { return v == 0 ? 0.5 * valueOf(1, p) - 10 : double(valueOf(0, p)); });
+}
+
+TEST(DicomVolumes, InterleavedImageTypesWithTheirOwnRescalesAreTwoVolumes)
+{
+    // The issue's enhanced MR file: magnitude and phase frames interleaved at 32 positions,
+    // each with its own per-frame rescale. It was refused ("two different images lie at the
+    // same position"); now each image type is a volume with its own rescale.
+    const PositionsForThisTest positions(32);
+    test::TempDir dir;
+    writeEnhanced(
+        dir.path() / "enhanced.dcm", 2,
+        [](DcmItem& frame, int v, int p) {
+            DcmItem* item = nullptr;
+            ASSERT_TRUE(
+                frame.findOrCreateSequenceItem(DCM_MRImageFrameTypeSequence, item, 0).good());
+            putString(*item, DCM_FrameType,
+                      v == 0 ? "ORIGINAL\\PRIMARY\\M\\NONE" : "ORIGINAL\\PRIMARY\\P\\NONE");
+            ASSERT_TRUE(
+                frame.findOrCreateSequenceItem(DCM_PixelValueTransformationSequence, item, 0)
+                    .good());
+            // Phase frames: each its own slope, as scanners write them (none shared).
+            putString(*item, DCM_RescaleSlope, v == 0 ? "2" : std::to_string(1 + p % 3));
+            putString(*item, DCM_RescaleIntercept, v == 0 ? "0" : "-4096");
+        },
+        true);
+    expectVolumes(dir.path(), {"volume 1 of 2: image type M", "volume 2 of 2: image type P"},
+                  [](int v, int p) {
+                      return v == 0 ? 2.0 * valueOf(0, p) : (1 + p % 3) * valueOf(1, p) - 4096.0;
+                  });
 }
 
 TEST(DicomVolumes, SingleVolumeSeriesHaveNoLabel)
