@@ -38,8 +38,14 @@ const QString kTimes = QString::fromUtf8("\u00d7");
 io::SeriesSummary series(std::string uid, std::string description, std::string modality,
                          std::size_t slices, glm::uvec3 dims, std::string note = {})
 {
-    return io::SeriesSummary{std::move(uid), std::move(description), std::move(modality), slices,
-                             dims,           std::move(note)};
+    io::SeriesSummary summary;
+    summary.uid = std::move(uid);
+    summary.description = std::move(description);
+    summary.modality = std::move(modality);
+    summary.sliceCount = slices;
+    summary.dims = dims;
+    summary.note = std::move(note);
+    return summary;
 }
 
 // Four series: a scout, the default (largest) CT, one that cannot be decoded, an MR without a
