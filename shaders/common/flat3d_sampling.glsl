@@ -36,10 +36,13 @@ bool isFiniteValue(float v)
     return (floatBitsToUint(v) & 0x7F800000u) != 0x7F800000u;
 }
 
-// The one inside rule of isoview: a corner is inside when its value >= the isovalue.
+// The one inside rule of isoview: a corner is inside when its value >= the isovalue, so +Inf
+// is inside and -Inf and NaN are outside (isInsideIsosurface in cpu_marching_cubes.h). +Inf is
+// tested on the bits and NaN kept out of the comparison, as no compiler must be trusted with
+// either.
 bool isInside(float v, float iso)
 {
-    return isFiniteValue(v) && v >= iso;
+    return floatBitsToUint(v) == 0x7F800000u || (isFiniteValue(v) && v >= iso);
 }
 
 float finiteOr(float v, float fallback)

@@ -27,8 +27,13 @@ SurfaceVertex surfaceVertexOnEdge(ivec3 cell, int edge)
     p1[axis] += 1;
 
     EdgeSamples s = sampleEdge(p0, axis);
-    float t = (isFiniteValue(s.v0) && isFiniteValue(s.v1)) ? (u_isovalue - s.v0) / (s.v1 - s.v0)
-                                                           : 0.5;
+    // edgeCrossing() of cpu_marching_cubes.h: at the finite end when the other end is not.
+    bool finite0 = isFiniteValue(s.v0);
+    bool finite1 = isFiniteValue(s.v1);
+    float t = finite0 && finite1 ? (u_isovalue - s.v0) / (s.v1 - s.v0)
+              : finite0          ? 0.0
+              : finite1          ? 1.0
+                                 : 0.5;
     SurfaceVertex v;
     v.position = vec3(p0);
     v.position[axis] += t;

@@ -16,14 +16,11 @@ struct Range {
     float min = kInf;
     float max = -kInf;
 
+    // NaN is outside for every isovalue, as -Inf is, so it counts as -Inf; +Inf (inside for
+    // every isovalue) counts as itself. min/max alone then say whether a block may hold both.
     void add(float v)
     {
-        if (!std::isfinite(v)) {
-            // Outside for every isovalue: the block must be classified whatever it is.
-            min = -kInf;
-            max = kInf;
-            return;
-        }
+        if (std::isnan(v)) v = -kInf;
         min = std::min(min, v);
         max = std::max(max, v);
     }

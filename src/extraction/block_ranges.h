@@ -3,11 +3,11 @@
 //
 // A block's range covers every voxel its cells touch (one voxel more than its cells along each
 // axis, clamped to the volume), in the float values the classification compares (as
-// Volume::valueAt gives them). Under the one inside rule (inside <=> finite and >= iso) a block
-// holds a crossing only if one of its corners is inside and another is not, so it is skipped when
-// min >= iso (all inside) or max < iso (all outside). A block touching a non-finite voxel is
-// kept for every isovalue (its range is -inf..+inf): non-finite corners are outside whatever
-// the isovalue, which min/max alone cannot say.
+// Volume::valueAt gives them). Under the one inside rule (inside <=> v >= iso: +Inf inside, -Inf
+// and NaN outside) a block holds a crossing only if one of its corners is inside and another is
+// not, so it is skipped when min >= iso (all inside) or max < iso (all outside). +Inf and -Inf
+// enter the range as themselves and NaN as -Inf (outside for every isovalue), so a block
+// holding +Inf has max +Inf and is kept wherever its other corners are outside.
 //
 // Cost: one pass over the voxels (separable: rows, then columns, then slices), at upload.
 //

@@ -2,6 +2,7 @@
 #include "extraction/border_caps.h"
 
 #include "core/error.h"
+#include "extraction/cpu_marching_cubes.h"
 #include "extraction/marching_cubes_tables.h"
 
 #include <cmath>
@@ -37,10 +38,9 @@ public:
                                      mc::cornerOffset(c, 2));
             real[c] = glm::all(glm::greaterThanEqual(corner[c], m_first)) &&
                       glm::all(glm::lessThanEqual(corner[c], m_last));
-            // The padding is outside; so is a non-finite voxel (the extraction's rule).
-            if (real[c]) {
-                const float value = m_volume.valueAt(linear(corner[c]));
-                if (std::isfinite(value) && value >= m_iso) caseIndex |= 1u << c;
+            // The padding is outside; real voxels follow the extraction's rule (+Inf inside).
+            if (real[c] && isInsideIsosurface(m_volume.valueAt(linear(corner[c])), m_iso)) {
+                caseIndex |= 1u << c;
             }
         }
         const mc::CaseTables& tables = mc::caseTables();

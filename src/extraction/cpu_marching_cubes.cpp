@@ -18,8 +18,6 @@
 namespace isoview {
 namespace {
 
-bool isInside(float value, float iso) { return std::isfinite(value) && value >= iso; }
-
 std::size_t linearIndex(glm::uvec3 dims, glm::uvec3 p)
 {
     return std::size_t(p.x) + std::size_t(dims.x) * (std::size_t(p.y) + std::size_t(dims.y) * p.z);
@@ -91,7 +89,7 @@ IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored, const VoxelB
                     corner[c] = cell + glm::uvec3(mc::cornerOffset(c, 0), mc::cornerOffset(c, 1),
                                                   mc::cornerOffset(c, 2));
                     value[c] = volume.valueAt(linearIndex(dims, corner[c]));
-                    if (isInside(value[c], isoStored)) caseIndex |= 1u << c;
+                    if (isInsideIsosurface(value[c], isoStored)) caseIndex |= 1u << c;
                 }
                 const int count = tables.vertexCount[caseIndex];
                 for (int v = 0; v < count; ++v) {
@@ -99,13 +97,7 @@ IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored, const VoxelB
                     const int axis = mc::edgeAxis(edge);
                     const int c0 = mc::kEdgeCorners[std::size_t(edge)][0];
                     const int c1 = mc::kEdgeCorners[std::size_t(edge)][1];
-                    const float v0 = value[c0];
-                    const float v1 = value[c1];
-                    // A crossed edge has one inside and one outside end, so v1 != v0 when
-                    // both are finite.
-                    const float t = (std::isfinite(v0) && std::isfinite(v1))
-                                        ? (isoStored - v0) / (v1 - v0)
-                                        : 0.5f;
+                    const float t = edgeCrossing(value[c0], value[c1], isoStored);
                     glm::vec3 position(corner[c0]);
                     position[axis] += t;
 

@@ -26,8 +26,8 @@ std::pair<float, float> bruteRange(const Volume& v, glm::uvec3 block)
     for (unsigned z = first.z; z <= last.z; ++z)
         for (unsigned y = first.y; y <= last.y; ++y)
             for (unsigned x = first.x; x <= last.x; ++x) {
-                const float value = v.valueAt(x, y, z);
-                if (!std::isfinite(value)) return {-INFINITY, INFINITY};
+                // NaN is outside for every isovalue, as -Inf is.
+                const float value = std::isnan(v.valueAt(x, y, z)) ? -INFINITY : v.valueAt(x, y, z);
                 lo = std::min(lo, value);
                 hi = std::max(hi, value);
             }
@@ -52,19 +52,30 @@ TEST(BlockRanges, MatchBruteForceOnEveryVoxelType)
     }
 }
 
-TEST(BlockRanges, NonFiniteVoxelsKeepTheirBlocksActive)
+TEST(BlockRanges, NonFiniteVoxelsFollowTheInsideRule)
 {
+    // 1.0 everywhere; +Inf in block 1 (cells 8..15 in x: voxel 12 is in it only), NaN in
+    // block 0 (voxel 3).
     Volume v = test::makeTypedVolume<float>({20, 20, 10}, [](auto, auto, auto) { return 1.0f; });
-    // One NaN in block (1, 0, 0) (cells 8..15 in x): voxel 12 is inside it only.
     std::vector<std::byte> bytes(v.bytes(), v.bytes() + v.voxelCount() * sizeof(float));
-    const float nan = std::numeric_limits<float>::quiet_NaN();
-    std::memcpy(bytes.data() + (12 + 20 * (3 + 20 * 2)) * sizeof(float), &nan, sizeof(float));
-    const Volume withNan(v.dims(), ScalarType::Float32, std::move(bytes));
+    const auto put = [&](unsigned x, float value) {
+        std::memcpy(bytes.data() + (x + 20 * (3 + 20 * 2)) * sizeof(float), &value, sizeof(float));
+    };
+    put(12, std::numeric_limits<float>::infinity());
+    put(3, std::numeric_limits<float>::quiet_NaN());
+    const Volume withNonFinite(v.dims(), ScalarType::Float32, std::move(bytes));
     const BlockRanges r =
-        BlockRanges::compute(withNan, PyramidLayout::blockCountFor(withNan.dims()));
+        BlockRanges::compute(withNonFinite, PyramidLayout::blockCountFor(withNonFinite.dims()));
     std::vector<std::uint32_t> active;
-    r.activeBlocks(5.0f, active); // every finite voxel is outside: only the NaN's block stays
+    // Every finite voxel is outside, +Inf is inside: only the block holding +Inf can cross (the
+    // min/max must not skip it).
+    r.activeBlocks(5.0f, active);
     EXPECT_EQ(active, std::vector<std::uint32_t>{1});
+    EXPECT_EQ(r.max(1), std::numeric_limits<float>::infinity());
+    // Every finite voxel is inside, NaN outside: only the NaN's block can cross.
+    r.activeBlocks(0.5f, active);
+    EXPECT_EQ(active, std::vector<std::uint32_t>{0});
+    EXPECT_EQ(r.min(0), -std::numeric_limits<float>::infinity());
     r.activeBlocks(std::numeric_limits<float>::quiet_NaN(), active);
     EXPECT_TRUE(active.empty());
 }

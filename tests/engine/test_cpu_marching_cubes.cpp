@@ -1,14 +1,13 @@
 // The CPU reference marching cubes against analytic answers (sphere area and volume, planes),
 // topological invariants on random fields, and the edge cases the GPU must reproduce (NaN and
 // Inf voxels, isovalues on voxel values, degenerate volumes, mirrored geometry).
+#include "extraction/border_caps.h"
 #include "extraction/cpu_marching_cubes.h"
-
 #include "extraction/mesh_metrics.h"
 #include "support/synthetic_volumes.h"
 
-#include <gtest/gtest.h>
-
 #include <glm/gtc/constants.hpp>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
@@ -272,46 +271,92 @@ TEST(CpuMarchingCubes, IntegerVolumeMatchesTheFloatField)
     EXPECT_EQ(a.positions, b.positions);
 }
 
-TEST(CpuMarchingCubes, NonFiniteVoxelsAreOutsideAndProduceFiniteVertices)
+TEST(CpuMarchingCubes, InfinityFollowsTheInsideRuleAndNaNIsOutside)
 {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
     const glm::uvec3 dims(16, 16, 16);
     const Volume clean = test::makeSphere(dims, glm::vec3(7.5f), 6.0f);
-    // NaN at a voxel deep inside the ball, +Inf at another: both count as outside, so each
-    // opens a small closed cavity. -Inf sits outside the ball, where it changes nothing.
+    // Inside <=> value >= iso. In the ball: NaN and -Inf are outside, so each opens a closed
+    // cavity; +Inf is inside and changes nothing. Out of the ball: +Inf is inside, a closed
+    // island; -Inf and NaN change nothing.
+    const glm::vec3 nanAt(7, 7, 7);
+    const glm::vec3 minusInfAt(7, 7, 10);
+    const glm::vec3 islandAt(14, 14, 1);
     const Volume volume = test::makeFloatField(dims, [&](glm::vec3 p) {
-        if (p == glm::vec3(7.0f, 7.0f, 7.0f)) return nan;
-        if (p == glm::vec3(9.0f, 7.0f, 7.0f)) return inf;
-        if (p == glm::vec3(0.0f, 0.0f, 0.0f)) return -inf;
+        if (p == nanAt) return nan;
+        if (p == minusInfAt) return -inf;
+        if (p == glm::vec3(9, 7, 7)) return inf;
+        if (p == islandAt) return inf;
+        if (p == glm::vec3(0, 0, 0)) return -inf;
+        if (p == glm::vec3(15, 0, 8)) return nan;
         return 6.0f - glm::length(p - glm::vec3(7.5f));
     });
     const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
-    expectVerticesOnTheirEdges(mesh, dims);
+    expectVerticesOnTheirEdges(mesh, dims); // finite positions and normals
     expectClosedManifoldOriented(mesh, "non-finite");
-    // Three spheres: the ball and two cavities.
-    EXPECT_EQ(analyzeTopology(mesh).eulerCharacteristic, 6);
-    const double cleanVolume = enclosedVolume(extractIsosurfaceCpu(clean, 0.0f));
-    EXPECT_LT(enclosedVolume(mesh), cleanVolume);
-    EXPECT_GT(enclosedVolume(mesh), 0.9 * cleanVolume);
+    // Four spheres: the ball, two cavities, the island.
+    EXPECT_EQ(analyzeTopology(mesh).eulerCharacteristic, 8);
 
-    // Vertices on the edges touching the NaN voxel sit halfway (t = 0.5).
-    const std::uint64_t nanIndex = 7 + 16 * (7 + 16 * 7);
-    int halfway = 0;
-    for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
-        const int axis = int(mesh.edgeKeys[v] % 3);
-        const std::uint64_t lower = mesh.edgeKeys[v] / 3;
-        const std::uint64_t step = axis == 0 ? 1 : axis == 1 ? 16 : 256;
-        if (lower == nanIndex || lower + step == nanIndex) {
-            EXPECT_EQ(mesh.positions[v][axis], float(lower / (axis == 0 ? 1 : step) %
-                                                     16) + 0.5f);
-            ++halfway;
+    // A vertex on an edge with a non-finite end sits at the finite end (where (iso - v0) /
+    // (v1 - v0) tends as the other end goes to +-Inf): around each of the three single
+    // non-finite voxels, six vertices on the six neighbouring voxels.
+    for (const glm::vec3 centre : {nanAt, minusInfAt, islandAt}) {
+        int onNeighbours = 0;
+        for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
+            const glm::vec3 d = mesh.positions[v] - centre;
+            if (std::abs(d.x) + std::abs(d.y) + std::abs(d.z) == 1.0f) ++onNeighbours;
         }
+        EXPECT_EQ(onNeighbours, 6) << centre.x << " " << centre.y << " " << centre.z;
     }
-    EXPECT_EQ(halfway, 6);
+    // The cavities (octahedra of volume 4/3) and the island (the same) move the volume by
+    // exactly these amounts.
+    const double cleanVolume = enclosedVolume(extractIsosurfaceCpu(clean, 0.0f));
+    EXPECT_NEAR(enclosedVolume(mesh), cleanVolume - 4.0 / 3.0, 1e-4);
 
     const Volume allNan = test::makeFloatField({5, 5, 5}, [&](glm::vec3) { return nan; });
     EXPECT_EQ(extractIsosurfaceCpu(allNan, 0.0f).triangleCount(), 0u);
+    const Volume allInf = test::makeFloatField({5, 5, 5}, [&](glm::vec3) { return inf; });
+    EXPECT_EQ(extractIsosurfaceCpu(allInf, 0.0f).triangleCount(), 0u);
+    EXPECT_TRUE(isInsideIsosurface(inf, 1e30f));
+    EXPECT_FALSE(isInsideIsosurface(-inf, -1e30f));
+    EXPECT_FALSE(isInsideIsosurface(nan, -1e30f));
+}
+
+// Border caps follow the same rule: +Inf at the volume's border is inside and gets a cap, NaN
+// and -Inf there are outside; the result is watertight.
+TEST(CpuMarchingCubes, BorderCapsFollowTheInsideRuleForNonFiniteVoxels)
+{
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const glm::uvec3 dims(12, 12, 12);
+    const Volume volume = test::makeFloatField(dims, [&](glm::vec3 p) {
+        if (p.x == 0.0f && p.y < 3.0f && p.z < 3.0f) return inf; // a block on a face: capped
+        if (p.x == 11.0f && p.y > 8.0f) return nan;              // on the far face: outside
+        if (p.y == 0.0f && p.z > 8.0f) return -inf;              // outside
+        return 4.0f - glm::length(p - glm::vec3(5.5f));
+    });
+    const IsoMesh open = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh closed = closeAtBorders(open, volume, 0.0f, VoxelBox::whole(dims));
+    EXPECT_GT(closed.triangleCount(), open.triangleCount()); // the +Inf block's cap
+    const MeshTopology topology = analyzeTopology(closed);
+    EXPECT_EQ(topology.boundaryEdges, 0u);
+    EXPECT_EQ(topology.nonManifoldEdges, 0u);
+    expectVerticesOnTheirEdges(open, dims);
+}
+
+// +Inf against -Inf or NaN: neither end has a position to interpolate, the vertex is halfway.
+TEST(CpuMarchingCubes, EdgeCrossingAtTheFiniteEnd)
+{
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_EQ(edgeCrossing(1.0f, 3.0f, 2.5f), 0.75f);
+    EXPECT_EQ(edgeCrossing(1.0f, inf, 2.5f), 0.0f);
+    EXPECT_EQ(edgeCrossing(inf, 1.0f, 2.5f), 1.0f);
+    EXPECT_EQ(edgeCrossing(3.0f, -inf, 2.5f), 0.0f);
+    EXPECT_EQ(edgeCrossing(nan, 3.0f, 2.5f), 1.0f);
+    EXPECT_EQ(edgeCrossing(inf, nan, 2.5f), 0.5f);
+    EXPECT_EQ(edgeCrossing(-inf, inf, 2.5f), 0.5f);
 }
 
 TEST(CpuMarchingCubes, MirroredGeometryFlipsTheSignedVolume)

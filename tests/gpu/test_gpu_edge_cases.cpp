@@ -96,26 +96,49 @@ TEST_P(GpuEdgeCaseTest, IsovalueEqualToVoxelValues)
     EXPECT_GT(expectMatchesCpu(v, 4.0f).triangleCount(), 0u);
 }
 
-TEST_P(GpuEdgeCaseTest, NonFiniteVoxelsAreOutside)
+// Inside <=> value >= iso on the GPU as on the CPU: +Inf inside, -Inf and NaN outside, each as
+// single voxels and as islands of several, in the sphere, out of it, on its surface and in a
+// corner of the volume; vertices next to them sit at the finite end with finite normals.
+TEST_P(GpuEdgeCaseTest, NonFiniteVoxelsFollowTheInsideRule)
 {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
     Volume sphere = makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f);
     std::vector<std::byte> bytes(sphere.bytes(), sphere.bytes() + sphere.byteCount());
     auto put = [&](glm::uvec3 p, float value) {
         const std::size_t i = p.x + 24u * (p.y + 24u * p.z);
         std::memcpy(bytes.data() + 4 * i, &value, 4);
     };
-    put({11, 11, 11}, std::numeric_limits<float>::quiet_NaN());
-    put({11, 12, 11}, std::numeric_limits<float>::infinity());
-    put({12, 11, 11}, -std::numeric_limits<float>::infinity());
-    put({11, 11, 4}, std::numeric_limits<float>::quiet_NaN()); // on the surface
-    put({19, 11, 11}, std::numeric_limits<float>::infinity());
+    auto island = [&](glm::uvec3 p, float value) { // 2 x 2 x 2 voxels
+        for (unsigned k = 0; k < 8; ++k)
+            put(p + glm::uvec3(k & 1, (k >> 1) & 1, k >> 2), value);
+    };
+    put({11, 11, 11}, nan);   // in the sphere: a cavity
+    put({11, 14, 11}, inf);   // in the sphere: nothing
+    put({14, 11, 11}, -inf);  // in the sphere: a cavity
+    island({8, 8, 13}, nan);  // a larger cavity
+    island({13, 8, 8}, -inf); // another
+    put({11, 11, 4}, nan);    // on the surface
+    put({19, 11, 11}, inf);   // on the surface
+    island({1, 1, 20}, inf);  // out of the sphere: an island
+    put({21, 3, 3}, inf);     // a single-voxel island
+    put({2, 20, 3}, -inf);    // out of the sphere: nothing
+    put({20, 20, 20}, nan);   // nothing
+    island({22, 0, 0}, inf);  // in a corner of the volume: an island open at the border
     const Volume v({24, 24, 24}, ScalarType::Float32, std::move(bytes));
-    const IsoMesh mesh = expectMatchesCpu(v, 0.0f);
-    // The NaN/Inf voxels inside the sphere are holes: more triangles than the plain sphere.
+    const IsoMesh mesh = expectMatchesCpu(v, 0.0f); // includes finite positions and normals
+    for (const glm::vec3& n : mesh.normals) {
+        ASSERT_TRUE(std::isfinite(n.x) && std::isfinite(n.y) && std::isfinite(n.z));
+    }
+    // Islands and cavities add surface: more triangles than the plain sphere.
     GpuExtractor plain = makeExtractor();
     plain.setVolume(sphere);
     plain->extract(0.0f);
-    EXPECT_GT(mesh.triangleCount(), plain->vertexCount() / 3);
+    EXPECT_GT(mesh.triangleCount(), plain->vertexCount() / 3 + 4 * 8);
+    // A block of +Inf only, the rest outside, is found (block ranges must not skip it).
+    const Volume lone = makeFloatField(
+        {20, 20, 20}, [&](glm::vec3 p) { return p == glm::vec3(12, 4, 9) ? inf : -1.0f; });
+    EXPECT_EQ(expectMatchesCpu(lone, 1e30f).triangleCount(), 8u);
 }
 
 TEST_P(GpuEdgeCaseTest, VolumeBeyondTextureLimitIsAClearErrorAndKeepsThePrevious)

@@ -3,6 +3,7 @@
 // the level formats, and blocks left behind by an earlier isovalue; likewise the vertex pyramid
 // that shares its base.
 #include "extraction/block_ranges.h"
+#include "extraction/cpu_marching_cubes.h"
 #include "extraction/edge_ownership.h"
 #include "extraction/marching_cubes_tables.h"
 #include "gpu/histopyramid.h"
@@ -44,7 +45,7 @@ Level cpuBaseLevel(const Volume& volume, const PyramidLayout& layout, float iso,
                     const float v = volume.valueAt(cell.x + mc::cornerOffset(c, 0),
                                                    cell.y + mc::cornerOffset(c, 1),
                                                    cell.z + mc::cornerOffset(c, 2));
-                    if (std::isfinite(v) && v >= iso) caseIndex |= 1u << c;
+                    if (isInsideIsosurface(v, iso)) caseIndex |= 1u << c;
                 }
                 base[y * extent.x + x][channel] = caseIndex;
             }
