@@ -22,7 +22,9 @@
 //   3. else NIfTI's method 1: pixdim scaling with the origin at 0, not flipped and not marked
 //      as patient space (the orientation is unknown), with a warning.
 // When both codes are set and the two transforms place the volume's corners more than
-// 0.01 mm apart, a warning says by how much and that the sform was used.
+// 0.01 mm apart, a warning says by how much and that the sform was used (a qform that cannot
+// be read beside a usable sform is a warning too, not a refusal). Voxel sizes outside
+// 1e-6..1e6 mm are refused.
 // Spatial units (xyzt_units): metres and micrometres are converted to millimetres; no unit
 // means millimetres. Values: scl_slope and scl_inter become the rescale; a slope of 0 means
 // no scaling (as the standard says); a non-finite or negative slope is ignored with a warning
