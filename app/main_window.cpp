@@ -438,7 +438,7 @@ void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
                 // The answers go back to the source already opened: nothing is scanned again.
                 if (outcome->askRawParameters) {
                     std::optional<io::RawVolumeParameters> raw =
-                        RawImportDialog::ask(path, this, std::nullopt);
+                        RawImportDialog::ask(*outcome->source, this);
                     if (!raw) return;
                     io::LoadOptions withRaw = options;
                     withRaw.raw = raw;

@@ -1,6 +1,7 @@
 #include "raw_import_dialog.h"
 
 #include "core/error.h"
+#include "io/raw_slice_folder_reader.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -12,6 +13,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPixmap>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -168,17 +170,48 @@ std::optional<glm::uvec3> guessRawDimensions(std::uint64_t dataBytes, std::size_
     return std::nullopt;
 }
 
-RawImportDialog::RawImportDialog(const QString& path, QWidget* parent) : QDialog(parent)
+RawImportDialog::RawImportDialog(const QString& path, QWidget* parent)
+    : QDialog(parent), m_path(path)
 {
     setWindowTitle(tr("Open Raw Volume"));
     setObjectName("rawImportDialog");
 
     const QFileInfo file(path);
-    if (file.isFile() && file.isReadable()) m_fileSize = std::uint64_t(file.size());
+    m_folderMode = file.isDir();
+    QString sliceText;
+    if (m_folderMode) {
+        setWindowTitle(tr("Open Raw Slice Folder"));
+        try {
+            if (const std::optional<io::RawSliceSeries> series =
+                    io::findRawSliceSeries(path.toStdString())) {
+                m_sliceFiles = series->files;
+                const QFileInfo first(QString::fromStdString(m_sliceFiles.front().string()));
+                if (first.isFile() && first.isReadable()) {
+                    m_fileSize = std::uint64_t(first.size());
+                }
+                const QString count = m_sliceFiles.size() == 1
+                                          ? tr("1 slice file")
+                                          : tr("%1 slice files").arg(m_sliceFiles.size());
+                sliceText =
+                    tr("%1, %2 to %3")
+                        .arg(count, first.fileName(),
+                             QString::fromStdString(m_sliceFiles.back().filename().string()));
+            }
+        } catch (const Error& e) {
+            sliceText = QString::fromStdString(e.what());
+        }
+        if (m_sliceFiles.empty() && sliceText.isEmpty()) {
+            sliceText = tr("The folder holds no files named <name>.<number>.");
+        }
+    } else if (file.isFile() && file.isReadable()) {
+        m_fileSize = std::uint64_t(file.size());
+    }
 
     // The file: name, folder and size, so the numbers below can be checked against it.
     auto* fileIcon = new QLabel(this);
-    fileIcon->setPixmap(style()->standardIcon(QStyle::SP_FileIcon).pixmap(32, 32));
+    fileIcon->setPixmap(style()
+                            ->standardIcon(m_folderMode ? QStyle::SP_DirIcon : QStyle::SP_FileIcon)
+                            .pixmap(32, 32));
     fileIcon->setAlignment(Qt::AlignTop);
     auto* fileName = new QLabel(QString("<b>%1</b>").arg(file.fileName().toHtmlEscaped()), this);
     auto* folder = new ElidedLabel(QDir::toNativeSeparators(file.absolutePath()), this);
@@ -187,8 +220,11 @@ RawImportDialog::RawImportDialog(const QString& path, QWidget* parent) : QDialog
     sizeLabel->setObjectName("fileSize");
     if (m_fileSize) {
         const QString human = humanSize(*m_fileSize);
-        sizeLabel->setText(human.isEmpty() ? byteCount(*m_fileSize)
-                                           : tr("%1 (%2)").arg(byteCount(*m_fileSize), human));
+        const QString size = human.isEmpty() ? byteCount(*m_fileSize)
+                                             : tr("%1 (%2)").arg(byteCount(*m_fileSize), human);
+        sizeLabel->setText(m_folderMode ? tr("%1, %2 each").arg(sliceText, size) : size);
+    } else if (m_folderMode) {
+        sizeLabel->setText(sliceText);
     } else {
         sizeLabel->setText(tr("The file cannot be found or read."));
     }
@@ -205,10 +241,17 @@ RawImportDialog::RawImportDialog(const QString& path, QWidget* parent) : QDialog
     m_width = makeDimensionBox("width", tr("Width: voxels per row (X, varies fastest)"), this);
     m_height = makeDimensionBox("height", tr("Height: rows per slice (Y)"), this);
     m_depth = makeDimensionBox("depth", tr("Depth: number of slices (Z)"), this);
+    if (m_folderMode) {
+        m_depth->setEnabled(false);
+        m_depth->setToolTip(tr("Depth: one slice per file of the folder"));
+    }
     auto* guessButton = new QPushButton(tr("&Guess"), this);
     guessButton->setObjectName("guessButton");
-    guessButton->setToolTip(tr("Propose dimensions that fill the file exactly with the chosen "
-                               "type: a cube, or square slices 512, 256 or 128 wide"));
+    guessButton->setToolTip(
+        m_folderMode ? tr("Propose a slice size and type that fill each file exactly: square "
+                          "slices of int16, uint8 or float32, else rows 512 to 64 wide")
+                     : tr("Propose dimensions that fill the file exactly with the chosen "
+                          "type: a cube, or square slices 512, 256 or 128 wide"));
     connect(guessButton, &QPushButton::clicked, this, &RawImportDialog::applyGuess);
 
     m_spacingX = new SpacingSpinBox(this);
@@ -311,10 +354,26 @@ RawImportDialog::RawImportDialog(const QString& path, QWidget* parent) : QDialog
     m_guessNote->setForegroundRole(QPalette::PlaceholderText);
     m_guessNote->hide();
 
+    // The preview: the middle slice as the values shown decode it.
+    auto* previewBox = new QGroupBox(tr("Preview"), this);
+    m_previewLabel = new QLabel(previewBox);
+    m_previewLabel->setObjectName("preview");
+    m_previewLabel->setFixedSize(192, 192);
+    m_previewLabel->setAlignment(Qt::AlignCenter);
+    m_previewLabel->setFrameShape(QFrame::StyledPanel);
+    m_previewCaption = new QLabel(previewBox);
+    m_previewCaption->setObjectName("previewCaption");
+    m_previewCaption->setWordWrap(true);
+    m_previewCaption->setForegroundRole(QPalette::PlaceholderText);
+    auto* previewLayout = new QHBoxLayout(previewBox);
+    previewLayout->addWidget(m_previewLabel);
+    previewLayout->addWidget(m_previewCaption, 1);
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_openButton = buttons->button(QDialogButtonBox::Ok);
     m_openButton->setText(tr("Open"));
     m_openButton->setObjectName("openButton");
+    m_openButton->setDefault(true); // Enter opens (when the sizes match), Esc cancels
     connect(buttons, &QDialogButtonBox::accepted, this, &RawImportDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -325,6 +384,7 @@ RawImportDialog::RawImportDialog(const QString& path, QWidget* parent) : QDialog
     layout->addWidget(valuesBox);
     layout->addWidget(statusFrame);
     layout->addWidget(m_guessNote);
+    layout->addWidget(previewBox);
     layout->addStretch(1);
     layout->addWidget(buttons);
 
@@ -349,7 +409,8 @@ void RawImportDialog::setParameters(const io::RawVolumeParameters& p)
         };
         m_width->setValue(clampDimension(p.dims.x));
         m_height->setValue(clampDimension(p.dims.y));
-        m_depth->setValue(clampDimension(p.dims.z));
+        m_depth->setValue(
+            clampDimension(m_folderMode ? std::uint32_t(m_sliceFiles.size()) : p.dims.z));
         m_type->setCurrentIndex(m_type->findData(int(p.type)));
         m_byteOrder->setCurrentIndex(p.bigEndian ? 1 : 0);
         m_headerOffset->setValue(
@@ -377,7 +438,8 @@ std::uint64_t RawImportDialog::expectedSize() const
 {
     const io::RawVolumeParameters p = parameters();
     // Spin box limits keep this below 2^63: 10^15 voxels x 8 bytes + 2^31.
-    return std::uint64_t(p.dims.x) * p.dims.y * p.dims.z * scalarSize(p.type) + p.headerOffset;
+    const std::uint64_t depth = m_folderMode ? 1 : p.dims.z; // folder: each file, one slice
+    return std::uint64_t(p.dims.x) * p.dims.y * depth * scalarSize(p.type) + p.headerOffset;
 }
 
 bool RawImportDialog::sizeMatches() const
@@ -395,6 +457,25 @@ bool RawImportDialog::applyGuess()
         note = tr("No guess: the file size is unknown.");
     } else if (*m_fileSize <= p.headerOffset) {
         note = tr("No guess: the header takes the whole file.");
+    } else if (m_folderMode) {
+        const std::uint64_t dataBytes = *m_fileSize - p.headerOffset;
+        if (const std::optional<io::RawVolumeParameters> guess =
+                io::guessRawSliceLayout(dataBytes, m_sliceFiles.size())) {
+            io::RawVolumeParameters guessed = p;
+            guessed.dims = guess->dims;
+            guessed.type = guess->type;
+            setParameters(guessed);
+            note = tr("Guessed %1 \u00d7 %2 %3 slices from the file count and size: a guess; "
+                      "check the preview looks right.")
+                       .arg(guess->dims.x)
+                       .arg(guess->dims.y)
+                       .arg(QString::fromLatin1(scalarTypeName(guess->type)));
+            found = true;
+        } else {
+            note = tr("No guess: %1 per file after the header are no square slice of int16, "
+                      "uint8 or float32 values, nor rows 512, 256, 128 or 64 wide.")
+                       .arg(byteCount(dataBytes));
+        }
     } else {
         const std::uint64_t dataBytes = *m_fileSize - p.headerOffset;
         if (const std::optional<glm::uvec3> dims =
@@ -455,7 +536,14 @@ void RawImportDialog::updateStatus()
     if (!m_fileSize) {
         text = tr("%1 = %2, but the file cannot be read.").arg(layout, byteCount(expected));
     } else if (*m_fileSize == expected) {
-        text = tr("%1 = %2: matches the file").arg(layout, byteCount(expected));
+        text = m_folderMode
+                   ? tr("%1 x %2 x %3 + %4 header = %5 per file: matches each of the "
+                        "%6 files")
+                         .arg(p.dims.x)
+                         .arg(p.dims.y)
+                         .arg(byteCount(typeSize), groupDigits(p.headerOffset), byteCount(expected))
+                         .arg(m_sliceFiles.size())
+                   : tr("%1 = %2: matches the file").arg(layout, byteCount(expected));
         ok = true;
     } else {
         const std::uint64_t actual = *m_fileSize;
@@ -486,6 +574,57 @@ void RawImportDialog::updateStatus()
                                 *m_fileSize - dataBytes != p.headerOffset &&
                                 *m_fileSize - dataBytes <= std::uint64_t(kMaxHeaderOffset);
     m_remainderButton->setEnabled(remainderHelps);
+    updatePreview(ok);
+}
+
+void RawImportDialog::updatePreview(bool sizeOk)
+{
+    m_preview = QImage();
+    m_previewLabel->setPixmap(QPixmap());
+    if (!sizeOk) {
+        m_previewCaption->setText(tr("No preview until the sizes match."));
+        return;
+    }
+    io::RawVolumeParameters p = parameters();
+    std::filesystem::path file = m_path.toStdString();
+    std::uint32_t slice = p.dims.z / 2;
+    const std::uint32_t sliceCount = m_folderMode ? std::uint32_t(m_sliceFiles.size()) : p.dims.z;
+    if (m_folderMode) { // the middle file holds the middle slice
+        file = m_sliceFiles[slice];
+        p.dims.z = 1;
+    }
+    try {
+        const Volume image = io::readRawSlice(file, p, m_folderMode ? 0 : slice);
+        const ValueRange range = image.storedRange();
+        const double scale = range.max > range.min ? 255.0 / (range.max - range.min) : 0.0;
+        m_preview = QImage(int(p.dims.x), int(p.dims.y), QImage::Format_Grayscale8);
+        for (std::uint32_t y = 0; y < p.dims.y; ++y) {
+            uchar* row = m_preview.scanLine(int(y));
+            for (std::uint32_t x = 0; x < p.dims.x; ++x) {
+                const float v = image.valueAt(x, y, 0);
+                row[x] = std::isfinite(v) ? uchar(std::lround((v - range.min) * scale)) : 0;
+            }
+        }
+        m_previewLabel->setPixmap(QPixmap::fromImage(m_preview.scaled(
+            m_previewLabel->contentsRect().size(), Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+        m_previewCaption->setText(
+            tr("Slice %1 of %2, grey from %3 (black) to %4 (white). Noise or sheared rows "
+               "mean the byte order, type or width is wrong.")
+                .arg(slice + 1)
+                .arg(sliceCount)
+                .arg(range.min)
+                .arg(range.max));
+    } catch (const Error& e) {
+        m_previewCaption->setText(tr("No preview: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+void RawImportDialog::proposeParameters(const io::RawVolumeParameters& parameters,
+                                        const QString& note)
+{
+    setParameters(parameters);
+    m_guessNote->setText(note);
+    m_guessNote->show();
 }
 
 void RawImportDialog::fillHeaderFromRemainder()
@@ -544,6 +683,30 @@ RawImportDialog::ask(const QString& path, QWidget* parent,
 {
     RawImportDialog dialog(path, parent);
     if (initial) dialog.setParameters(*initial);
+    if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+    return dialog.parameters();
+}
+
+std::optional<io::RawVolumeParameters> RawImportDialog::ask(const io::VolumeSource& source,
+                                                            QWidget* parent)
+{
+    RawImportDialog dialog(QString::fromStdString(source.path.string()), parent);
+    if (source.rawGuess && (source.rawGuessFromName || !dialog.sizeMatches())) {
+        const io::RawVolumeParameters& g = *source.rawGuess;
+        const QString layout = QString("%1 \u00d7 %2 \u00d7 %3 %4, %5")
+                                   .arg(g.dims.x)
+                                   .arg(g.dims.y)
+                                   .arg(g.dims.z)
+                                   .arg(QString::fromLatin1(scalarTypeName(g.type)),
+                                        g.bigEndian ? tr("big-endian") : tr("little-endian"));
+        dialog.proposeParameters(
+            g, source.rawGuessFromName
+                   ? tr("%1, as the name %2 states; check the preview looks right.")
+                         .arg(layout, QString::fromStdString(source.path.filename().string()))
+                   : tr("Guessed %1 from the file count and size: a guess; check the preview "
+                        "looks right.")
+                         .arg(layout));
+    }
     if (dialog.exec() != QDialog::Accepted) return std::nullopt;
     return dialog.parameters();
 }

@@ -134,6 +134,37 @@ bool looksLikeRawSliceFolder(const std::filesystem::path& folder)
     }
 }
 
+std::optional<RawVolumeParameters> guessRawSliceLayout(std::uint64_t fileBytes,
+                                                       std::size_t fileCount)
+{
+    if (fileBytes == 0 || fileCount == 0 || fileCount > std::numeric_limits<glm::uint>::max()) {
+        return std::nullopt;
+    }
+    const auto guess = [&](std::uint64_t width, std::uint64_t height, ScalarType type) {
+        RawVolumeParameters p;
+        p.dims = glm::uvec3(glm::uint(width), glm::uint(height), glm::uint(fileCount));
+        p.type = type;
+        return p;
+    };
+    constexpr std::uint64_t kMaxSide = 1 << 20;
+    for (ScalarType type : {ScalarType::Int16, ScalarType::UInt8, ScalarType::Float32}) {
+        const std::uint64_t size = scalarSize(type);
+        if (fileBytes % size != 0) continue;
+        const std::uint64_t voxels = fileBytes / size;
+        const auto side = std::uint64_t(std::llround(std::sqrt(double(voxels))));
+        if (side > 0 && side <= kMaxSide && side * side == voxels) return guess(side, side, type);
+    }
+    for (std::uint64_t width : {512u, 256u, 128u, 64u}) {
+        for (ScalarType type : {ScalarType::Int16, ScalarType::UInt8}) {
+            const std::uint64_t size = scalarSize(type);
+            if (fileBytes % (width * size) != 0) continue;
+            const std::uint64_t height = fileBytes / (width * size);
+            if (height <= kMaxSide) return guess(width, height, type);
+        }
+    }
+    return std::nullopt;
+}
+
 Volume readRawSliceFolder(const std::filesystem::path& folder,
                           const RawVolumeParameters& sliceParameters, LoadMonitor* monitor)
 {

@@ -56,6 +56,14 @@ std::optional<RawSliceSeries> findRawSliceSeries(const std::filesystem::path& fo
 // Never throws.
 bool looksLikeRawSliceFolder(const std::filesystem::path& folder);
 
+// A guess of the layout of fileCount slice files of fileBytes bytes each, no header: square
+// slices of int16, uint8 or float32 values, in that order (CT and MR slices are mostly
+// 16-bit: 131,072 bytes = 256 x 256 int16), else rows 512, 256, 128 or 64 wide of int16 or
+// uint8; little-endian (the byte order cannot be told from sizes). dims.z = fileCount. nullopt
+// when nothing fits. A guess only: the caller must say so and let the user check the image.
+std::optional<RawVolumeParameters> guessRawSliceLayout(std::uint64_t fileBytes,
+                                                       std::size_t fileCount);
+
 // Reads the slices of folder as one volume. Throws as described above.
 Volume readRawSliceFolder(const std::filesystem::path& folder,
                           const RawVolumeParameters& sliceParameters,

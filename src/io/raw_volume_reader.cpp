@@ -136,8 +136,119 @@ std::optional<RawVolumeParameters> parseName(std::string_view name, std::string&
     return parameters;
 }
 
-// Closes the descriptor on every path out of readRawVolume.
+std::string lowerText(std::string_view text)
+{
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return out;
+}
+
+// "256x256x113" or "256x256" (z then 0); nullopt for anything else or a zero.
+std::optional<glm::uvec3> parseDimsPart(std::string_view text)
+{
+    glm::uvec3 dims{0, 0, 0};
+    int axis = 0;
+    while (true) {
+        const std::size_t x = text.find('x');
+        const std::optional<std::uint32_t> value = parseDimension(text.substr(0, x));
+        if (!value || *value == 0 || axis > 2) return std::nullopt;
+        dims[axis++] = *value;
+        if (x == std::string_view::npos) break;
+        text = text.substr(x + 1);
+    }
+    if (axis < 2) return std::nullopt;
+    return dims;
+}
+
+// Reads n bytes at offset of an open file; the file getting shorter meanwhile is an IoError.
+void readAt(const InputFile& file, std::uint64_t offset, std::byte* out, std::size_t n,
+            const std::filesystem::path& path)
+{
+    std::size_t done = 0;
+    while (done < n) {
+        const ssize_t got = ::pread(file.fd(), out + done, n - done, off_t(offset + done));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw IoError("cannot read raw volume " + quoted(path) + ": " + reason(errno));
+        }
+        if (got == 0) {
+            throw IoError("cannot read raw volume " + quoted(path) + ": the file became shorter (" +
+                          std::to_string(offset + done) + " bytes) while it was being read");
+        }
+        done += std::size_t(got);
+    }
+}
+
 } // namespace
+
+std::optional<RawVolumeParameters> parseRawLayoutInName(std::string_view name)
+{
+    std::vector<std::string> parts;
+    std::string part;
+    for (const char c : lowerText(name)) {
+        if (c == '_' || c == '.' || c == '-') {
+            parts.push_back(std::move(part));
+            part.clear();
+        } else {
+            part += c;
+        }
+    }
+    parts.push_back(std::move(part));
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        const std::optional<glm::uvec3> dims = parseDimsPart(parts[i]);
+        const std::optional<ScalarType> type = typeFromName(parts[i + 1]);
+        if (!dims || !type) continue;
+        RawVolumeParameters parameters;
+        parameters.dims = *dims;
+        parameters.type = *type;
+        if (i + 2 < parts.size()) {
+            const std::string& order = parts[i + 2];
+            parameters.bigEndian = order == "be" || order == "bigendian" || order == "msb";
+        }
+        if (!byteCount(glm::max(*dims, glm::uvec3(1)), *type)) continue;
+        return parameters;
+    }
+    return std::nullopt;
+}
+
+Volume readRawSlice(const std::filesystem::path& path, const RawVolumeParameters& parameters,
+                    std::uint32_t slice)
+{
+    const std::string what = "raw volume " + quoted(path);
+    const glm::uvec3 sliceDims{parameters.dims.x, parameters.dims.y, 1};
+    if (sliceDims.x == 0 || sliceDims.y == 0 || slice >= parameters.dims.z) {
+        throw InvalidInputError("cannot read slice " + std::to_string(slice) + " of " + what +
+                                ": the dimensions are " +
+                                dimsText(parameters.dims, parameters.type));
+    }
+    const std::optional<std::uint64_t> sliceBytes = byteCount(sliceDims, parameters.type);
+    const std::uint64_t maxBytes = std::numeric_limits<std::uint64_t>::max();
+    if (!sliceBytes ||
+        *sliceBytes > (maxBytes - parameters.headerOffset) / (std::uint64_t(slice) + 1)) {
+        throw InvalidInputError("cannot read slice " + std::to_string(slice) + " of " + what +
+                                ": " + dimsText(parameters.dims, parameters.type) +
+                                " needs more than 2^64 bytes");
+    }
+    detail::requireFitsInMemory(what, sliceDims, parameters.type, *sliceBytes);
+    const std::uint64_t offset = parameters.headerOffset + std::uint64_t(slice) * *sliceBytes;
+
+    const InputFile file = InputFile::open(path, what);
+    if (file.size() < offset + *sliceBytes) {
+        throw IoError(what + " holds " + std::to_string(file.size()) +
+                      " bytes, too few for slice " + std::to_string(slice) + " (bytes " +
+                      std::to_string(offset) + " to " + std::to_string(offset + *sliceBytes) + ")");
+    }
+    std::vector<std::byte> voxels(static_cast<std::size_t>(*sliceBytes));
+    readAt(file, offset, voxels.data(), voxels.size(), path);
+    const bool hostBigEndian = std::endian::native == std::endian::big;
+    if (parameters.bigEndian != hostBigEndian) {
+        detail::swapByteOrder(voxels, scalarSize(parameters.type));
+    }
+    VolumeGeometry geometry;
+    geometry.spacing = parameters.spacing;
+    return Volume(sliceDims, parameters.type, std::move(voxels), geometry);
+}
 
 std::optional<RawVolumeParameters> parseRawFileName(std::string_view fileName)
 {
@@ -203,20 +314,7 @@ Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameter
     detail::requireFitsInMemory("raw volume " + quoted(path), dims, type, *expected);
 
     std::vector<std::byte> voxels(static_cast<std::size_t>(*expected));
-    std::size_t done = 0;
-    while (done < voxels.size()) {
-        const ssize_t got =
-            ::pread(file.fd(), voxels.data() + done, voxels.size() - done, off_t(offset + done));
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            throw IoError("cannot read raw volume " + quoted(path) + ": " + reason(errno));
-        }
-        if (got == 0) {
-            throw IoError("cannot read raw volume " + quoted(path) + ": the file became shorter (" +
-                          std::to_string(offset + done) + " bytes) while it was being read");
-        }
-        done += std::size_t(got);
-    }
+    readAt(file, offset, voxels.data(), voxels.size(), path);
 
     const bool hostBigEndian = std::endian::native == std::endian::big;
     if (parameters.bigEndian != hostBigEndian) detail::swapByteOrder(voxels, scalarSize(type));

@@ -50,6 +50,22 @@ struct RawVolumeParameters {
 // 2^32 - 1, or a byte count that overflows 64 bits. Never throws, never touches the disk.
 std::optional<RawVolumeParameters> parseRawFileName(std::string_view fileName);
 
+// A layout written anywhere in a file or folder name, read more leniently than the convention
+// above, to propose parameters rather than to load: "<X>x<Y>x<Z>" (or "<X>x<Y>" for one slice,
+// dims.z then 0), then "_<type>", optionally then "_be" / "_le" (or "_bigendian",
+// "_littleendian"), with anything before and after: CThead_256x256x113_int16_be,
+// slice_512x512_uint16.001. Parts are separated by '_', '.' or '-'; case is ignored. nullopt
+// when the name holds no such part. Never throws, never touches the disk.
+std::optional<RawVolumeParameters> parseRawLayoutInName(std::string_view name);
+
+// Slice `slice` (0-based) of a raw file laid out as parameters say, as a one-slice volume
+// (dims.x x dims.y x 1, host byte order, the given spacing): for a preview, it reads that
+// slice's bytes only. The file must hold at least headerOffset + (slice + 1) slices' bytes.
+// Throws InvalidInputError (zero dimensions, slice >= dims.z, too large for memory) and IoError
+// (unreadable or too short a file, with the byte counts).
+Volume readRawSlice(const std::filesystem::path& path, const RawVolumeParameters& parameters,
+                    std::uint32_t slice);
+
 // Reads a raw volume whose file name follows the convention. Throws as described above.
 Volume readRawVolume(const std::filesystem::path& path);
 

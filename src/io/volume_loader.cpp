@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace isoview::io {
 namespace {
@@ -80,6 +81,40 @@ VolumeSource singleVolumeSource(VolumeFormat format, const fs::path& path)
     return source;
 }
 
+// A folder of numbered slices: the layout its name or its files' names state, else a guess
+// from the count and size of the files.
+VolumeSource rawSliceFolderSource(const fs::path& path, const RawSliceSeries& slices)
+{
+    VolumeSource source = singleVolumeSource(VolumeFormat::RawSliceFolder, path);
+    source.rawSliceFiles = slices.files.size();
+    const glm::uint count = glm::uint(slices.files.size());
+    std::optional<RawVolumeParameters> named = parseRawLayoutInName(path.filename().string());
+    if (!named) named = parseRawLayoutInName(slices.files.front().filename().string());
+    if (named) {
+        named->dims.z = count; // the files decide how many slices there are
+        source.rawGuess = named;
+        source.rawGuessFromName = true;
+    } else {
+        std::error_code error;
+        const std::uintmax_t size = fs::file_size(slices.files.front(), error);
+        if (!error) source.rawGuess = guessRawSliceLayout(size, slices.files.size());
+    }
+    SeriesSummary& summary = source.series.front();
+    summary.sliceCount = count;
+    summary.dims = source.rawGuess ? source.rawGuess->dims : glm::uvec3(0, 0, count);
+    return source;
+}
+
+// A folder is raw slices when looksLikeRawSliceFolder says so and its first slice is not
+// DICOM without a preamble either (the sniff the single-file path uses).
+std::optional<RawSliceSeries> rawSlicesOf(const fs::path& folder)
+{
+    if (!looksLikeRawSliceFolder(folder)) return std::nullopt;
+    std::optional<RawSliceSeries> slices = findRawSliceSeries(folder);
+    if (!slices || looksLikeDicom(slices->files.front())) return std::nullopt;
+    return slices;
+}
+
 // A NIfTI file lists one series per volume along its 4th dimension (header read only).
 VolumeSource niftiSource(const fs::path& path)
 {
@@ -143,7 +178,12 @@ std::string_view formatName(VolumeFormat format)
 
 VolumeSource openSource(const fs::path& path, LoadMonitor* monitor)
 {
-    if (fs::is_directory(existingStatus(path))) return dicomSource(path, monitor);
+    if (fs::is_directory(existingStatus(path))) {
+        if (const std::optional<RawSliceSeries> slices = rawSlicesOf(path)) {
+            return rawSliceFolderSource(path, *slices);
+        }
+        return dicomSource(path, monitor);
+    }
     // Before anything reads it (the DICOM sniff would block on a FIFO).
     requireRegularFile(path, detail::quotedPath(path));
     if (const std::optional<VolumeFormat> format = formatFromExtension(path)) {
@@ -152,7 +192,16 @@ VolumeSource openSource(const fs::path& path, LoadMonitor* monitor)
     }
     if (looksLikeNifti(path)) return niftiSource(path);
     if (path.filename() == "DICOMDIR" || looksLikeDicom(path)) return dicomSource(path, monitor);
-    return singleVolumeSource(VolumeFormat::Raw, path);
+    VolumeSource source = singleVolumeSource(VolumeFormat::Raw, path);
+    // A layout in the name that the strict convention does not take (scan_256x256x99_int16_be.img)
+    // is proposed, not used: the user confirms it.
+    if (const std::optional<RawVolumeParameters> named =
+            parseRawLayoutInName(path.filename().string());
+        named && named->dims.z > 0) {
+        source.rawGuess = named;
+        source.rawGuessFromName = true;
+    }
+    return source;
 }
 
 VolumeSource openRawSource(const fs::path& path)
@@ -208,6 +257,36 @@ Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMo
                            DicomLoadOptions{.strict = choice.strict});
 }
 
+// Float volumes may hold NaN and +-Inf (a division by zero in the program that wrote them):
+// one warning with their counts, whichever reader read them, saying what they become.
+void warnAboutNonFiniteVoxels(Volume& volume, const fs::path& path)
+{
+    if (volume.type() != ScalarType::Float32 && volume.type() != ScalarType::Float64) return;
+    std::uint64_t nan = 0;
+    std::uint64_t plusInf = 0;
+    std::uint64_t minusInf = 0;
+    const std::size_t n = volume.voxelCount();
+    for (std::size_t i = 0; i < n; ++i) {
+        const float v = volume.valueAt(i); // as the extraction sees it: a huge double is +-Inf
+        if (std::isnan(v)) {
+            ++nan;
+        } else if (std::isinf(v)) {
+            ++(v > 0.0f ? plusInf : minusInf);
+        }
+    }
+    if (nan + plusInf + minusInf == 0) return;
+    const std::string warning =
+        std::to_string(nan + plusInf + minusInf) + " of " + std::to_string(n) +
+        " voxels are not finite (" + std::to_string(nan) + " NaN, " + std::to_string(plusInf) +
+        " +Inf, " + std::to_string(minusInf) +
+        " -Inf): +Inf counts as inside the surface, NaN and -Inf as outside, and the histogram "
+        "and suggested isovalue ignore them all";
+    log::get("io")->warn("{}: {}", detail::quotedPath(path), warning);
+    VolumeMetadata metadata = volume.metadata();
+    metadata.warnings.push_back(warning);
+    volume.setMetadata(std::move(metadata));
+}
+
 } // namespace
 
 Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice, LoadMonitor* monitor)
@@ -217,6 +296,7 @@ Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice, LoadMo
     // overwritten for as long as the volume lives.
     const InputFileRecorder recorder;
     Volume volume = readSource(source, choice, monitor);
+    warnAboutNonFiniteVoxels(volume, source.path);
     volume.protectSourceFiles(std::make_shared<const InputProtection>(recorder.files()));
     return volume;
 }

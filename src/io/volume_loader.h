@@ -69,6 +69,13 @@ struct VolumeSource : VolumeSourceInfo {
     // NRRD, MetaImage or DICOM and whose name lacks the name_XxYxZ_type.raw convention.
     // loadVolume then needs VolumeChoice::raw.
     bool needsRawParameters = false;
+    // Raw data needing parameters: proposed ones, for the raw-import dialog to start from. From
+    // a layout written in the folder's or a file's name (parseRawLayoutInName) when there is
+    // one (rawGuessFromName), else, for a slice folder, guessed from the file count and size
+    // (guessRawSliceLayout). A slice folder's dims.z is its file count.
+    std::optional<RawVolumeParameters> rawGuess;
+    bool rawGuessFromName = false;
+    std::size_t rawSliceFiles = 0;              // raw slice folder: how many slice files it holds
     std::shared_ptr<const DicomScan> dicomScan; // DICOM only
 };
 
@@ -83,9 +90,11 @@ using LoadOptions = VolumeChoice; // the name loadVolume(path, ...) callers know
 
 // Decides the format of path (from its name, and from its first bytes for files without a
 // telling extension) and, for DICOM, scans and groups the series, reading headers only:
-// progress stage "scanning files", reported once per open. A folder is DICOM. A file that is
-// no known format is raw data needing parameters (needsRawParameters), not an error. Throws
-// IoError when path does not exist, and for DICOM when nothing loadable is found.
+// progress stage "scanning files", reported once per open. A folder of numbered non-DICOM
+// files of equal size (looksLikeRawSliceFolder) is a raw slice folder needing parameters, with
+// a rawGuess; any other folder is DICOM. A file that is no known format is raw data needing
+// parameters (needsRawParameters), not an error. Throws IoError when path does not exist, and
+// for DICOM when nothing loadable is found.
 VolumeSource openSource(const std::filesystem::path& path, LoadMonitor* monitor = nullptr);
 
 // Opens path as raw data whose parameters the caller has (a raw-import answer, --raw-dims):

@@ -581,6 +581,35 @@ TEST(MainWindowTest, AnUnnamedRawFileAsksForItsLayoutBeforeReading)
     EXPECT_EQ(w->document()->options.raw->dims, glm::uvec3(64, 64, 64));
 }
 
+TEST(MainWindowTest, AFolderOfRawSlicesAsksForTheirLayoutWithAGuess)
+{
+    auto w = openSample();
+    const std::filesystem::path folder =
+        isoview::test::sharedDataPath("raw/CThead_256x256x113_int16_be");
+    bool asked = false;
+    test::onModalDialog([&](QWidget* modal) {
+        auto* dialog = qobject_cast<RawImportDialog*>(modal);
+        ASSERT_NE(dialog, nullptr);
+        asked = true;
+        EXPECT_TRUE(dialog->isFolderMode());
+        EXPECT_EQ(dialog->sliceFileCount(), 113u);
+        EXPECT_EQ(dialog->parameters().dims, glm::uvec3(256, 256, 113)); // from the name
+        EXPECT_FALSE(dialog->previewImage().isNull());
+        io::RawVolumeParameters p = dialog->parameters();
+        p.type = ScalarType::Int16;
+        p.bigEndian = true;
+        dialog->setParameters(p);
+        dialog->accept();
+    });
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(QString::fromStdString(folder.string()));
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    EXPECT_TRUE(asked);
+    EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(256, 256, 113));
+    EXPECT_EQ(w->document()->volume->storedRange().max, 3272.0); // big-endian read right
+    EXPECT_EQ(w->document()->format, io::VolumeFormat::RawSliceFolder);
+}
+
 TEST(MainWindowTest, SettingsAreRememberedByTheNextWindow)
 {
     {

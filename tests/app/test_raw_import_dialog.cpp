@@ -5,6 +5,7 @@
 // correctly (CThead from the shared data, compared with the independent slice reader).
 #include "app_test_support.h"
 #include "io/raw_volume_reader.h"
+#include "io/volume_loader.h"
 #include "raw_import_dialog.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
@@ -21,6 +22,7 @@
 #include <QSpinBox>
 #include <QTest>
 #include <QTimer>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -360,6 +362,118 @@ TEST(RawImportDialog, StartsWithAGuessWhenTheRememberedAnswerDoesNotFit)
     RawImportDialog dialog(fileOfSize(dir, "cube.raw", 96 * 96 * 96));
     EXPECT_TRUE(dialog.sizeMatches());
     EXPECT_EQ(dialog.parameters().dims, glm::uvec3(96, 96, 96));
+}
+
+// Mean absolute difference between horizontal neighbours, in grey levels: small for an image,
+// large for noise (a 16-bit slice read in the wrong byte order).
+double roughness(const QImage& image)
+{
+    double sum = 0.0;
+    for (int y = 0; y < image.height(); ++y) {
+        const uchar* row = image.constScanLine(y);
+        for (int x = 1; x < image.width(); ++x)
+            sum += std::abs(int(row[x]) - int(row[x - 1]));
+    }
+    return sum / double(image.height() * (image.width() - 1));
+}
+
+QString ctHeadFolder()
+{
+    return QString::fromStdString(
+        isoview::test::sharedDataPath("raw/CThead_256x256x113_int16_be").string());
+}
+
+TEST(RawImportDialog, FolderModeCountsTheSlicesAndPreviewsTheMiddleOne)
+{
+    QSettings().remove("rawImport");
+    DialogUnderTest t(ctHeadFolder());
+    RawImportDialog& d = *t.dialog;
+    EXPECT_TRUE(d.isFolderMode());
+    EXPECT_EQ(d.sliceFileCount(), 113u);
+    EXPECT_EQ(d.fileSize(), std::optional<std::uint64_t>(131072));
+    EXPECT_FALSE(t.child<QSpinBox>("depth")->isEnabled());
+    EXPECT_TRUE(t.child<QLabel>("fileSize")->text().contains("113 slice files"))
+        << t.child<QLabel>("fileSize")->text().toStdString();
+
+    io::RawVolumeParameters p;
+    p.dims = {256, 256, 1}; // the depth is the file count whatever is asked
+    p.type = ScalarType::Int16;
+    p.bigEndian = true;
+    d.setParameters(p);
+    EXPECT_TRUE(d.sizeMatches());
+    EXPECT_EQ(d.parameters().dims, glm::uvec3(256, 256, 113));
+    EXPECT_TRUE(t.status().contains("matches each of the 113 files")) << t.status().toStdString();
+    ASSERT_FALSE(d.previewImage().isNull());
+    EXPECT_EQ(d.previewImage().size(), QSize(256, 256));
+    EXPECT_TRUE(t.child<QLabel>("previewCaption")->text().contains("Slice 57 of 113"));
+    const double bigEndian = roughness(d.previewImage());
+    saveScreenshot(*t.dialog, "raw-import-folder-big-endian");
+
+    // Little-endian: the same slice is noise, at once.
+    auto* order = t.child<QComboBox>("byteOrder");
+    order->setCurrentIndex(0);
+    ASSERT_FALSE(d.previewImage().isNull());
+    const double littleEndian = roughness(d.previewImage());
+    saveScreenshot(*t.dialog, "raw-import-folder-little-endian");
+    EXPECT_GT(littleEndian, 4.0 * bigEndian) << bigEndian << " " << littleEndian;
+    EXPECT_LT(bigEndian, 10.0);
+
+    // No preview while the sizes disagree.
+    t.type("width", "255");
+    EXPECT_FALSE(d.sizeMatches());
+    EXPECT_TRUE(d.previewImage().isNull());
+}
+
+TEST(RawImportDialog, AskOnAFolderProposesTheLayoutItsNameStates)
+{
+    QSettings().remove("rawImport");
+    const io::VolumeSource source = io::openSource(ctHeadFolder().toStdString());
+    bool proposed = false;
+    onModalDialog([&](QWidget* modal) {
+        auto* dialog = qobject_cast<RawImportDialog*>(modal);
+        ASSERT_NE(dialog, nullptr);
+        const QString note = dialog->findChild<QLabel*>("guessNote")->text();
+        proposed = note.contains("as the name") && dialog->sizeMatches() &&
+                   dialog->parameters().bigEndian && dialog->sliceFileCount() == 113;
+        EXPECT_TRUE(proposed) << note.toStdString();
+        QTest::keyClick(modal, Qt::Key_Return); // Enter opens
+    });
+    const std::optional<io::RawVolumeParameters> answer = RawImportDialog::ask(source, nullptr);
+    EXPECT_TRUE(proposed);
+    ASSERT_TRUE(answer.has_value());
+    EXPECT_EQ(answer->dims, glm::uvec3(256, 256, 113));
+    EXPECT_EQ(answer->type, ScalarType::Int16);
+    EXPECT_TRUE(answer->bigEndian);
+
+    onModalDialog([](QWidget* modal) { QTest::keyClick(modal, Qt::Key_Escape); });
+    EXPECT_EQ(RawImportDialog::ask(source, nullptr), std::nullopt);
+}
+
+TEST(RawImportDialog, AFolderWithoutALayoutInItsNameGetsAGuessFromTheSizes)
+{
+    QSettings().remove("rawImport");
+    isoview::test::TempDir dir;
+    for (int k = 1; k <= 4; ++k) {
+        fs::copy_file(isoview::test::sharedDataPath("raw/CThead_256x256x113_int16_be/CThead." +
+                                                    std::to_string(50 + k)),
+                      dir.path() / ("scan." + std::to_string(k)));
+    }
+    const io::VolumeSource source = io::openSource(dir.path());
+    ASSERT_EQ(source.format, io::VolumeFormat::RawSliceFolder);
+    ASSERT_TRUE(source.rawGuess.has_value());
+    EXPECT_FALSE(source.rawGuessFromName);
+    onModalDialog([&](QWidget* modal) {
+        auto* dialog = qobject_cast<RawImportDialog*>(modal);
+        ASSERT_NE(dialog, nullptr);
+        const QString note = dialog->findChild<QLabel*>("guessNote")->text();
+        EXPECT_TRUE(note.contains("Guessed 256 \u00d7 256") && note.contains("a guess"))
+            << note.toStdString();
+        EXPECT_FALSE(dialog->previewImage().isNull());
+        dialog->accept();
+    });
+    const std::optional<io::RawVolumeParameters> answer = RawImportDialog::ask(source, nullptr);
+    ASSERT_TRUE(answer.has_value());
+    EXPECT_EQ(answer->dims, glm::uvec3(256, 256, 4));
 }
 
 } // namespace

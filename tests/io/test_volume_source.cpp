@@ -1,6 +1,7 @@
 // Opening a source once and loading from it: the series a DICOM folder lists, the same volume as
 // loadVolume(path), a DICOM folder scanned once however it is opened and loaded, raw data that
 // needs parameters (unnamed files, raw slice folders), and the errors of impossible choices.
+#include "io/raw_slice_folder_reader.h"
 #include "io/volume_loader.h"
 #include "io_test_support.h"
 #include "support/shared_data.h"
@@ -9,8 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -188,25 +191,172 @@ TEST(VolumeSource, NamedRawAndHeaderFormatsNeedNoParameters)
     EXPECT_EQ(dicom.series.at(0).dims, glm::uvec3(256, 256, 1));
 }
 
-TEST(VolumeSource, RawSliceFolderIsOpenedWithKnownParametersOnly)
+TEST(VolumeSource, AFolderOfNumberedNonDicomFilesIsARawSliceFolderNeedingParameters)
 {
     test::TempDir dir;
     for (int k = 1; k <= 3; ++k)
         writeBytes(dir.path() / ("slice." + std::to_string(k)), 4 * 5);
 
-    // Opened as DICOM, a folder without DICOM is the error it always was.
-    const std::string message = messageOf([&] { io::openSource(dir.path()); });
-    EXPECT_TRUE(contains(message, "no DICOM image series found")) << message;
-
-    const io::VolumeSource source = io::openRawSource(dir.path());
-    EXPECT_EQ(source.format, io::VolumeFormat::RawSliceFolder);
-    EXPECT_TRUE(source.needsRawParameters);
-    EXPECT_THROW(io::loadVolume(source), InvalidInputError);
+    for (const io::VolumeSource& source :
+         {io::openSource(dir.path()), io::openRawSource(dir.path())}) {
+        EXPECT_EQ(source.format, io::VolumeFormat::RawSliceFolder);
+        EXPECT_TRUE(source.needsRawParameters);
+        EXPECT_THROW(io::loadVolume(source), InvalidInputError);
+        io::RawVolumeParameters slice;
+        slice.dims = {4, 5, 0};
+        EXPECT_EQ(io::loadVolume(source, {.raw = slice}).dims(), glm::uvec3(4, 5, 3));
+    }
+    const io::VolumeSource opened = io::openSource(dir.path());
+    EXPECT_EQ(opened.rawSliceFiles, 3u);
+    EXPECT_EQ(opened.series.at(0).sliceCount, 3u);
+    EXPECT_FALSE(opened.rawGuess.has_value()); // 20 bytes: no square slice, no common width
     io::RawVolumeParameters slice;
     slice.dims = {4, 5, 0};
-    const Volume v = io::loadVolume(source, {.raw = slice});
-    EXPECT_EQ(v.dims(), glm::uvec3(4, 5, 3));
     EXPECT_EQ(io::loadVolume(dir.path(), {.raw = slice}).dims(), glm::uvec3(4, 5, 3));
+
+    // A folder with neither DICOM nor numbered slices is the clear error it always was.
+    test::TempDir other;
+    writeBytes(other.path() / "notes.txt", 100);
+    writeBytes(other.path() / "image.png", 100);
+    const std::string message = messageOf([&] { io::openSource(other.path()); });
+    EXPECT_TRUE(contains(message, "no DICOM image series found")) << message;
+    // DICOM folders stay DICOM.
+    EXPECT_EQ(io::openSource(test::sharedDataPath(kCtFolder)).format, io::VolumeFormat::Dicom);
+}
+
+TEST(VolumeSource, CtHeadFolderProposesTheLayoutItsNameStates)
+{
+    const fs::path folder = test::sharedDataPath("raw/CThead_256x256x113_int16_be");
+    const io::VolumeSource source = io::openSource(folder);
+    EXPECT_EQ(source.format, io::VolumeFormat::RawSliceFolder);
+    EXPECT_TRUE(source.needsRawParameters);
+    EXPECT_EQ(source.rawSliceFiles, 113u);
+    ASSERT_TRUE(source.rawGuess.has_value());
+    EXPECT_TRUE(source.rawGuessFromName);
+    EXPECT_EQ(source.rawGuess->dims, glm::uvec3(256, 256, 113));
+    EXPECT_EQ(source.rawGuess->type, ScalarType::Int16);
+    EXPECT_TRUE(source.rawGuess->bigEndian);
+    EXPECT_EQ(source.series.at(0).dims, glm::uvec3(256, 256, 113));
+    const Volume ct = io::loadVolume(source, {.raw = source.rawGuess});
+    EXPECT_EQ(ct.dims(), glm::uvec3(256, 256, 113));
+    EXPECT_EQ(ct.storedRange().max, 3272.0); // the README's range: big-endian read right
+}
+
+TEST(VolumeSource, WithoutANameTheSlicesLayoutIsGuessedFromCountAndSize)
+{
+    test::TempDir dir;
+    for (int k = 1; k <= 5; ++k) {
+        fs::copy_file(test::sharedDataPath("raw/CThead_256x256x113_int16_be/CThead." +
+                                           std::to_string(40 + k)),
+                      dir.path() / ("ct." + std::to_string(k)));
+    }
+    const io::VolumeSource source = io::openSource(dir.path());
+    ASSERT_TRUE(source.rawGuess.has_value());
+    EXPECT_FALSE(source.rawGuessFromName);
+    EXPECT_EQ(source.rawGuess->dims, glm::uvec3(256, 256, 5)); // 131,072 B = 256^2 int16
+    EXPECT_EQ(source.rawGuess->type, ScalarType::Int16);
+
+    // A layout in the file names is honoured over the guess.
+    test::TempDir named;
+    for (int k = 1; k <= 2; ++k)
+        writeBytes(named.path() / ("scan_128x512_uint16_be." + std::to_string(k)), 131072);
+    const io::VolumeSource fromFiles = io::openSource(named.path());
+    ASSERT_TRUE(fromFiles.rawGuess.has_value());
+    EXPECT_TRUE(fromFiles.rawGuessFromName);
+    EXPECT_EQ(fromFiles.rawGuess->dims, glm::uvec3(128, 512, 2));
+    EXPECT_EQ(fromFiles.rawGuess->type, ScalarType::UInt16);
+    EXPECT_TRUE(fromFiles.rawGuess->bigEndian);
+}
+
+TEST(VolumeSource, GuessRawSliceLayout)
+{
+    EXPECT_EQ(io::guessRawSliceLayout(131072, 113)->dims, glm::uvec3(256, 256, 113));
+    EXPECT_EQ(io::guessRawSliceLayout(131072, 113)->type, ScalarType::Int16);
+    EXPECT_EQ(io::guessRawSliceLayout(512 * 512 * 2, 7)->dims, glm::uvec3(512, 512, 7));
+    EXPECT_EQ(io::guessRawSliceLayout(255 * 255, 3)->type, ScalarType::UInt8); // odd: no int16
+    EXPECT_EQ(io::guessRawSliceLayout(512 * 300 * 2, 3)->dims, glm::uvec3(512, 300, 3));
+    EXPECT_FALSE(io::guessRawSliceLayout(20, 3).has_value());
+    EXPECT_FALSE(io::guessRawSliceLayout(0, 3).has_value());
+}
+
+TEST(VolumeSource, LayoutInANameIsReadLeniently)
+{
+    const auto layout = [](const char* name) { return io::parseRawLayoutInName(name); };
+    ASSERT_TRUE(layout("CThead_256x256x113_int16_be"));
+    EXPECT_EQ(layout("CThead_256x256x113_int16_be")->dims, glm::uvec3(256, 256, 113));
+    EXPECT_TRUE(layout("CThead_256x256x113_int16_be")->bigEndian);
+    EXPECT_FALSE(layout("head_64x64x64_uint8.raw")->bigEndian);
+    EXPECT_EQ(layout("slice_512x400_UINT16.001")->dims, glm::uvec3(512, 400, 0));
+    EXPECT_EQ(layout("slice_512x400_UINT16.001")->type, ScalarType::UInt16);
+    EXPECT_EQ(layout("a-10x20x30-float32-le.img")->type, ScalarType::Float32);
+    EXPECT_FALSE(layout("CThead"));
+    EXPECT_FALSE(layout("256x256x113"));
+    EXPECT_FALSE(layout("a_0x256x113_int16"));
+    EXPECT_FALSE(layout("a_256x256x113_int12"));
+    EXPECT_FALSE(layout("a_1x2x3x4_int16"));
+}
+
+TEST(VolumeSource, ARawFileWhoseNameStatesALayoutProposesIt)
+{
+    test::TempDir dir;
+    const fs::path file = dir.path() / "scan_4x5x6_int16_be.img";
+    writeBytes(file, 4 * 5 * 6 * 2);
+    const io::VolumeSource source = io::openSource(file);
+    EXPECT_TRUE(source.needsRawParameters); // proposed only: not the .raw convention
+    ASSERT_TRUE(source.rawGuess.has_value());
+    EXPECT_TRUE(source.rawGuessFromName);
+    EXPECT_EQ(source.rawGuess->dims, glm::uvec3(4, 5, 6));
+    EXPECT_TRUE(source.rawGuess->bigEndian);
+}
+
+TEST(VolumeSource, ReadRawSliceReadsOneSliceOnly)
+{
+    const fs::path file = test::sharedDataPath("raw/neghip_64x64x64_uint8.raw");
+    io::RawVolumeParameters p;
+    p.dims = {64, 64, 64};
+    const Volume whole = io::loadVolume(file);
+    const Volume slice = io::readRawSlice(file, p, 40);
+    ASSERT_EQ(slice.dims(), glm::uvec3(64, 64, 1));
+    for (std::uint32_t y = 0; y < 64; y += 7)
+        for (std::uint32_t x = 0; x < 64; x += 5)
+            ASSERT_EQ(slice.valueAt(x, y, 0), whole.valueAt(x, y, 40)) << x << " " << y;
+    EXPECT_THROW(io::readRawSlice(file, p, 64), InvalidInputError);
+    p.dims = {64, 64, 65};
+    const std::string message = messageOf([&] { io::readRawSlice(file, p, 64); });
+    EXPECT_TRUE(contains(message, "too few for slice 64")) << message;
+}
+
+// NaN and +-Inf in a float volume: one warning with their counts, whichever reader read it.
+TEST(VolumeSource, NonFiniteVoxelsGiveOneWarningWithTheirCounts)
+{
+    test::TempDir dir;
+    std::string bytes;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const float values[] = {1, nan, 2, inf, inf, -inf, 3, nan, nan, 4, 5, 6};
+    for (float v : values)
+        bytes += test::encode(v, false);
+    test::writeFile(dir.path() / "f_3x2x2_float32.raw", bytes);
+    test::writeFile(dir.path() / "f.mhd", "NDims = 3\nDimSize = 3 2 2\nElementType = MET_FLOAT\n"
+                                          "ElementDataFile = f_3x2x2_float32.raw\n");
+    for (const char* name : {"f_3x2x2_float32.raw", "f.mhd"}) {
+        const Volume v = io::loadVolume(dir.path() / name);
+        int found = 0;
+        for (const std::string& w : v.metadata().warnings) {
+            if (contains(w, "not finite")) {
+                ++found;
+                EXPECT_TRUE(contains(w, "6 of 12 voxels are not finite (3 NaN, 2 +Inf, 1 -Inf)"))
+                    << w;
+                EXPECT_TRUE(contains(w, "+Inf counts as inside")) << w;
+            }
+        }
+        EXPECT_EQ(found, 1) << name;
+        EXPECT_EQ(v.storedRange().min, 1.0);
+        EXPECT_EQ(v.storedRange().max, 6.0);
+    }
+    // Integer and finite volumes: no such warning.
+    writeBytes(dir.path() / "i_3x2x2_uint8.raw", 12);
+    EXPECT_TRUE(io::loadVolume(dir.path() / "i_3x2x2_uint8.raw").metadata().warnings.empty());
 }
 
 TEST(VolumeSource, MissingPathIsAClearError)
