@@ -553,6 +553,16 @@ TEST(NiftiReader, DamagedFilesGiveClearErrors)
     EXPECT_TRUE(contains(vector, "dim[5] is 3")) << vector;
 }
 
+TEST(NiftiReader, AbsurdVoxelSizesAreRefused)
+{
+    TempDir dir;
+    Nim image = makeImage(DT_UINT8, {2, 2, 2});
+    setSform(*image, {{1e-9, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}});
+    write(*image, dir.path() / "tiny.nii");
+    const std::string tiny = messageOf([&] { io::readNifti(dir.path() / "tiny.nii"); });
+    EXPECT_TRUE(contains(tiny, "the sform makes axis 1 1e-09 mm per voxel")) << tiny;
+}
+
 TEST(NiftiReader, CompressedFilesCutShortGiveClearErrors)
 {
     TempDir dir;
