@@ -287,6 +287,22 @@ TEST(DicomVolumes, InterleavedImageTypesWithTheirOwnRescalesAreTwoVolumes)
                   });
 }
 
+TEST(DicomVolumes, AnEntryLoadsOnlyTheFramesItLists)
+{
+    test::TempDir dir;
+    const fs::path path = dir.path() / "enhanced.dcm";
+    writeEnhanced(path, 2, [](DcmItem&, int, int) {});
+    io::DicomSeriesInfo info;
+    info.files = {path};
+    info.frames = {{4, 5}}; // the second volume's last two positions
+    const Volume volume = io::loadDicomSeries(info);
+    ASSERT_EQ(volume.dims().z, 2u);
+    EXPECT_EQ(volume.valueAt(0, 0, 0), valueOf(1, 1));
+    EXPECT_EQ(volume.valueAt(0, 0, 1), valueOf(1, 2));
+    info.frames = {{99}};
+    EXPECT_THROW((void)io::loadDicomSeries(info), InvalidInputError);
+}
+
 TEST(DicomVolumes, SingleVolumeSeriesHaveNoLabel)
 {
     test::TempDir dir;

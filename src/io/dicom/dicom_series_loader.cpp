@@ -289,6 +289,10 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
             }
         }
     }
+    if (records.empty()) {
+        throw InvalidInputError("the DICOM series " + firstHeader.name +
+                                " lists none of its files' frames (DicomSeriesInfo::frames)");
+    }
     if (firstHeader.frameCount > 1 && firstHeader.perFrame.empty() &&
         firstHeader.gridFrameOffsets.empty() && files.size() == 1) {
         warnings.push_back(firstHeader.name + " holds " + std::to_string(firstHeader.frameCount) +
