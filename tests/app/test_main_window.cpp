@@ -27,6 +27,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStyleOptionSlider>
 #include <QTest>
 #include <QToolButton>
@@ -608,6 +609,29 @@ TEST(MainWindowTest, AFolderOfRawSlicesAsksForTheirLayoutWithAGuess)
     EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(256, 256, 113));
     EXPECT_EQ(w->document()->volume->storedRange().max, 3272.0); // big-endian read right
     EXPECT_EQ(w->document()->format, io::VolumeFormat::RawSliceFolder);
+}
+
+TEST(MainWindowTest, ASeriesWithAnUnreadableSliceOpensTheRestAndSaysSo)
+{
+    // Six slices of the phantom, the fourth (I40) cut short in its pixel data: the viewer is
+    // lenient, shows the other five and points at the log panel for the note naming I40.
+    isoview::test::TempDir dir;
+    const std::filesystem::path series =
+        isoview::test::sharedDataPath("dicom/ct_philips_head_phantom_5mm");
+    for (const char* name : {"I10", "I20", "I30", "I40", "I50", "I60"}) {
+        std::filesystem::copy_file(series / name, dir.path() / name);
+    }
+    std::filesystem::resize_file(dir.path() / "I40", 200000);
+    auto w = openVolume(QString::fromStdString(dir.path().string()), 300.0);
+    EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(512, 512, 5));
+    EXPECT_TRUE(w->statusBar()->currentMessage().contains("loader note"))
+        << w->statusBar()->currentMessage().toStdString();
+    bool named = false;
+    for (const std::string& note : w->document()->volume->metadata().warnings) {
+        named = named || (note.find("1 of 6 slices could not be read") == 0 &&
+                          note.find("I40' is truncated at byte 200000") != std::string::npos);
+    }
+    EXPECT_TRUE(named);
 }
 
 TEST(MainWindowTest, SettingsAreRememberedByTheNextWindow)
