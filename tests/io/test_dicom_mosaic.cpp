@@ -7,6 +7,7 @@
 #include "io/dicom/dicom_mosaic.h"
 #include "io/dicom/dicom_series_loader.h"
 #include "io/dicom/siemens_csa_header.h"
+#include "io/volume_loader.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 
@@ -369,8 +370,8 @@ TEST(DicomMosaic, EachMosaicOfASeriesIsAVolume)
 // The real mosaics against dcm2niix's NIfTI files.
 
 // A NIfTI-1 file as dcm2niix writes it here: int16, 4D, sform in RAS millimetres. Read by hand
-// (348-byte header, then the voxels at vox_offset); the project's NIfTI reader is not used so
-// that this test checks the DICOM path alone.
+// (348-byte header, then the voxels at vox_offset) for the raw affine and values, independent
+// of the project's NIfTI reader; the surface test below compares with that reader's volumes.
 struct Nifti {
     std::array<std::int64_t, 4> dims{};
     glm::dmat4 rasFromIndex{1.0};
@@ -484,50 +485,62 @@ TEST_P(RealMosaic, MatchesDcm2niixInPhysicalSpace)
     }
 }
 
-TEST_P(RealMosaic, SurfaceMatchesTheNiftiVolumesSurface)
+TEST_P(RealMosaic, VolumesAndSurfacesMatchThoseOfTheNiftiReader)
 {
-    // The CPU marching cubes on both grids, in physical space: the same welded vertex count
-    // and bounds within half a voxel.
+    // Each time point against the same volume of the NIfTI file as isoview's NIfTI reader loads
+    // it (sform, RAS to LPS): every voxel equal at the same physical point, and the CPU marching
+    // cubes of both with the same welded vertex count and bounds within half a voxel.
     const SharedMosaic& param = GetParam();
     const fs::path folder = fs::path(test::kSharedDataDir) / "dicom" / "mosaic" / param.folder;
+    const fs::path niftiPath = fs::path(test::kSharedDataDir) / "nifti" / param.nifti;
     const io::DicomScan scan = io::scanDicom(folder);
-    const Volume mine = io::loadDicomSeries(scan.series.at(0));
-    const Nifti nifti = readNifti(fs::path(test::kSharedDataDir) / "nifti" / param.nifti);
-    std::vector<std::byte> bytes(std::size_t(64 * 64 * param.slices) * 2);
-    std::memcpy(bytes.data(), nifti.voxels.data(), bytes.size());
-    VolumeGeometry g;
-    // The NIfTI grid in LPS: each column of the RAS matrix with x and y negated.
-    glm::dmat3 axes;
-    for (int c = 0; c < 3; ++c) {
-        const glm::dvec4 column = nifti.rasFromIndex[c];
-        axes[c] = glm::dvec3(-column.x, -column.y, column.z);
-    }
-    g.spacing = {glm::length(axes[0]), glm::length(axes[1]), glm::length(axes[2])};
-    g.direction = glm::dmat3(axes[0] / g.spacing.x, axes[1] / g.spacing.y, axes[2] / g.spacing.z);
-    g.origin = nifti.lps(0, 0, 0);
-    const Volume reference(glm::uvec3(64, 64, param.slices), ScalarType::Int16, std::move(bytes),
-                           g);
+    ASSERT_EQ(scan.series.size(), 2u);
+    for (std::size_t t = 0; t < 2; ++t) {
+        const Volume mine = io::loadDicomSeries(scan.series[t]);
+        io::LoadOptions options;
+        options.seriesIndex = t;
+        const Volume reference = io::loadVolume(niftiPath, options);
+        ASSERT_EQ(reference.dims(), mine.dims());
 
-    const float iso = 200.0f;
-    const IsoMesh a = extractIsosurfaceCpu(mine, iso);
-    const IsoMesh b = extractIsosurfaceCpu(reference, iso);
-    ASSERT_GT(a.positions.size(), 1000u);
-    EXPECT_EQ(a.positions.size(), b.positions.size());
-    EXPECT_EQ(a.indices.size(), b.indices.size());
-    const auto bounds = [](const IsoMesh& mesh, const VolumeGeometry& geometry) {
-        glm::dvec3 low(1e30), high(-1e30);
-        for (const glm::vec3& p : mesh.positions) {
-            const glm::dvec3 physical = geometry.toPhysical(glm::dvec3(p));
-            low = glm::min(low, physical);
-            high = glm::max(high, physical);
+        const glm::dmat4 toMine = glm::inverse(mine.geometry().indexToPhysical());
+        const glm::uvec3 d = reference.dims();
+        for (std::uint32_t k = 0; k < d.z; ++k) {
+            for (std::uint32_t j = 0; j < d.y; ++j) {
+                for (std::uint32_t i = 0; i < d.x; ++i) {
+                    const glm::dvec3 p = reference.geometry().toPhysical(glm::dvec3(i, j, k));
+                    const glm::dvec3 index = glm::dvec3(toMine * glm::dvec4(p, 1.0));
+                    const glm::dvec3 rounded = glm::round(index);
+                    ASSERT_LT(glm::length(index - rounded), 1e-3) << i << "," << j << "," << k;
+                    ASSERT_EQ(mine.valueAt(std::uint32_t(rounded.x), std::uint32_t(rounded.y),
+                                           std::uint32_t(rounded.z)),
+                              reference.valueAt(i, j, k))
+                        << i << "," << j << "," << k << " t " << t;
+                }
+            }
         }
-        return std::pair(low, high);
-    };
-    const auto [lowA, highA] = bounds(a, mine.geometry());
-    const auto [lowB, highB] = bounds(b, reference.geometry());
-    const double halfVoxel = 0.5 * std::min({g.spacing.x, g.spacing.y, g.spacing.z});
-    EXPECT_LT(glm::length(lowA - lowB), halfVoxel);
-    EXPECT_LT(glm::length(highA - highB), halfVoxel);
+
+        const float iso = 200.5f; // no voxel equals it: no inside rule can differ
+        const IsoMesh a = extractIsosurfaceCpu(mine, iso);
+        const IsoMesh b = extractIsosurfaceCpu(reference, iso);
+        ASSERT_GT(a.positions.size(), 1000u);
+        EXPECT_EQ(a.positions.size(), b.positions.size());
+        EXPECT_EQ(a.indices.size(), b.indices.size());
+        const auto bounds = [](const IsoMesh& mesh, const VolumeGeometry& geometry) {
+            glm::dvec3 low(1e30), high(-1e30);
+            for (const glm::vec3& p : mesh.positions) {
+                const glm::dvec3 physical = geometry.toPhysical(glm::dvec3(p));
+                low = glm::min(low, physical);
+                high = glm::max(high, physical);
+            }
+            return std::pair(low, high);
+        };
+        const auto [lowA, highA] = bounds(a, mine.geometry());
+        const auto [lowB, highB] = bounds(b, reference.geometry());
+        const glm::dvec3 spacing = mine.geometry().spacing;
+        const double halfVoxel = 0.5 * std::min({spacing.x, spacing.y, spacing.z});
+        EXPECT_LT(glm::length(lowA - lowB), halfVoxel);
+        EXPECT_LT(glm::length(highA - highB), halfVoxel);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedData, RealMosaic,
