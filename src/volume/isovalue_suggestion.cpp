@@ -26,6 +26,10 @@ std::vector<double> smoothedCounts(const std::vector<std::uint64_t>& counts, std
 
 } // namespace
 
+namespace {
+double suggestFromCounts(const Histogram& histogram, const std::vector<std::uint64_t>& counts);
+} // namespace
+
 double suggestIsovalue(const Histogram& histogram, const VolumeMetadata& metadata)
 {
     const std::size_t n = histogram.counts.size();
@@ -34,18 +38,34 @@ double suggestIsovalue(const Histogram& histogram, const VolumeMetadata& metadat
         return kCtSkinHu;
     if (n < 3) return histogram.binCenter(n - 1);
 
+    // Values clipped to the top of the range (neghip's 255: 4,598 voxels beside bins of a few
+    // dozen) pile up in the last bin; that spike is no object, and searched as one it put the
+    // isovalue just below it, on a few bright specks. It is left out.
+    std::vector<std::uint64_t> counts = histogram.counts;
+    const std::size_t tail = std::max<std::size_t>(2, n / 32);
+    std::uint64_t before = 0;
+    for (std::size_t i = n - 1 - tail; i < n - 1; ++i)
+        before += counts[i];
+    if (double(counts[n - 1]) > 4.0 * double(before) / double(tail)) counts.pop_back();
+    return suggestFromCounts(histogram, counts);
+}
+
+namespace {
+
+// The rule on (possibly trimmed) counts; the bins keep the histogram's edges.
+double suggestFromCounts(const Histogram& histogram, const std::vector<std::uint64_t>& counts)
+{
+    const std::size_t n = counts.size();
     // Two smoothings: a wide one finds the peaks (the background's long tail must not look
     // like an object), a narrow one measures the valley (it keeps the valley's shape but
     // evens out integer-aliasing stripes, where bins hold 3 or 4 stored values in turn).
     const std::size_t wideRadius = std::max<std::size_t>(2, n / 32);
-    const std::vector<double> wide = smoothedCounts(histogram.counts, wideRadius);
-    const std::vector<double> s =
-        smoothedCounts(histogram.counts, std::max<std::size_t>(1, n / 128));
+    const std::vector<double> wide = smoothedCounts(counts, wideRadius);
+    const std::vector<double> s = smoothedCounts(counts, std::max<std::size_t>(1, n / 128));
     // The background: the tallest bin. Data whose tallest bin sits in the upper half has no
     // dark background to separate from; the middle of the range is as good as any guess.
     const std::size_t background =
-        std::size_t(std::max_element(histogram.counts.begin(), histogram.counts.end()) -
-                    histogram.counts.begin());
+        std::size_t(std::max_element(counts.begin(), counts.end()) - counts.begin());
     if (background >= n / 2) return 0.5 * (histogram.min + histogram.max);
 
     // The background's smoothed peak (aliasing can put the tallest single bin beside it), the
@@ -75,5 +95,7 @@ double suggestIsovalue(const Histogram& histogram, const VolumeMetadata& metadat
     }
     return histogram.binCenter(valley);
 }
+
+} // namespace
 
 } // namespace isoview

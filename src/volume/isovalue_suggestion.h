@@ -1,7 +1,8 @@
 // The isovalue a volume opens at, so that the first view already shows a meaningful surface:
 // for CT in Hounsfield units the skin (-400 HU, between air and soft tissue); otherwise the
 // boundary between the background peak of the histogram and the object, where the descent
-// from the background levels off into the valley before the tissue values. CPU only.
+// from the background levels off into the valley before the tissue values; a spike of values
+// clipped to the top of the range (saturation) is no object and is ignored. CPU only.
 //
 // Example:
 //   double iso = suggestIsovalue(computeHistogram(volume), volume.metadata());   // real units
