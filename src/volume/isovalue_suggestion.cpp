@@ -62,11 +62,11 @@ double suggestFromCounts(const Histogram& histogram, const std::vector<std::uint
     const std::size_t wideRadius = std::max<std::size_t>(2, n / 32);
     const std::vector<double> wide = smoothedCounts(counts, wideRadius);
     const std::vector<double> s = smoothedCounts(counts, std::max<std::size_t>(1, n / 128));
-    // The background: the tallest bin. Data whose tallest bin sits in the upper half has no
-    // dark background to separate from; the middle of the range is as good as any guess.
+    // The background: the tallest bin. It is usually the darkest values, but not always the
+    // lowest of the range: a signed 12-bit MR (stripes stored as -241 and -1) has it in the
+    // middle of -2048..2047, with the object above it.
     const std::size_t background =
         std::size_t(std::max_element(counts.begin(), counts.end()) - counts.begin());
-    if (background >= n / 2) return 0.5 * (histogram.min + histogram.max);
 
     // The background's smoothed peak (aliasing can put the tallest single bin beside it), the
     // end of its descent (the first local minimum of the wide curve), the object (the highest
@@ -80,7 +80,12 @@ double suggestFromCounts(const Histogram& histogram, const std::vector<std::uint
     std::size_t descentEnd = peak;
     while (descentEnd + 1 < n && wide[descentEnd + 1] <= wide[descentEnd])
         ++descentEnd;
-    if (descentEnd + 1 >= n) return histogram.binCenter(std::min(n - 1, peak + 1));
+    if (descentEnd + 1 >= n) {
+        // Nothing rises above the background. When it sits in the upper half there is no dark
+        // background to separate from; the middle of the range is as good as any guess.
+        if (background >= n / 2) return 0.5 * (histogram.min + histogram.max);
+        return histogram.binCenter(std::min(n - 1, peak + 1));
+    }
     const std::size_t object = std::size_t(
         std::max_element(wide.begin() + std::ptrdiff_t(descentEnd), wide.end()) - wide.begin());
     const std::size_t valley = std::size_t(

@@ -98,6 +98,10 @@ const SharedVolume kVolumes[] = {
     // The MR phantom, a disc 28 of 63 voxels wide and 6 slices deep (so edge-on from the front):
     // 1,736 triangles, extent 0.42; the same disc from 60 to 570, only the background below.
     {"dicom/single/siemens_xa10_enhanced_6_1.dcm", std::nullopt, 1200, 0.35},
+    // A signed 12-bit EPI mosaic, its background (0) in the middle of -2048..2047: 375, the
+    // head, 31,990 triangles, extent 0.80. It opened at -0.5, the middle of the range, on the
+    // stripes stored as -1 and -241: 2,901 triangles.
+    {"dicom/single/12bitSigned_0x0F0F.dcm", std::nullopt, 21000, 0.7},
     // EPI heads: 15,600 / 27,422 / 25,420 triangles, extent 0.72 / 0.92 / 0.70.
     {"dicom/mosaic/cor_asc_35sl", std::nullopt, 10000, 0.6},
     {"dicom/mosaic/sag_asc_36sl", std::nullopt, 18000, 0.8},
