@@ -235,9 +235,19 @@ Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMo
     case VolumeFormat::Raw: return loadRaw(source, choice);
     case VolumeFormat::RawSliceFolder:
         if (!choice.raw) {
+            std::string hint;
+            if (const std::optional<RawVolumeParameters>& g = source.rawGuess) {
+                hint = std::string(source.rawGuessFromName ? "; its name states"
+                                                           : "; its file sizes suggest") +
+                       " --raw-dims " + std::to_string(g->dims.x) + " " +
+                       std::to_string(g->dims.y) + " " + std::to_string(g->dims.z) +
+                       " --raw-type " + std::string(scalarTypeName(g->type)) +
+                       (g->bigEndian ? " --big-endian" : "");
+            }
             throw InvalidInputError(detail::quotedPath(source.path) +
                                     " is a folder of raw slices: their dimensions and voxel "
-                                    "type must be given");
+                                    "type must be given" +
+                                    hint);
         }
         return readRawSliceFolder(source.path, *choice.raw, monitor);
     case VolumeFormat::Dicom: break;

@@ -237,6 +237,11 @@ TEST(VolumeSource, CtHeadFolderProposesTheLayoutItsNameStates)
     EXPECT_EQ(source.rawGuess->type, ScalarType::Int16);
     EXPECT_TRUE(source.rawGuess->bigEndian);
     EXPECT_EQ(source.series.at(0).dims, glm::uvec3(256, 256, 113));
+    // Without parameters (the CLI without --raw-dims), the error says what the name states.
+    const std::string message = messageOf([&] { io::loadVolume(source); });
+    EXPECT_TRUE(contains(message, "its name states --raw-dims 256 256 113 --raw-type int16 "
+                                  "--big-endian"))
+        << message;
     const Volume ct = io::loadVolume(source, {.raw = source.rawGuess});
     EXPECT_EQ(ct.dims(), glm::uvec3(256, 256, 113));
     EXPECT_EQ(ct.storedRange().max, 3272.0); // the README's range: big-endian read right
