@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <random>
 
 namespace isoview {
@@ -59,6 +60,36 @@ TEST(IsovalueSuggestionTest, ValleyBetweenBackgroundAndObject)
     const double iso = suggestIsovalue(computeHistogram(v), v.metadata());
     EXPECT_GT(iso, 20.0);  // clear of the background's tail
     EXPECT_LT(iso, 140.0); // below the object's body
+}
+
+// The same in float, with NaN and +-Inf voxels in numbers: they are not binned, so neither the
+// range nor the suggestion moves.
+TEST(IsovalueSuggestionTest, NonFiniteVoxelsAreIgnored)
+{
+    std::mt19937 rng(7);
+    std::normal_distribution<float> background(10.0f, 3.0f), object(200.0f, 20.0f);
+    const float special[] = {std::numeric_limits<float>::quiet_NaN(),
+                             std::numeric_limits<float>::infinity(),
+                             -std::numeric_limits<float>::infinity()};
+    const auto make = [&](bool withNonFinite) {
+        rng.seed(7);
+        std::size_t i = 0;
+        return test::makeFloatField({40, 40, 40}, [&](glm::vec3) {
+            const std::size_t at = i++;
+            const float v = at % 4 == 0 ? object(rng) : background(rng); // the same draws
+            return withNonFinite && at % 7 == 3 ? special[at % 3] : v;
+        });
+    };
+    const Volume clean = make(false);
+    const Volume dirty = make(true);
+    const Histogram h = computeHistogram(dirty);
+    EXPECT_GT(h.nonFiniteCount, 9000u);
+    EXPECT_GT(h.min, -50.0);
+    EXPECT_LT(h.max, 400.0);
+    const double iso = suggestIsovalue(h, dirty.metadata());
+    EXPECT_GT(iso, 20.0);
+    EXPECT_LT(iso, 140.0);
+    EXPECT_NEAR(iso, suggestIsovalue(computeHistogram(clean), clean.metadata()), 15.0);
 }
 
 TEST(IsovalueSuggestionTest, ConstantAndTinyVolumesStayInsideTheData)
