@@ -464,12 +464,17 @@ bool RawImportDialog::applyGuess()
             io::RawVolumeParameters guessed = p;
             guessed.dims = guess->dims;
             guessed.type = guess->type;
+            // The byte order from the middle slice: the wrong one reads as noise.
+            guessed.bigEndian =
+                io::guessSliceIsBigEndian(m_sliceFiles[m_sliceFiles.size() / 2], guessed)
+                    .value_or(p.bigEndian);
             setParameters(guessed);
-            note = tr("Guessed %1 \u00d7 %2 %3 slices from the file count and size: a guess; "
-                      "check the preview looks right.")
+            note = tr("Guessed %1 \u00d7 %2 %3 slices, %4, from the file count and size and the "
+                      "middle slice: a guess; check the preview looks right.")
                        .arg(guess->dims.x)
                        .arg(guess->dims.y)
-                       .arg(QString::fromLatin1(scalarTypeName(guess->type)));
+                       .arg(QString::fromLatin1(scalarTypeName(guess->type)),
+                            guessed.bigEndian ? tr("big-endian") : tr("little-endian"));
             found = true;
         } else {
             note = tr("No guess: %1 per file after the header are no square slice of int16, "

@@ -165,6 +165,39 @@ std::optional<RawVolumeParameters> guessRawSliceLayout(std::uint64_t fileBytes,
     return std::nullopt;
 }
 
+std::optional<bool> guessSliceIsBigEndian(const std::filesystem::path& file,
+                                          const RawVolumeParameters& parameters)
+{
+    if (scalarSize(parameters.type) < 2) return std::nullopt;
+    // Mean difference between horizontal neighbours over the slice's range; +inf for values
+    // that are not finite (floats read in the wrong order).
+    const auto roughness = [&](bool bigEndian) {
+        RawVolumeParameters p = parameters;
+        p.dims.z = 1;
+        p.bigEndian = bigEndian;
+        const Volume slice = readRawSlice(file, p, 0);
+        const ValueRange range = slice.storedRange();
+        double sum = 0.0;
+        for (std::uint32_t y = 0; y < p.dims.y; ++y) {
+            for (std::uint32_t x = 0; x < p.dims.x; ++x) {
+                const float v = slice.valueAt(x, y, 0);
+                if (!std::isfinite(v)) return std::numeric_limits<double>::infinity();
+                if (x > 0) sum += std::abs(double(v) - double(slice.valueAt(x - 1, y, 0)));
+            }
+        }
+        return range.max > range.min ? sum / (range.max - range.min)
+                                     : std::numeric_limits<double>::infinity();
+    };
+    try {
+        const double big = roughness(true);
+        const double little = roughness(false);
+        if (big == little) return std::nullopt; // both constant or both non-finite
+        return big < little;
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
 Volume readRawSliceFolder(const std::filesystem::path& folder,
                           const RawVolumeParameters& sliceParameters, LoadMonitor* monitor)
 {

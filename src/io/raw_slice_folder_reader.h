@@ -64,6 +64,15 @@ bool looksLikeRawSliceFolder(const std::filesystem::path& folder);
 std::optional<RawVolumeParameters> guessRawSliceLayout(std::uint64_t fileBytes,
                                                        std::size_t fileCount);
 
+// Whether a slice file of multi-byte values reads as an image in big-endian order rather than
+// in little-endian: the wrong order turns neighbouring values into noise (low bytes become
+// high bytes), so the order whose neighbours differ less, relative to the slice's range, wins;
+// one that gives NaN or Inf loses. Reads the first slice of file (parameters.dims x, y, type,
+// headerOffset) twice. nullopt for one-byte types or when neither order tells (a constant
+// slice, an unreadable file). Never throws.
+std::optional<bool> guessSliceIsBigEndian(const std::filesystem::path& file,
+                                          const RawVolumeParameters& parameters);
+
 // Reads the slices of folder as one volume. Throws as described above.
 Volume readRawSliceFolder(const std::filesystem::path& folder,
                           const RawVolumeParameters& sliceParameters,

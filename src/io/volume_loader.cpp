@@ -98,6 +98,12 @@ VolumeSource rawSliceFolderSource(const fs::path& path, const RawSliceSeries& sl
         std::error_code error;
         const std::uintmax_t size = fs::file_size(slices.files.front(), error);
         if (!error) source.rawGuess = guessRawSliceLayout(size, slices.files.size());
+        // Sizes cannot tell the byte order; the middle slice read both ways can.
+        if (source.rawGuess) {
+            const fs::path& middle = slices.files[slices.files.size() / 2];
+            source.rawGuess->bigEndian =
+                guessSliceIsBigEndian(middle, *source.rawGuess).value_or(false);
+        }
     }
     SeriesSummary& summary = source.series.front();
     summary.sliceCount = count;

@@ -72,7 +72,8 @@ struct VolumeSource : VolumeSourceInfo {
     // Raw data needing parameters: proposed ones, for the raw-import dialog to start from. From
     // a layout written in the folder's or a file's name (parseRawLayoutInName) when there is
     // one (rawGuessFromName), else, for a slice folder, guessed from the file count and size
-    // (guessRawSliceLayout). A slice folder's dims.z is its file count.
+    // (guessRawSliceLayout) and the byte order from its middle slice (guessSliceIsBigEndian).
+    // A slice folder's dims.z is its file count.
     std::optional<RawVolumeParameters> rawGuess;
     bool rawGuessFromName = false;
     std::size_t rawSliceFiles = 0;              // raw slice folder: how many slice files it holds

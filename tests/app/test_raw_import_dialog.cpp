@@ -466,7 +466,8 @@ TEST(RawImportDialog, AFolderWithoutALayoutInItsNameGetsAGuessFromTheSizes)
         auto* dialog = qobject_cast<RawImportDialog*>(modal);
         ASSERT_NE(dialog, nullptr);
         const QString note = dialog->findChild<QLabel*>("guessNote")->text();
-        EXPECT_TRUE(note.contains("Guessed 256 \u00d7 256") && note.contains("a guess"))
+        EXPECT_TRUE(note.contains("Guessed 256 \u00d7 256") && note.contains("big-endian") &&
+                    note.contains("a guess"))
             << note.toStdString();
         EXPECT_FALSE(dialog->previewImage().isNull());
         dialog->accept();
@@ -474,6 +475,7 @@ TEST(RawImportDialog, AFolderWithoutALayoutInItsNameGetsAGuessFromTheSizes)
     const std::optional<io::RawVolumeParameters> answer = RawImportDialog::ask(source, nullptr);
     ASSERT_TRUE(answer.has_value());
     EXPECT_EQ(answer->dims, glm::uvec3(256, 256, 4));
+    EXPECT_TRUE(answer->bigEndian); // told by the middle slice: little-endian it is noise
 }
 
 } // namespace

@@ -260,6 +260,22 @@ TEST(VolumeSource, WithoutANameTheSlicesLayoutIsGuessedFromCountAndSize)
     EXPECT_FALSE(source.rawGuessFromName);
     EXPECT_EQ(source.rawGuess->dims, glm::uvec3(256, 256, 5)); // 131,072 B = 256^2 int16
     EXPECT_EQ(source.rawGuess->type, ScalarType::Int16);
+    EXPECT_TRUE(source.rawGuess->bigEndian); // CThead is; read little-endian it is noise
+
+    // The same slices in little-endian order are guessed so.
+    test::TempDir swapped;
+    for (int k = 1; k <= 3; ++k) {
+        std::string bytes = test::readFile(dir.path() / ("ct." + std::to_string(k)));
+        for (std::size_t i = 0; i + 1 < bytes.size(); i += 2)
+            std::swap(bytes[i], bytes[i + 1]);
+        test::writeFile(swapped.path() / ("ct." + std::to_string(k)), bytes);
+    }
+    const io::VolumeSource little = io::openSource(swapped.path());
+    ASSERT_TRUE(little.rawGuess.has_value());
+    EXPECT_FALSE(little.rawGuess->bigEndian);
+    const Volume read = io::loadVolume(little, {.raw = little.rawGuess});
+    EXPECT_EQ(read.storedRange().max,
+              io::loadVolume(source, {.raw = source.rawGuess}).storedRange().max);
 
     // A layout in the file names is honoured over the guess.
     test::TempDir named;
