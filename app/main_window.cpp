@@ -481,7 +481,8 @@ void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
             outcome->askRawParameters = true;
             return;
         }
-        if (opened.format == io::VolumeFormat::Dicom && askSeries) {
+        // DICOM series, the volumes of a multi-volume series and of a 4-D NIfTI file alike.
+        if (askSeries && !opened.series.empty()) {
             if (loadableSeriesCount(opened) == 0) {
                 std::string why = "no series in it can be loaded";
                 for (const io::SeriesSummary& s : opened.series)

@@ -38,7 +38,10 @@ SeriesPickerDialog::SeriesPickerDialog(const io::VolumeSourceInfo& info, QWidget
     heading->setObjectName("heading");
     heading->setWordWrap(true);
     const QString format = QString::fromLatin1(io::formatName(info.format));
-    QString detail = tr("Choose the series to open; the largest image series is selected.");
+    // DICOM preselects the largest series; a file of several volumes (NIfTI) its first.
+    QString detail = info.format == io::VolumeFormat::Dicom
+                         ? tr("Choose the series to open; the largest image series is selected.")
+                         : tr("Choose the volume to open; the first is selected.");
     if (loadable < count) {
         detail += " " + tr("Greyed-out series cannot be loaded, for the reason given.");
     }

@@ -554,6 +554,33 @@ TEST(MainWindowTest, AFolderOfTwoSeriesAsksWhichAndLoadsThatOne)
     EXPECT_TRUE(w->document()->options.seriesIndex.has_value());
 }
 
+// A 4-D NIfTI file and a DICOM series of two time points offer their volumes the way a folder
+// of two series does, each entry named by its volumeLabel, and load the one chosen.
+TEST(MainWindowTest, SeveralVolumesInOneFileOrSeriesAskWhichAndLoadThatOne)
+{
+    auto w = openSample();
+    for (const char* source : {"nifti/sag_asc_36sl_19.nii", "dicom/mosaic/sag_asc_36sl"}) {
+        SCOPED_TRACE(source);
+        QStringList labels;
+        test::onModalDialog([&](QWidget* modal) {
+            auto* picker = qobject_cast<SeriesPickerDialog*>(modal);
+            ASSERT_NE(picker, nullptr);
+            auto* table = picker->findChild<QTreeWidget*>("seriesTable");
+            for (int i = 0; i < table->topLevelItemCount(); ++i)
+                labels << table->topLevelItem(i)->text(SeriesPickerDialog::kVolume);
+            table->setCurrentItem(table->topLevelItem(1));
+            picker->accept();
+        });
+        QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+        w->openPath(QString::fromStdString(isoview::test::sharedDataPath(source).string()));
+        ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }, 60000));
+        ASSERT_EQ(labels.size(), 2);
+        EXPECT_TRUE(labels[1].startsWith("volume 2 of 2")) << labels[1].toStdString();
+        EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(64, 64, 36));
+        EXPECT_EQ(w->document()->options.seriesIndex, std::optional<std::size_t>(1));
+    }
+}
+
 TEST(MainWindowTest, AnUnnamedRawFileAsksForItsLayoutBeforeReading)
 {
     auto w = openSample();
