@@ -144,7 +144,7 @@ std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> v
         }
     }
     m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
-    m_camera.setStandardView(StandardView::Anterior);
+    m_camera.reset(); // the home view: anterior, or a slab face on
     m_framePolicy.resetStats();
     m_shown.reset(); // the previous volume's frame no longer applies
     m_crop.reset();

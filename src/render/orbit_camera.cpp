@@ -110,9 +110,22 @@ void OrbitCamera::fitTo(const Bounds& bounds)
     m_distance = m_fitDistance;
 }
 
+StandardView homeViewFor(const Bounds& bounds)
+{
+    const glm::dvec3 extent = bounds.max - bounds.min;
+    constexpr double kSlabRatio = 3.0;
+    const auto thin = [&](int a) {
+        const double others = std::min(extent[(a + 1) % 3], extent[(a + 2) % 3]);
+        return std::isfinite(others) && others > 0.0 && extent[a] * kSlabRatio <= others;
+    };
+    if (thin(2)) return StandardView::Superior;
+    if (thin(0)) return StandardView::Left;
+    return StandardView::Anterior;
+}
+
 void OrbitCamera::reset()
 {
-    setStandardView(StandardView::Anterior);
+    setStandardView(homeViewFor(m_bounds));
     fitTo(m_bounds);
 }
 

@@ -47,6 +47,11 @@ struct Bounds {
 // box mapped through the geometry, every slice origin included).
 Bounds volumeBounds(const VolumeGeometry& geometry, glm::uvec3 dims);
 
+// The view a volume opens at: Anterior, except for a slab (one axis at most a third as long as
+// each of the other two, e.g. a few axial slices of a phantom), which is seen face on along its
+// thin axis (Superior for z, Left for x): edge on, a disc reads as a rod.
+StandardView homeViewFor(const Bounds& bounds);
+
 class OrbitCamera {
 public:
     OrbitCamera();
@@ -54,7 +59,7 @@ public:
     // Centres the target on the bounds and sets the distance so the bounding sphere fills the
     // view with a small margin, in both projections. Keeps the orientation.
     void fitTo(const Bounds& bounds);
-    // The anterior view, fitted to the last bounds given to fitTo.
+    // The home view (homeViewFor the last bounds given to fitTo), fitted to those bounds.
     void reset();
     void setStandardView(StandardView view);
 

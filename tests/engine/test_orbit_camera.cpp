@@ -464,6 +464,30 @@ TEST(OrbitCamera, DegenerateBoundsAndInputsKeepTheMatricesFinite)
     EXPECT_NEAR(centre.y, 0.0, 1e-6);
 }
 
+TEST(OrbitCamera, HomeViewIsAnteriorExceptForASlabSeenFaceOn)
+{
+    EXPECT_EQ(homeViewFor(kHeadBounds), StandardView::Anterior);
+    // Six axial slices 2.4 mm apart of a 216 mm field (the shared Siemens XA10 phantom): edge
+    // on from the front, its disc is a rod.
+    const Bounds axialSlab{{0, 0, 0}, {216, 216, 12}};
+    EXPECT_EQ(homeViewFor(axialSlab), StandardView::Superior);
+    EXPECT_EQ(homeViewFor(Bounds{{0, 0, 0}, {10, 200, 180}}), StandardView::Left);
+    EXPECT_EQ(homeViewFor(Bounds{{0, 0, 0}, {200, 10, 180}}), StandardView::Anterior);
+    // A third is the limit; a single slice (no depth) is a slab too; a point is not.
+    EXPECT_EQ(homeViewFor(Bounds{{0, 0, 0}, {90, 90, 31}}), StandardView::Anterior);
+    EXPECT_EQ(homeViewFor(Bounds{{0, 0, 0}, {90, 90, 30}}), StandardView::Superior);
+    EXPECT_EQ(homeViewFor(Bounds{{0, 0, 5}, {90, 90, 5}}), StandardView::Superior);
+    EXPECT_EQ(homeViewFor(Bounds{}), StandardView::Anterior);
+
+    OrbitCamera camera;
+    camera.fitTo(axialSlab);
+    camera.setStandardView(StandardView::Left);
+    camera.reset();
+    OrbitCamera superior;
+    superior.setStandardView(StandardView::Superior);
+    EXPECT_NEAR(turnDegrees(superior.orientation(), camera.orientation()), 0.0, 1e-3);
+}
+
 TEST(VolumeBounds, RegularGridWithSpacingAndOrigin)
 {
     VolumeGeometry g;
