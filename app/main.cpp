@@ -66,14 +66,18 @@ int main(int argc, char** argv)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        "isoview: live isosurfaces and volume rendering of DICOM, NRRD, MetaImage and raw "
-        "volumes.");
+        "isoview: live isosurfaces and volume rendering of DICOM, NIfTI, NRRD, MetaImage and "
+        "raw volumes.");
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("path", "Volume file or DICOM folder (default: bundled sample).",
                                  "[PATH]");
     QCommandLineOption isoOption("iso", "Isovalue in real units (HU for CT).", "VALUE");
-    QCommandLineOption seriesOption("series", "DICOM series number (from 0).", "N");
+    QCommandLineOption seriesOption("series",
+                                    "Series or volume to open, as isoview-cli --info numbers "
+                                    "them (from 0): a DICOM series, one volume of a series of "
+                                    "several or of a 4-D NIfTI file.",
+                                    "N");
     QCommandLineOption modeOption("mode", "surface, volume or both.", "MODE");
     QCommandLineOption screenshotOption(
         "screenshot", "Save the window as PNG once the surface is shown, then exit.", "FILE");
