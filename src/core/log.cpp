@@ -32,6 +32,9 @@ std::shared_ptr<spdlog::logger> get(const std::string& subsystem)
     }
     auto logger = std::make_shared<spdlog::logger>(subsystem, reg.sinks.begin(), reg.sinks.end());
     logger->set_level(reg.level);
+    // A warning or an error reaches the log file at once: an error dialog names that file, and
+    // a crash after it must not lose the lines that explain it.
+    logger->flush_on(spdlog::level::warn);
     reg.loggers.push_back(logger);
     return logger;
 }

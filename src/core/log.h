@@ -10,7 +10,9 @@
 namespace isoview::log {
 
 // Returns the logger for a subsystem ("engine", "gl", "io", "cli"), creating it on first use
-// with the current default sinks and level. Thread-safe.
+// with the current default sinks and level. Every logger flushes its sinks after each warning
+// and error (a file sink holds them on disk before the call returns); lower levels are
+// buffered. Thread-safe.
 std::shared_ptr<spdlog::logger> get(const std::string& subsystem);
 
 // Sets the level of every isoview logger (existing and future ones).
