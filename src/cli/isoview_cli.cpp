@@ -303,10 +303,12 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
         for (std::size_t i = 0; i < source.series.size(); ++i) {
             const io::SeriesSummary& s = source.series[i];
             // "[1] fMRI | volume 2 of 2: time point 2 | MR | ...": which volume of a series.
-            std::printf("  [%zu] %s%s%s | %s | %zu slices | %ux%ux%u%s%s\n", i,
+            // NIfTI has no modality: its field is left out rather than shown empty.
+            std::printf("  [%zu] %s%s%s%s%s | %zu slices | %ux%ux%u%s%s\n", i,
                         s.description.c_str(), s.volumeLabel.empty() ? "" : " | ",
-                        s.volumeLabel.c_str(), s.modality.c_str(), s.sliceCount, s.dims.x, s.dims.y,
-                        s.dims.z, s.note.empty() ? "" : " | ", s.note.c_str());
+                        s.volumeLabel.c_str(), s.modality.empty() ? "" : " | ",
+                        s.modality.c_str(), s.sliceCount, s.dims.x, s.dims.y, s.dims.z,
+                        s.note.empty() ? "" : " | ", s.note.c_str());
         }
         for (const std::string& note : source.notes) std::printf("note: %s\n", note.c_str());
     }
