@@ -185,6 +185,23 @@ void OrbitCamera::setOrientation(const glm::quat& orientation)
     m_orientation = orientation / len;
 }
 
+OrbitCamera::Pose OrbitCamera::pose() const
+{
+    return {m_target, m_distance, m_orientation, m_projection};
+}
+
+void OrbitCamera::setPose(const Pose& pose)
+{
+    if (!glm::any(glm::isnan(pose.target)) && !glm::any(glm::isinf(pose.target)))
+        m_target = pose.target;
+    if (pose.distance > 0.0 && std::isfinite(pose.distance)) {
+        m_distance = std::clamp(pose.distance, m_fitDistance * kMinDistanceFactor,
+                                m_fitDistance * kMaxDistanceFactor);
+    }
+    setOrientation(pose.orientation);
+    m_projection = pose.projection;
+}
+
 double OrbitCamera::halfFovY(double aspect) const
 {
     const double half = glm::radians(double(m_fovYDegrees)) / 2.0;

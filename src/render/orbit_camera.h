@@ -94,6 +94,20 @@ public:
     // Normalised; a zero or non-finite quaternion is ignored.
     void setOrientation(const glm::quat& orientation);
 
+    // What restores a view (sessions): the point looked at, the distance to it, the rotation
+    // and the projection. The fitted bounds are not part of it: fitTo the same volume first.
+    struct Pose {
+        glm::dvec3 target{0.0};
+        double distance = 1.0;
+        glm::quat orientation{1.0f, 0.0f, 0.0f, 0.0f};
+        Projection projection = Projection::Perspective;
+        bool operator==(const Pose&) const = default;
+    };
+    Pose pose() const;
+    // Keeps the fitted bounds; the distance is clamped as zoom() clamps it. A non-finite target,
+    // a non-positive or non-finite distance or a zero orientation leaves that part unchanged.
+    void setPose(const Pose& pose);
+
 private:
     glm::dquat rotation() const { return glm::dquat(m_orientation); }
     double halfFovY(double aspect) const;

@@ -1,0 +1,568 @@
+// Sessions as JSON text and files (format in session.h).
+//
+// Writing: nlohmann's ordered JSON, two-space indented, keys in the order a person reads them
+// (the volume first). Doubles print as their shortest round-trip decimal; floats (colours,
+// the camera's quaternion) widen to double, which reads back as the same float.
+//
+// Reading: the checks run in the order a person would fix them (is it JSON, is it a session,
+// which version, then each section), and each message names the key and the problem. Numbers
+// are range-checked here, before the window sees them: a session is applied only after all of
+// it has been read.
+#include "session/session.h"
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/input_file.h"
+
+#include <cerrno>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <system_error>
+#include <unistd.h>
+
+namespace isoview {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kFormat = "isoview-session";
+constexpr int kVersion = 1;
+// A session is a few kilobytes (a long transfer function included); larger is the wrong file.
+constexpr std::uint64_t kMaxFileBytes = 16ULL * 1024 * 1024;
+// Physical coordinates and distances beyond a kilometre are no scan's.
+constexpr double kMaxMillimetres = 1e6;
+// Real values (HU, MR intensities, floats): anything finite a float volume can hold.
+constexpr double kMaxRealValue = 1e38;
+
+std::string quoted(const std::filesystem::path& path)
+{
+    return "'" + path.string() + "'";
+}
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; a person needs the rest.
+std::string withoutExceptionTag(const char* what)
+{
+    std::string message = what;
+    if (message.rfind("[json.exception.", 0) == 0) {
+        const std::size_t end = message.find("] ");
+        if (end != std::string::npos) message.erase(0, end + 2);
+    }
+    return message;
+}
+
+std::string_view renderModeName(SessionRenderMode mode)
+{
+    switch (mode) {
+    case SessionRenderMode::Surface: return "surface";
+    case SessionRenderMode::Volume: return "volume";
+    case SessionRenderMode::SurfaceAndVolume: return "both";
+    }
+    return "surface";
+}
+
+// ---- writing --------------------------------------------------------------------------------
+
+[[noreturn]] void failWrite(const std::string& what)
+{
+    throw InvalidInputError("cannot save the session: " + what);
+}
+
+double finiteOrFail(double x, const std::string& what)
+{
+    if (!std::isfinite(x)) failWrite(what + " is not a finite number");
+    return x;
+}
+
+Json vec3Json(glm::dvec3 v, const std::string& what)
+{
+    return Json::array({finiteOrFail(v.x, what), finiteOrFail(v.y, what), finiteOrFail(v.z, what)});
+}
+
+Json uvec3Json(glm::uvec3 v)
+{
+    return Json::array({v.x, v.y, v.z});
+}
+
+Json volumeJson(const SessionVolume& volume, const std::filesystem::path& sessionFile)
+{
+    if (volume.path.empty()) failWrite("no volume path");
+    const std::filesystem::path absolute =
+        std::filesystem::absolute(volume.path).lexically_normal();
+    const std::filesystem::path folder =
+        std::filesystem::absolute(sessionFile).lexically_normal().parent_path();
+    std::filesystem::path relative = absolute.lexically_relative(folder);
+    if (relative.empty()) relative = absolute; // another root: only the absolute path works
+
+    Json j = Json::object();
+    j["path"] = relative.generic_string();
+    j["absolutePath"] = absolute.generic_string();
+    j["folder"] = volume.folder;
+    if (volume.seriesIndex) j["series"] = *volume.seriesIndex;
+    if (!volume.seriesUid.empty()) j["seriesUid"] = volume.seriesUid;
+    if (volume.raw) {
+        const io::RawVolumeParameters& raw = *volume.raw;
+        j["raw"] = {{"dims", uvec3Json(raw.dims)},
+                    {"type", std::string(scalarTypeName(raw.type))},
+                    {"bigEndian", raw.bigEndian},
+                    {"spacing", vec3Json(raw.spacing, "the raw spacing")},
+                    {"headerOffset", raw.headerOffset}};
+    }
+    return j;
+}
+
+Json cameraJson(const OrbitCamera::Pose& pose)
+{
+    const glm::quat q = pose.orientation;
+    return {{"target", vec3Json(pose.target, "the camera target")},
+            {"distance", finiteOrFail(pose.distance, "the camera distance")},
+            {"orientation", Json::array({finiteOrFail(q.w, "the camera orientation"),
+                                         finiteOrFail(q.x, "the camera orientation"),
+                                         finiteOrFail(q.y, "the camera orientation"),
+                                         finiteOrFail(q.z, "the camera orientation")})},
+            {"projection",
+             pose.projection == Projection::Orthographic ? "orthographic" : "perspective"}};
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+// Reads one session's JSON; `context` starts every message ("session JSON", or the file).
+class Reader {
+public:
+    Reader(std::string context, std::filesystem::path sessionFile,
+           std::vector<std::string>* warnings)
+        : m_context(std::move(context)), m_sessionFile(std::move(sessionFile)), m_warnings(warnings)
+    {
+    }
+
+    Session read(std::string_view text) const
+    {
+        Json root;
+        try {
+            root = Json::parse(text.begin(), text.end());
+        } catch (const Json::exception& e) {
+            // parse_error (with line and column) or out_of_range (a number such as 1e400).
+            fail("not valid JSON: " + withoutExceptionTag(e.what()));
+        }
+        if (!root.is_object()) fail("expected an object at the top, got " + describe(root));
+
+        const auto format = root.find("format");
+        if (format == root.end()) fail("not an isoview session (no 'format')");
+        if (!format->is_string() || format->get_ref<const std::string&>() != kFormat) {
+            fail("not an isoview session (format is " + describe(*format) + ")");
+        }
+        const auto version = root.find("version");
+        if (version == root.end()) fail("missing 'version'");
+        if (!version->is_number_integer()) {
+            fail("'version' must be an integer, got " + describe(*version));
+        }
+        const auto v = version->get<long long>();
+        if (v > kVersion) {
+            fail("written by a newer isoview (session version " + std::to_string(v) +
+                 "); this isoview reads version " + std::to_string(kVersion) +
+                 ": update isoview to open it");
+        }
+        if (v != kVersion) {
+            fail("unsupported session version " + std::to_string(v) + " (this isoview reads " +
+                 std::to_string(kVersion) + ")");
+        }
+        warnUnknown(root,
+                    {"format", "version", "volume", "isovalue", "transferFunction", "camera",
+                     "crop", "view", "sliceViews"},
+                    "");
+
+        Session s;
+        s.volume = readVolume(require(root, "volume", ""));
+        s.isovalue = number(require(root, "isovalue", ""), "'isovalue'", kMaxRealValue);
+        if (const Json* tf = optional(root, "transferFunction")) {
+            s.transferFunction = readTransferFunction(*tf);
+        }
+        if (const Json* camera = optional(root, "camera")) s.camera = readCamera(*camera);
+        if (const Json* crop = optional(root, "crop")) s.crop = readCrop(*crop);
+        if (const Json* view = optional(root, "view")) readView(*view, s);
+        if (const Json* slices = optional(root, "sliceViews")) s.sliceViews = readSlices(*slices);
+        return s;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const
+    {
+        throw InvalidInputError(m_context + ": " + what);
+    }
+
+    // How a value reads in a message: strings in quotes, short values as JSON, else the type.
+    static std::string describe(const Json& j)
+    {
+        if (j.is_string()) {
+            const auto& s = j.get_ref<const std::string&>();
+            return "'" + (s.size() <= 60 ? s : s.substr(0, 60) + "...") + "'";
+        }
+        if (j.is_primitive()) return j.dump();
+        return j.is_array() ? "an array" : "an object";
+    }
+
+    // "'camera' 'distance'" for key "distance" in section "camera".
+    static std::string name(const std::string& section, const std::string& key)
+    {
+        return section.empty() ? "'" + key + "'" : "'" + section + "' '" + key + "'";
+    }
+
+    void warnUnknown(const Json& object, std::initializer_list<std::string_view> known,
+                     const std::string& section) const
+    {
+        const std::set<std::string_view> keys(known);
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            if (keys.count(it.key()) || !m_warnings) continue;
+            m_warnings->push_back(m_context + ": unknown key " + name(section, it.key()) +
+                                  " ignored (written by a newer isoview?)");
+        }
+    }
+
+    const Json& require(const Json& object, const char* key, const std::string& section) const
+    {
+        const auto it = object.find(key);
+        if (it == object.end()) {
+            fail(section.empty() ? "missing '" + std::string(key) + "'"
+                                 : "'" + section + "' has no '" + key + "'");
+        }
+        return *it;
+    }
+
+    // A key that may be absent; null counts as absent.
+    static const Json* optional(const Json& object, const char* key)
+    {
+        const auto it = object.find(key);
+        return it == object.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    const Json& object(const Json& j, const std::string& what) const
+    {
+        if (!j.is_object()) fail(what + " must be an object, got " + describe(j));
+        return j;
+    }
+
+    double number(const Json& j, const std::string& what, double limit) const
+    {
+        if (!j.is_number()) fail(what + " must be a number, got " + describe(j));
+        const double x = j.get<double>();
+        if (!std::isfinite(x) || std::abs(x) > limit) {
+            fail(what + " is " + j.dump() + ", outside -" + Json(limit).dump() + ".." +
+                 Json(limit).dump());
+        }
+        return x;
+    }
+
+    std::uint64_t count(const Json& j, const std::string& what, std::uint64_t max) const
+    {
+        if (!j.is_number_integer() ||
+            (j.is_number_integer() && !j.is_number_unsigned() && j.get<long long>() < 0)) {
+            fail(what + " must be a whole number from 0, got " + describe(j));
+        }
+        const auto x = j.get<std::uint64_t>();
+        if (x > max) fail(what + " is " + j.dump() + ", more than " + std::to_string(max));
+        return x;
+    }
+
+    bool boolean(const Json& j, const std::string& what) const
+    {
+        if (!j.is_boolean()) fail(what + " must be true or false, got " + describe(j));
+        return j.get<bool>();
+    }
+
+    const std::string& string(const Json& j, const std::string& what) const
+    {
+        if (!j.is_string()) fail(what + " must be a string, got " + describe(j));
+        return j.get_ref<const std::string&>();
+    }
+
+    const Json& array(const Json& j, std::size_t n, const std::string& what,
+                      const char* elements) const
+    {
+        if (!j.is_array() || j.size() != n) {
+            fail(what + " must be an array of " + std::to_string(n) + " " + elements + ", got " +
+                 (j.is_array() ? std::to_string(j.size()) + " elements" : describe(j)));
+        }
+        return j;
+    }
+
+    glm::dvec3 vec3(const Json& j, const std::string& what, double limit) const
+    {
+        array(j, 3, what, "numbers");
+        glm::dvec3 v;
+        for (int i = 0; i < 3; ++i)
+            v[i] = number(j[std::size_t(i)], what + " element " + std::to_string(i + 1), limit);
+        return v;
+    }
+
+    glm::uvec3 uvec3(const Json& j, const std::string& what) const
+    {
+        array(j, 3, what, "whole numbers");
+        glm::uvec3 v;
+        for (int i = 0; i < 3; ++i) {
+            v[i] =
+                std::uint32_t(count(j[std::size_t(i)], what + " element " + std::to_string(i + 1),
+                                    std::numeric_limits<std::uint32_t>::max()));
+        }
+        return v;
+    }
+
+    // The relative path when it exists, else the absolute one when that exists, else where the
+    // relative one points (the viewer then asks where the volume went).
+    std::filesystem::path resolve(const std::string& relative, const std::string& absolute) const
+    {
+        const std::filesystem::path folder =
+            std::filesystem::absolute(m_sessionFile).lexically_normal().parent_path();
+        const std::filesystem::path nearSession = (folder / relative).lexically_normal();
+        std::error_code ec;
+        if (std::filesystem::exists(nearSession, ec)) return nearSession;
+        if (!absolute.empty() && std::filesystem::exists(absolute, ec)) return absolute;
+        return nearSession;
+    }
+
+    SessionVolume readVolume(const Json& j) const
+    {
+        const std::string section = "volume";
+        object(j, "'volume'");
+        warnUnknown(j, {"path", "absolutePath", "folder", "series", "seriesUid", "raw"}, section);
+        SessionVolume v;
+        const std::string& path = string(require(j, "path", section), name(section, "path"));
+        if (path.empty()) fail(name(section, "path") + " is empty");
+        if (path.find('\0') != std::string::npos) fail(name(section, "path") + " holds a NUL");
+        std::string absolute;
+        if (const Json* a = optional(j, "absolutePath")) {
+            absolute = string(*a, name(section, "absolutePath"));
+            if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
+                fail(name(section, "absolutePath") + " " + describe(*a) + " is not absolute");
+        }
+        v.path = resolve(path, absolute);
+        if (const Json* f = optional(j, "folder")) v.folder = boolean(*f, name(section, "folder"));
+        if (const Json* series = optional(j, "series"))
+            v.seriesIndex = std::size_t(count(*series, name(section, "series"), 1'000'000));
+        if (const Json* uid = optional(j, "seriesUid"))
+            v.seriesUid = string(*uid, name(section, "seriesUid"));
+        if (const Json* raw = optional(j, "raw")) v.raw = readRaw(*raw);
+        return v;
+    }
+
+    io::RawVolumeParameters readRaw(const Json& j) const
+    {
+        const std::string section = "volume' 'raw";
+        object(j, "'volume' 'raw'");
+        warnUnknown(j, {"dims", "type", "bigEndian", "spacing", "headerOffset"}, section);
+        io::RawVolumeParameters raw;
+        raw.dims = uvec3(require(j, "dims", section), name(section, "dims"));
+        if (glm::any(glm::equal(raw.dims, glm::uvec3(0))))
+            fail(name(section, "dims") + " has a zero dimension");
+        const std::string& type = string(require(j, "type", section), name(section, "type"));
+        try {
+            raw.type = parseScalarType(type);
+        } catch (const Error& e) {
+            fail(name(section, "type") + ": " + e.what());
+        }
+        if (const Json* b = optional(j, "bigEndian"))
+            raw.bigEndian = boolean(*b, name(section, "bigEndian"));
+        if (const Json* spacing = optional(j, "spacing")) {
+            raw.spacing = vec3(*spacing, name(section, "spacing"), kMaxMillimetres);
+            if (!glm::all(glm::greaterThan(raw.spacing, glm::dvec3(0.0))))
+                fail(name(section, "spacing") + " must be positive on every axis");
+        }
+        if (const Json* offset = optional(j, "headerOffset")) {
+            raw.headerOffset = count(*offset, name(section, "headerOffset"),
+                                     std::uint64_t(std::numeric_limits<std::int64_t>::max()));
+        }
+        return raw;
+    }
+
+    TransferFunction readTransferFunction(const Json& j) const
+    {
+        object(j, "'transferFunction'");
+        try {
+            return transferFunctionFromJson(j.dump());
+        } catch (const InvalidInputError& e) {
+            // "transfer function JSON: point 2 ..." -> "'transferFunction': point 2 ...".
+            std::string message = e.what();
+            const std::string prefix = "transfer function JSON: ";
+            if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+            fail("'transferFunction': " + message);
+        }
+    }
+
+    OrbitCamera::Pose readCamera(const Json& j) const
+    {
+        const std::string section = "camera";
+        object(j, "'camera'");
+        warnUnknown(j, {"target", "distance", "orientation", "projection"}, section);
+        OrbitCamera::Pose pose;
+        pose.target = vec3(require(j, "target", section), name(section, "target"), kMaxMillimetres);
+        pose.distance =
+            number(require(j, "distance", section), name(section, "distance"), kMaxMillimetres);
+        if (!(pose.distance > 0.0)) fail(name(section, "distance") + " must be positive");
+        const Json& q = array(require(j, "orientation", section), 4, name(section, "orientation"),
+                              "numbers (w, x, y, z)");
+        glm::dvec4 wxyz;
+        for (int i = 0; i < 4; ++i)
+            wxyz[i] = number(q[std::size_t(i)], name(section, "orientation"), 2.0);
+        const double length = glm::length(wxyz);
+        if (!(length > 0.5 && length < 1.5)) {
+            fail(name(section, "orientation") + " is not a rotation (its length is " +
+                 Json(length).dump() + ", expected 1)");
+        }
+        pose.orientation =
+            glm::quat(float(wxyz[0]), float(wxyz[1]), float(wxyz[2]), float(wxyz[3]));
+        if (const Json* p = optional(j, "projection")) {
+            const std::string& projection = string(*p, name(section, "projection"));
+            if (projection == "perspective")
+                pose.projection = Projection::Perspective;
+            else if (projection == "orthographic")
+                pose.projection = Projection::Orthographic;
+            else
+                fail(name(section, "projection") + " is " + describe(*p) +
+                     ", expected 'perspective' or 'orthographic'");
+        }
+        return pose;
+    }
+
+    VoxelBox readCrop(const Json& j) const
+    {
+        const std::string section = "crop";
+        object(j, "'crop'");
+        warnUnknown(j, {"first", "last"}, section);
+        VoxelBox box;
+        box.first = uvec3(require(j, "first", section), name(section, "first"));
+        box.last = uvec3(require(j, "last", section), name(section, "last"));
+        if (!glm::all(glm::lessThanEqual(box.first, box.last)))
+            fail("'crop' 'first' must not exceed 'last' on any axis");
+        return box;
+    }
+
+    void readView(const Json& j, Session& s) const
+    {
+        const std::string section = "view";
+        object(j, "'view'");
+        warnUnknown(j, {"mode", "orientationMarker", "surfaceColor"}, section);
+        if (const Json* m = optional(j, "mode")) {
+            const std::string& mode = string(*m, name(section, "mode"));
+            bool known = false;
+            for (SessionRenderMode candidate :
+                 {SessionRenderMode::Surface, SessionRenderMode::Volume,
+                  SessionRenderMode::SurfaceAndVolume}) {
+                if (mode == renderModeName(candidate)) {
+                    s.renderMode = candidate;
+                    known = true;
+                }
+            }
+            if (!known)
+                fail(name(section, "mode") + " is " + describe(*m) +
+                     ", expected 'surface', 'volume' or 'both'");
+        }
+        if (const Json* marker = optional(j, "orientationMarker"))
+            s.orientationMarker = boolean(*marker, name(section, "orientationMarker"));
+        if (const Json* color = optional(j, "surfaceColor")) {
+            const glm::dvec3 c = vec3(*color, name(section, "surfaceColor"), 1.0);
+            if (!glm::all(glm::greaterThanEqual(c, glm::dvec3(0.0))))
+                fail(name(section, "surfaceColor") + " components must lie in 0..1");
+            s.surfaceColor = glm::vec3(c);
+        }
+    }
+
+    SessionSliceViews readSlices(const Json& j) const
+    {
+        const std::string section = "sliceViews";
+        object(j, "'sliceViews'");
+        warnUnknown(j, {"layout", "windowCenter", "windowWidth"}, section);
+        SessionSliceViews slices;
+        if (const Json* layout = optional(j, "layout"))
+            slices.layout = string(*layout, name(section, "layout"));
+        if (const Json* c = optional(j, "windowCenter"))
+            slices.windowCenter = number(*c, name(section, "windowCenter"), kMaxRealValue);
+        if (const Json* w = optional(j, "windowWidth")) {
+            slices.windowWidth = number(*w, name(section, "windowWidth"), kMaxRealValue);
+            if (!(*slices.windowWidth > 0.0))
+                fail(name(section, "windowWidth") + " must be positive");
+        }
+        return slices;
+    }
+
+    std::string m_context;
+    std::filesystem::path m_sessionFile;
+    std::vector<std::string>* m_warnings;
+};
+
+std::string readWholeFile(const std::filesystem::path& path)
+{
+    const std::string what = "cannot read session " + quoted(path);
+    // Checked before the open: a FIFO or device must not block or stream forever.
+    const InputFile file = InputFile::open(path, "session " + quoted(path));
+    if (file.size() > kMaxFileBytes) {
+        throw IoError(what + ": larger than " + std::to_string(kMaxFileBytes >> 20) +
+                      " MiB, not a session");
+    }
+    std::string text(std::size_t(file.size()), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t got = ::read(file.fd(), text.data() + done, text.size() - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0)
+            throw IoError(what + ": " + std::error_code(errno, std::generic_category()).message());
+        if (got == 0) break; // it shrank meanwhile: parse what is there
+        done += std::size_t(got);
+    }
+    text.resize(done);
+    return text;
+}
+
+} // namespace
+
+std::string sessionToJson(const Session& session, const std::filesystem::path& sessionFile)
+{
+    Json root = Json::object();
+    root["format"] = kFormat;
+    root["version"] = kVersion;
+    root["volume"] = volumeJson(session.volume, sessionFile);
+    root["isovalue"] = finiteOrFail(session.isovalue, "the isovalue");
+    root["transferFunction"] = Json::parse(transferFunctionToJson(session.transferFunction));
+    if (session.camera) root["camera"] = cameraJson(*session.camera);
+    if (session.crop) {
+        root["crop"] = {{"first", uvec3Json(session.crop->first)},
+                        {"last", uvec3Json(session.crop->last)}};
+    }
+    Json view = {{"mode", renderModeName(session.renderMode)},
+                 {"orientationMarker", session.orientationMarker}};
+    if (session.surfaceColor)
+        view["surfaceColor"] = vec3Json(glm::dvec3(*session.surfaceColor), "the colour");
+    root["view"] = view;
+    if (session.sliceViews) {
+        Json slices = {{"layout", session.sliceViews->layout}};
+        if (session.sliceViews->windowCenter)
+            slices["windowCenter"] = finiteOrFail(*session.sliceViews->windowCenter, "the window");
+        if (session.sliceViews->windowWidth)
+            slices["windowWidth"] = finiteOrFail(*session.sliceViews->windowWidth, "the window");
+        root["sliceViews"] = slices;
+    }
+    // Free text (a series UID, a transfer function's name) that is not UTF-8 becomes U+FFFD
+    // rather than an exception: saving must not fail on a label.
+    return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+Session sessionFromJson(std::string_view json, const std::filesystem::path& sessionFile,
+                        std::vector<std::string>* warnings)
+{
+    return Reader("session JSON", sessionFile, warnings).read(json);
+}
+
+void saveSession(const std::filesystem::path& path, const Session& session)
+{
+    const std::string text = sessionToJson(session, path);
+    AtomicFileWriter out(path);
+    out.write(text.data(), text.size());
+    out.commit();
+}
+
+Session loadSession(const std::filesystem::path& path, std::vector<std::string>* warnings)
+{
+    const std::string text = readWholeFile(path);
+    return Reader("session file " + quoted(path), path, warnings).read(text);
+}
+
+} // namespace isoview
