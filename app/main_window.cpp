@@ -13,6 +13,7 @@
 #include "raw_import_dialog.h"
 #include "series_picker_dialog.h"
 #include "transfer_function_panel.h"
+#include "view_layout.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -109,7 +110,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
 
     m_view = new ViewportWidget(this);
-    setCentralWidget(m_view);
+    m_viewLayout = new ViewLayout(m_view, this);
+    setCentralWidget(m_viewLayout);
     createDocks();
     createActions();
     createMenus();
@@ -273,6 +275,8 @@ void MainWindow::createMenus()
     QMenu* standard = m_viewMenu->addMenu(tr("Standard &Views"));
     standard->addActions(m_standardViewActions);
     m_viewMenu->addAction(m_markerAction);
+    m_viewMenu->addSeparator();
+    m_viewLayout->addActionsTo(m_viewMenu);
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_isovalueDock->toggleViewAction());
     m_viewMenu->addAction(m_tfDock->toggleViewAction());
@@ -531,6 +535,8 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
     m_view->setTransferFunction(m_tfPanel->transferFunction());
     m_isovaluePanel->setIsovalue(iso);
     m_view->setIsovalue(m_isovaluePanel->isovalue());
+    m_viewLayout->setVolume(doc->volume, doc->realRange);
+    m_viewLayout->setIsovalue(m_isovaluePanel->isovalue());
     updateSurfaceColor();
 
     const glm::uvec3 d = v.dims();
@@ -610,6 +616,7 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::onIsovalueChanged(double real)
 {
     m_view->setIsovalue(real);
+    m_viewLayout->setIsovalue(real);
     updateSurfaceColor();
 }
 
@@ -623,6 +630,7 @@ void MainWindow::updateSurfaceColor()
 {
     if (m_surfaceColorOverride) {
         m_view->setSurfaceColor(*m_surfaceColorOverride);
+        m_viewLayout->setContourColor(*m_surfaceColorOverride);
         return;
     }
     if (!m_document) return;
@@ -635,6 +643,7 @@ void MainWindow::updateSurfaceColor()
     else if (brightest < 0.75f)
         c *= 0.85f / brightest;
     m_view->setSurfaceColor(QColor::fromRgbF(c.r, c.g, c.b));
+    m_viewLayout->setContourColor(m_view->surfaceColor());
 }
 
 void MainWindow::chooseSurfaceColor()

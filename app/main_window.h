@@ -30,6 +30,7 @@ namespace isoview::app {
 class IsovaluePanel;
 class LogPanel;
 class TransferFunctionPanel;
+class ViewLayout;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -53,6 +54,7 @@ public:
     void screenshotWhenReady(const QString& path);
 
     ViewportWidget* viewport() const { return m_view; }
+    ViewLayout* viewLayout() const { return m_viewLayout; }
     IsovaluePanel* isovaluePanel() const { return m_isovaluePanel; }
     TransferFunctionPanel* transferFunctionPanel() const { return m_tfPanel; }
     const VolumeDocument* document() const { return m_document.get(); }
@@ -103,6 +105,7 @@ private:
     void setBusy(QWidget* progress, bool busy);
 
     ViewportWidget* m_view = nullptr;
+    ViewLayout* m_viewLayout = nullptr; // the 3D view beside the slice views
     IsovaluePanel* m_isovaluePanel = nullptr;
     TransferFunctionPanel* m_tfPanel = nullptr;
     LogPanel* m_logPanel = nullptr;

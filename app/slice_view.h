@@ -1,0 +1,104 @@
+// One 2D slice view (axial, coronal or sagittal): the slice's voxels through a window/level,
+// the isocontour at the current isovalue in the surface's colour, the crosshair shared with the
+// other views, the anatomical letters at its edges and a readout of the position (mm, LPS in
+// patient space) and value (real units) under the cursor.
+//
+// Input: wheel, Up/Down and PageUp/PageDown step one slice (Home/End: first/last); a left click
+// moves the crosshair (emits crosshairMoved, which the layout passes to the other views);
+// right-drag or Ctrl+left-drag adjusts the window (horizontal: width, vertical: level).
+// The slice and its contour are computed on the GUI thread: one voxel plane and one pass of
+// marching squares, a few milliseconds even for 512 x 512.
+#pragma once
+
+#include "extraction/marching_squares.h"
+#include "volume/volume_slice.h"
+
+#include <glm/glm.hpp>
+
+#include <QColor>
+#include <QImage>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+namespace isoview::app {
+
+struct WindowLevel {
+    double center = 0.0; // real units
+    double width = 1.0;  // > 0
+    bool operator==(const WindowLevel&) const = default;
+};
+
+class SliceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SliceView(SliceOrientation orientation, QWidget* parent = nullptr);
+
+    SliceOrientation orientation() const { return m_orientation; }
+    // Shows `volume` (null: nothing) at its centre slice; keeps the isovalue and window.
+    void setVolume(std::shared_ptr<const Volume> volume);
+    // The crosshair in index space; the shown slice is the nearest voxel plane through it.
+    void setCrosshair(glm::dvec3 indexPoint);
+    glm::dvec3 crosshair() const { return m_crosshair; }
+    // Steps to a slice (clamped) and moves the crosshair with it; emits crosshairMoved.
+    void setSliceIndex(int index);
+    int sliceIndex() const { return int(m_slice.sliceIndex); }
+    int sliceCount() const;
+    void setWindowLevel(WindowLevel window);
+    WindowLevel windowLevel() const { return m_window; }
+    void setIsovalue(double real);
+    void setContourColor(const QColor& color);
+    QColor contourColor() const { return m_contourColor; }
+
+    const VolumeSlice& slice() const { return m_slice; }
+    // The contour drawn now, in slice pixel coordinates.
+    const std::vector<ContourSegment>& contour() const { return m_contour; }
+    // Where a slice pixel is drawn in the widget, and the pixel under a widget point.
+    QPointF widgetPointOfPixel(glm::dvec2 pixel) const;
+    std::optional<glm::dvec2> pixelAtWidgetPoint(QPointF point) const;
+    // "L 12.3  P -4.0  S 30.5 mm | 1043 HU" for the voxel last under the cursor; empty if none.
+    QString readout() const { return m_readout; }
+
+signals:
+    void crosshairMoved(glm::dvec3 indexPoint);
+    void windowLevelChanged(isoview::app::WindowLevel window);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void reslice();
+    void recontour();
+    void rebuildImage();
+    void moveCrosshairTo(QPointF widgetPoint);
+    void updateReadout(QPointF widgetPoint);
+    // Display millimetres -> widget pixels: the slice's bounds fitted into the widget.
+    struct Fit {
+        double scale = 1.0;
+        QPointF offset;
+    };
+    Fit fit() const;
+    QPointF toWidget(glm::dvec2 display) const;
+
+    SliceOrientation m_orientation;
+    std::shared_ptr<const Volume> m_volume;
+    VolumeSlice m_slice;
+    QImage m_image; // the slice through the window, Grayscale8
+    std::vector<ContourSegment> m_contour;
+    glm::dvec3 m_crosshair{0.0};
+    WindowLevel m_window{40.0, 400.0};
+    double m_isovalueReal = 0.0;
+    QColor m_contourColor{230, 217, 191};
+    QString m_readout;
+    bool m_windowDrag = false;
+    QPointF m_dragStart;
+    WindowLevel m_dragStartWindow;
+};
+
+} // namespace isoview::app
