@@ -7,6 +7,7 @@
 #include "frame_worker.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"
+#include "measurements.h"
 #include "mesh_export_dialog.h"
 #include "mesh_processing/physical_mesh.h"
 #include "png_file.h"
@@ -155,6 +156,9 @@ void MainWindow::createDocks()
     m_cropDock->hide();
     connect(m_cropPanel, &CropPanel::cropChanged, this,
             [this](const VoxelBox& box) { m_view->setCrop(box); });
+    m_measurements = new Measurements(this, m_view);
+    addDockWidget(Qt::RightDockWidgetArea, m_measurements->dock());
+    connect(m_cropPanel, &CropPanel::cropChanged, m_measurements, &Measurements::surfaceChanged);
 
     m_logPanel = new LogPanel(this);
     m_logPanel->attachToEngineLog();
@@ -281,6 +285,7 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(m_isovalueDock->toggleViewAction());
     m_viewMenu->addAction(m_tfDock->toggleViewAction());
     m_viewMenu->addAction(m_cropDock->toggleViewAction());
+    m_viewMenu->addAction(m_measurements->dock()->toggleViewAction());
     QAction* logToggle = m_logDock->toggleViewAction();
     logToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_viewMenu->addAction(logToggle);
@@ -291,6 +296,10 @@ void MainWindow::createMenus()
     surface->addSeparator();
     surface->addAction(m_tfColorAction);
     surface->addAction(m_surfaceColorAction);
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(m_measurements->distanceAction());
+    tools->addAction(m_measurements->clearDistanceAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts =

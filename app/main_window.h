@@ -60,6 +60,8 @@ public:
     const VolumeDocument* document() const { return m_document.get(); }
     bool isLoading() const { return m_loadTask.isRunning(); }
     QStringList recentFiles() const { return m_recentFiles; }
+    // The Measurements dock, the distance tool and its actions (measurements.h).
+    class Measurements* measurements() const { return m_measurements; }
 
 signals:
     void volumeLoaded();
@@ -114,6 +116,7 @@ private:
     class CropPanel* m_cropPanel = nullptr;
     QDockWidget* m_cropDock = nullptr;
     QDockWidget* m_logDock = nullptr;
+    class Measurements* m_measurements = nullptr;
 
     std::shared_ptr<VolumeDocument> m_document;
     BackgroundTask m_loadTask;

@@ -48,6 +48,8 @@ public:
     std::optional<QString> setVolume(std::shared_ptr<const Volume> volume);
     bool hasVolume() const { return m_volume != nullptr; }
     const Volume* volume() const { return m_volume.get(); }
+    // The same, for work that outlives a volume change (background measurements).
+    std::shared_ptr<const Volume> sharedVolume() const { return m_volume; }
 
     void setIsovalue(double real);
     // The cells the surface keeps (voxel indices, inclusive); a new volume starts whole.

@@ -1,0 +1,75 @@
+// The distance tool: two points on the surface, the straight line between them and its length
+// in millimetres, drawn over the 3D view.
+//
+// While active (Tools > Measure Distance, D), a left click on the 3D view that does not drag
+// picks the surface point under the cursor (SurfacePicker, exact, on the CPU); a drag still
+// orbits. The first click sets the first point, the second the second one, a third starts a new
+// measurement. Esc in the view clears it. The points are in the volume's physical space
+// (patient LPS millimetres for DICOM), so other views can feed them: a slice view calls
+// addPoint() or setPoints() with the patient-space point under its cursor, and listens to
+// changed() to draw them.
+//
+// Thread: GUI thread only.
+#pragma once
+
+#include "mesh_processing/surface_picking.h"
+
+#include <glm/glm.hpp>
+
+#include <QObject>
+#include <QPointF>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace isoview::app {
+
+class ViewportWidget;
+class DistanceOverlay;
+
+class DistanceTool : public QObject {
+    Q_OBJECT
+public:
+    // Draws over `view` (a child widget of it) and watches its mouse and key events.
+    explicit DistanceTool(ViewportWidget* view, QObject* parent = nullptr);
+    ~DistanceTool() override;
+
+    void setActive(bool active);
+    bool isActive() const { return m_active; }
+
+    // The surface clicks pick on (physical millimetres); null: clicks pick nothing.
+    void setPicker(std::shared_ptr<const SurfacePicker> picker);
+    bool hasPicker() const { return m_picker != nullptr; }
+
+    // A point in the volume's physical (patient) space, mm: the first or second point, or the
+    // first of a new measurement when two are set.
+    void addPoint(const glm::dvec3& patientMm);
+    void setPoints(const glm::dvec3& first, const glm::dvec3& second);
+    void clear();
+    // 0, 1 or 2 points.
+    const std::vector<glm::dvec3>& points() const { return m_points; }
+    // The distance between the two points, when both are set.
+    std::optional<double> distanceMm() const;
+
+    // The surface point under a position of the view (widget pixels), if any.
+    std::optional<glm::dvec3> pickAt(const QPointF& viewPosition) const;
+
+signals:
+    void activeChanged(bool active);
+    void changed();
+    // A click found no surface under the cursor (or none is measured yet).
+    void missed(const QString& why);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    ViewportWidget* m_view;
+    DistanceOverlay* m_overlay;
+    bool m_active = false;
+    std::shared_ptr<const SurfacePicker> m_picker;
+    std::vector<glm::dvec3> m_points;
+    std::optional<QPointF> m_pressAt; // a left press that may become a click
+};
+
+} // namespace isoview::app
