@@ -13,6 +13,7 @@
 #include "png_file.h"
 #include "raw_import_dialog.h"
 #include "series_picker_dialog.h"
+#include "session_controller.h"
 #include "transfer_function_panel.h"
 #include "view_layout.h"
 
@@ -114,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_viewLayout = new ViewLayout(m_view, this);
     setCentralWidget(m_viewLayout);
     createDocks();
+    m_sessionController = new SessionController(this);
     createActions();
     createMenus();
     createStatusBar();
@@ -126,6 +128,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_isovaluePanel, &IsovaluePanel::isovalueChanged, this, &MainWindow::onIsovalueChanged);
     connect(m_tfPanel, &TransferFunctionPanel::transferFunctionChanged, this,
             &MainWindow::onTransferFunctionChanged);
+    connect(m_sessionController, &SessionController::sessionOpened, this,
+            &MainWindow::addRecentFile);
+    connect(m_sessionController, &SessionController::sessionSaved, this,
+            &MainWindow::addRecentFile);
     restoreSettings();
     updateViewNames();
 }
@@ -264,6 +270,9 @@ void MainWindow::createMenus()
     file->addAction(m_openAction);
     file->addAction(m_openFolderAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(m_sessionController->openAction());
+    file->addAction(m_sessionController->saveAction());
     file->addSeparator();
     file->addAction(m_exportAction);
     file->addAction(m_screenshotAction);
@@ -426,6 +435,10 @@ void MainWindow::openFolderDialog()
 void MainWindow::openPath(const QString& path, std::optional<double> isovalue,
                           const io::LoadOptions& options)
 {
+    if (SessionController::isSessionPath(path)) { // by name: command line, drop, recent files
+        m_sessionController->open(path);
+        return;
+    }
     if (m_loadTask.isRunning()) {
         showError(tr("Busy"), tr("A volume is still loading. Cancel it first, or wait."));
         return;
@@ -653,6 +666,16 @@ void MainWindow::updateSurfaceColor()
         c *= 0.85f / brightest;
     m_view->setSurfaceColor(QColor::fromRgbF(c.r, c.g, c.b));
     m_viewLayout->setContourColor(m_view->surfaceColor());
+}
+
+void MainWindow::setSurfaceColorOverride(const std::optional<QColor>& color)
+{
+    if (color)
+        m_surfaceColorOverride.emplace(QColor::fromRgba(color->rgba())); // as chooseSurfaceColor
+    else
+        m_surfaceColorOverride.reset();
+    m_tfColorAction->setChecked(!color); // toggling on clears the override
+    updateSurfaceColor();
 }
 
 void MainWindow::chooseSurfaceColor()

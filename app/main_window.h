@@ -60,6 +60,15 @@ public:
     const VolumeDocument* document() const { return m_document.get(); }
     bool isLoading() const { return m_loadTask.isRunning(); }
     QStringList recentFiles() const { return m_recentFiles; }
+    // What File > Save/Open Session reads and restores (session_controller.h).
+    class SessionController* sessionController() const { return m_sessionController; }
+    class CropPanel* cropPanel() const { return m_cropPanel; }
+    QActionGroup* renderModeGroup() const { return m_modeGroup; }
+    QAction* orthographicAction() const { return m_orthographicAction; }
+    QAction* orientationMarkerAction() const { return m_markerAction; }
+    std::optional<QColor> surfaceColorOverride() const { return m_surfaceColorOverride; }
+    // nullopt: the transfer function's colour at the isovalue (Surface > Colour from TF).
+    void setSurfaceColorOverride(const std::optional<QColor>& color);
     // The Measurements dock, the distance tool and its actions (measurements.h).
     class Measurements* measurements() const { return m_measurements; }
 
@@ -116,6 +125,7 @@ private:
     class CropPanel* m_cropPanel = nullptr;
     QDockWidget* m_cropDock = nullptr;
     QDockWidget* m_logDock = nullptr;
+    class SessionController* m_sessionController = nullptr;
     class Measurements* m_measurements = nullptr;
 
     std::shared_ptr<VolumeDocument> m_document;

@@ -1,0 +1,76 @@
+// File > Save Session / Open Session: gathers the window's state into a Session
+// (src/session/session.h) and writes it, and brings a saved one back. Opening reads and
+// validates the whole file first (a bad file is an error dialog and changes nothing), asks
+// where the volume went when it is no longer where the session says (Cancel changes nothing),
+// loads it through the window's own background load (progress, Cancel, the previous volume
+// usable meanwhile) and applies the rest once it is on screen.
+//
+// Session files end in ".isoview": one plain extension that file dialogs, drag and drop and a
+// desktop MIME glob match without ambiguity (".json" would also match transfer functions).
+//
+// Thread: GUI only. Owned by the MainWindow it serves.
+#pragma once
+
+#include "session/session.h"
+
+#include <QObject>
+#include <QString>
+#include <optional>
+
+class QAction;
+
+namespace isoview::app {
+
+class MainWindow;
+
+class SessionController : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionController(MainWindow* window);
+
+    QAction* saveAction() const { return m_saveAction; }
+    QAction* openAction() const { return m_openAction; }
+
+    // True for a path named like a session file (by its extension).
+    static bool isSessionPath(const QString& path);
+
+    // The window's state as a session. Throws InvalidInputError when no volume is open.
+    Session currentSession() const;
+    // Writes the window's state to path (atomically). Returns false and sets *error (when
+    // given) on failure; emits sessionSaved on success.
+    bool saveTo(const QString& path, QString* error);
+    // Opens a session: reads and validates it (an error dialog when it is bad, the window
+    // unchanged), asks for a volume that moved, loads the volume in the background and applies
+    // the rest. Ends with sessionOpened or sessionFailed (also on Cancel).
+    void open(const QString& path);
+    // A session is loading its volume.
+    bool isOpening() const { return m_pending.has_value(); }
+
+signals:
+    void sessionSaved(const QString& path);
+    void sessionOpened(const QString& path);
+    void sessionFailed(const QString& message);
+
+private:
+    void saveDialog();
+    void openDialog();
+    // Where the session's volume is now: its path when it exists, else the user's answer to a
+    // file dialog started at the session's folder (nullopt: cancelled).
+    std::optional<QString> locateVolume(const Session& session, const QString& sessionPath);
+    void onVolumeLoaded();
+    void onLoadFailed(const QString& message);
+    void apply(const Session& session);
+    void finishPending();
+    void fail(const QString& title, const QString& message);
+    QString startFolder() const;
+
+    MainWindow* m_window;
+    QAction* m_saveAction = nullptr;
+    QAction* m_openAction = nullptr;
+    // The session whose volume is loading, and the file it came from.
+    std::optional<Session> m_pending;
+    QString m_pendingFile;
+    QString m_pendingVolume;
+};
+
+} // namespace isoview::app

@@ -1,0 +1,289 @@
+// File > Save Session / Open Session in the real window (llvmpipe under Xvfb): a session saved
+// from the sample and opened after another volume brings back the same isovalue, transfer
+// function, camera, crop box, view toggles and surface; a bad session file is an error dialog
+// that changes nothing; a session whose volume moved asks where it went.
+#include "app_test_support.h"
+#include "crop_panel.h"
+#include "isovalue_panel.h"
+#include "main_window.h"
+#include "session_controller.h"
+#include "support/temp_dir.h"
+#include "test_paths.h"
+#include "transfer_function_panel.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QActionGroup>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTest>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace isoview::app {
+namespace {
+
+namespace fs = std::filesystem;
+using test::waitUntil;
+
+fs::path sampleFolder()
+{
+    return fs::path(isoview::test::kSourceDir) / "resources" / "samples";
+}
+
+QString qpath(const fs::path& path)
+{
+    return QString::fromStdString(path.string());
+}
+
+// Waits until the surface on screen is the one for the panel's isovalue, with its count.
+bool waitForSurface(MainWindow& w)
+{
+    return waitUntil(
+        [&] {
+            const std::optional<double> shown = w.viewport()->renderedIsovalue();
+            return shown && *shown == w.isovaluePanel()->isovalue() &&
+                   w.viewport()->lastFrameStats().triangles.has_value();
+        },
+        30000);
+}
+
+std::unique_ptr<MainWindow> shownWindow()
+{
+    auto w = std::make_unique<MainWindow>();
+    w->resize(900, 640);
+    w->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    return w;
+}
+
+void openAndWait(MainWindow& w, const QString& path, std::optional<double> iso = std::nullopt)
+{
+    QSignalSpy loaded(&w, &MainWindow::volumeLoaded);
+    w.openPath(path, iso);
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    ASSERT_TRUE(waitForSurface(w));
+}
+
+// A 24^3 uint8 ball, a volume other than the sample, named so that it needs no questions.
+fs::path writeBall(const fs::path& folder)
+{
+    const fs::path path = folder / "ball_24x24x24_uint8.raw";
+    std::vector<char> voxels(24 * 24 * 24);
+    for (int z = 0; z < 24; ++z)
+        for (int y = 0; y < 24; ++y)
+            for (int x = 0; x < 24; ++x) {
+                const int d2 = (x - 12) * (x - 12) + (y - 12) * (y - 12) + (z - 12) * (z - 12);
+                voxels[std::size_t((z * 24 + y) * 24 + x)] = char(d2 < 64 ? 200 : 10);
+            }
+    std::ofstream(path, std::ios::binary).write(voxels.data(), std::streamsize(voxels.size()));
+    return path;
+}
+
+// Copies the sample (header and data file) into folder.
+fs::path copySample(const fs::path& folder)
+{
+    fs::create_directories(folder);
+    for (const char* name : {"mr_head.nhdr", "mr_head_128x128x85_uint16.raw"})
+        fs::copy_file(sampleFolder() / name, folder / name);
+    return folder / "mr_head.nhdr";
+}
+
+// What a session restores, read from the window.
+struct WindowState {
+    QString path;
+    double isovalue = 0.0;
+    TransferFunction transferFunction;
+    OrbitCamera::Pose camera;
+    VoxelBox crop;
+    gl::RenderMode mode = gl::RenderMode::Surface;
+    bool marker = true;
+    bool orthographicChecked = false;
+    std::optional<QColor> surfaceColor;
+    std::uint64_t triangles = 0;
+};
+
+WindowState stateOf(MainWindow& w)
+{
+    WindowState s;
+    s.path = w.document()->path;
+    s.isovalue = w.isovaluePanel()->isovalue();
+    s.transferFunction = w.transferFunctionPanel()->transferFunction();
+    s.camera = w.viewport()->camera().pose();
+    s.crop = w.cropPanel()->box();
+    s.mode = w.viewport()->renderMode();
+    s.marker = w.orientationMarkerAction()->isChecked();
+    s.orthographicChecked = w.orthographicAction()->isChecked();
+    s.surfaceColor = w.surfaceColorOverride();
+    s.triangles = w.viewport()->lastFrameStats().triangles.value_or(0);
+    return s;
+}
+
+void expectSameState(const WindowState& a, const WindowState& b)
+{
+    EXPECT_EQ(QFileInfo(a.path), QFileInfo(b.path))
+        << a.path.toStdString() << " vs " << b.path.toStdString();
+    EXPECT_EQ(a.isovalue, b.isovalue);
+    EXPECT_EQ(a.transferFunction, b.transferFunction);
+    EXPECT_EQ(a.camera, b.camera);
+    EXPECT_EQ(a.crop, b.crop);
+    EXPECT_EQ(a.mode, b.mode);
+    EXPECT_EQ(a.marker, b.marker);
+    EXPECT_EQ(a.orthographicChecked, b.orthographicChecked);
+    ASSERT_EQ(a.surfaceColor.has_value(), b.surfaceColor.has_value());
+    if (a.surfaceColor) {
+        EXPECT_EQ(a.surfaceColor->rgb(), b.surfaceColor->rgb());
+    }
+    EXPECT_EQ(a.triangles, b.triangles);
+}
+
+QMessageBox* visibleErrorDialog(const MainWindow& w)
+{
+    for (QMessageBox* box : w.findChildren<QMessageBox*>("errorDialog")) {
+        if (box->isVisible()) return box;
+    }
+    return nullptr;
+}
+
+// The sample at a changed isovalue, transfer function, camera, crop box and view toggles.
+void changeEverything(MainWindow& w)
+{
+    w.isovaluePanel()->setIsovalue(57.0);
+    TransferFunction tf({{0.0, {0.1f, 0.2f, 0.9f}, 0.0f}, {300.0, {0.9f, 0.6f, 0.3f}, 0.35f}},
+                        "session test");
+    w.transferFunctionPanel()->setTransferFunction(tf);
+    w.cropPanel()->setBox(VoxelBox{{10, 5, 3}, {120, 100, 70}});
+    w.orthographicAction()->setChecked(true);
+    w.viewport()->camera().rotateByDrag({0.1f, 0.1f}, {0.5f, -0.2f}, 1.4f);
+    w.viewport()->camera().zoom(1.6f);
+    w.viewport()->camera().pan({0.1f, 0.05f}, 1.4f);
+    for (QAction* a : w.renderModeGroup()->actions()) {
+        if (a->data().toInt() == int(gl::RenderMode::SurfaceAndVolume)) a->trigger();
+    }
+    w.orientationMarkerAction()->setChecked(false);
+    w.setSurfaceColorOverride(QColor(40, 200, 90));
+    w.viewport()->setProjection(Projection::Orthographic); // a frame of the moved camera
+    ASSERT_TRUE(waitForSurface(w));
+}
+
+TEST(SessionControllerTest, ASavedSessionBringsBackTheSameState)
+{
+    isoview::test::TempDir dir;
+    auto w = shownWindow();
+    openAndWait(*w, qpath(sampleFolder() / "mr_head.nhdr"), 40.0);
+    changeEverything(*w);
+    const WindowState before = stateOf(*w);
+    ASSERT_GT(before.triangles, 1000u);
+
+    const QString file = qpath(dir.path() / "head.isoview");
+    QString error;
+    ASSERT_TRUE(w->sessionController()->saveTo(file, &error)) << error.toStdString();
+    EXPECT_TRUE(w->recentFiles().contains(file));
+
+    // Another volume, with its own defaults, then the session (by openPath, as from the command
+    // line, a drop or the recent files).
+    openAndWait(*w, qpath(writeBall(dir.path())));
+    ASSERT_NE(stateOf(*w).path, before.path);
+    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    w->openPath(file);
+    ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+    ASSERT_TRUE(waitForSurface(*w));
+    expectSameState(stateOf(*w), before);
+    EXPECT_EQ(visibleErrorDialog(*w), nullptr);
+    test::saveScreenshot(*w, "session_restored");
+}
+
+TEST(SessionControllerTest, ABadSessionFileShowsAnErrorAndChangesNothing)
+{
+    isoview::test::TempDir dir;
+    auto w = shownWindow();
+    openAndWait(*w, qpath(sampleFolder() / "mr_head.nhdr"), 40.0);
+    changeEverything(*w);
+    const WindowState before = stateOf(*w);
+    const VolumeDocument* document = w->document();
+
+    const struct {
+        const char* text;
+        const char* expected;
+    } cases[] = {
+        {"{\"format\": \"isoview-session\", \"version\": 1, \"isovalue\": 3}", "missing 'volume'"},
+        {"{\"format\": \"isoview-session\", \"version\": 7, \"volume\": {\"path\": \"a\"}, "
+         "\"isovalue\": 1}",
+         "written by a newer isoview (session version 7)"},
+        {"PK\x03\x04 not a session", "not valid JSON"},
+    };
+    for (const auto& c : cases) {
+        const fs::path file = dir.path() / "bad.isoview";
+        std::ofstream(file, std::ios::trunc) << c.text;
+        QSignalSpy failed(w->sessionController(), &SessionController::sessionFailed);
+        w->openPath(qpath(file));
+        ASSERT_EQ(failed.count(), 1);
+        QMessageBox* box = visibleErrorDialog(*w);
+        ASSERT_NE(box, nullptr);
+        EXPECT_TRUE(box->text().contains(c.expected)) << box->text().toStdString();
+        EXPECT_TRUE(box->text().contains("bad.isoview")) << box->text().toStdString();
+        EXPECT_FALSE(w->isLoading());
+        box->close();
+        QCoreApplication::processEvents();
+        EXPECT_EQ(w->document(), document);
+        expectSameState(stateOf(*w), before);
+    }
+}
+
+TEST(SessionControllerTest, ASessionWhoseVolumeMovedAsksWhereItIs)
+{
+    isoview::test::TempDir dir;
+    auto w = shownWindow();
+    openAndWait(*w, qpath(copySample(dir.path() / "scans")), 40.0);
+    changeEverything(*w);
+    const WindowState saved = stateOf(*w);
+    const QString file = qpath(dir.path() / "sessions" / "head.isoview");
+    fs::create_directories(dir.path() / "sessions");
+    ASSERT_TRUE(w->sessionController()->saveTo(file, nullptr));
+    // Both the relative and the absolute path are now wrong.
+    fs::rename(dir.path() / "scans", dir.path() / "archive");
+    openAndWait(*w, qpath(writeBall(dir.path())));
+    const WindowState ball = stateOf(*w);
+
+    // Cancel: nothing changes.
+    QString askedIn;
+    test::onModalDialog([&](QWidget* modal) {
+        auto* dialog = qobject_cast<QFileDialog*>(modal);
+        ASSERT_NE(dialog, nullptr);
+        askedIn = dialog->directory().absolutePath();
+        dialog->reject();
+    });
+    QSignalSpy failed(w->sessionController(), &SessionController::sessionFailed);
+    w->sessionController()->open(file);
+    ASSERT_EQ(failed.count(), 1);
+    EXPECT_EQ(askedIn, qpath(dir.path() / "sessions"));
+    EXPECT_FALSE(w->isLoading());
+    expectSameState(stateOf(*w), ball);
+
+    // The user points at where it went: it loads with the session's state.
+    const QString moved = qpath(dir.path() / "archive" / "mr_head.nhdr");
+    test::onModalDialog([&](QWidget* modal) {
+        auto* dialog = qobject_cast<QFileDialog*>(modal);
+        ASSERT_NE(dialog, nullptr);
+        dialog->selectFile(moved);
+        QMetaObject::invokeMethod(dialog, "accept"); // QFileDialog::accept is protected
+    });
+    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    w->sessionController()->open(file);
+    ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+    ASSERT_TRUE(waitForSurface(*w));
+    WindowState expected = saved;
+    expected.path = moved;
+    expectSameState(stateOf(*w), expected);
+}
+
+} // namespace
+} // namespace isoview::app
