@@ -234,7 +234,7 @@ void SliceView::paintEvent(QPaintEvent*)
             const QPointF w0 = toWidget(display(o));
             const QPointF wx = toWidget(display(ox));
             const QPointF wy = toWidget(display(oy));
-            p.setTransform(kIsRow ? affineFrom(w0, wx, wy) : affineFrom(w0, wx, wy));
+            p.setTransform(affineFrom(w0, wx, wy));
             const QRect source =
                 kIsRow ? QRect(0, strip, s.width, 1) : QRect(strip, 0, 1, s.height);
             p.drawImage(QPointF(0, 0), m_image, source);

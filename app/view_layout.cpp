@@ -124,7 +124,7 @@ void ViewLayout::setLayout(Layout layout)
     emit layoutChanged(layout);
 }
 
-void ViewLayout::setVolume(std::shared_ptr<const Volume> volume, ValueRange realRange)
+void ViewLayout::setVolume(const std::shared_ptr<const Volume>& volume, ValueRange realRange)
 {
     m_hasVolume = volume != nullptr;
     if (volume) {

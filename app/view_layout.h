@@ -36,7 +36,7 @@ public:
 
     // A new volume: slices at its centre, the window from the volume's DICOM window when it
     // has one, else its real value range. Null clears the slice views.
-    void setVolume(std::shared_ptr<const Volume> volume, ValueRange realRange);
+    void setVolume(const std::shared_ptr<const Volume>& volume, ValueRange realRange);
     void setIsovalue(double real);
     void setContourColor(const QColor& color);
 
