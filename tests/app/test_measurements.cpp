@@ -1,9 +1,11 @@
 // Measurements in the whole window (llvmpipe under Xvfb), on a synthetic sphere of radius
 // 20 mm in 0.7 x 0.9 x 1.3 mm LPS voxels written as NRRD and opened as a user does: the panel
-// shows its area and volume within 1 % of 4 pi r^2 and 4/3 pi r^3 and follows the isovalue;
+// shows its area and volume within 1 % of 4 pi r^2 and 4/3 pi r^3, follows the isovalue and
+// the crop (closed at its face);
 // two clicks on known surface points give their distance within half a voxel, drawn over the
 // view; Esc clears it; a slice view's patient-space points go through the same API.
 #include "app_test_support.h"
+#include "crop_panel.h"
 #include "distance_tool.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
@@ -17,8 +19,10 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLocale>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 #include <cmath>
 #include <fstream>
@@ -123,6 +127,35 @@ TEST(MeasurementsTest, PanelShowsTheSphereAreaAndVolumeWithinOnePercent)
     const double area15 = 4.0 * kPi * 15.0 * 15.0;
     EXPECT_NEAR(smaller->figures.areaMm2, area15, 0.01 * area15);
     EXPECT_NEAR(leadingNumber(panel->areaText()), area15, 0.01 * area15);
+}
+
+// The crop cuts the sphere at voxel plane x = 31, 0.35 mm before its centre: the panel shows the
+// area of the spherical zone left and the volume of the part of the ball closed at the cut.
+TEST(MeasurementsTest, TheCropIsMeasuredClosedAtItsFace)
+{
+    Window win;
+    win.m().dock()->show();
+    ASSERT_TRUE(win.measuredAt(0.0));
+    QSpinBox* lastX = win.w.cropPanel()->spinBox(0, true);
+    lastX->setValue(31);
+    ASSERT_TRUE(waitUntil([&] {
+        const auto current = win.m().measurer()->current();
+        return current && current->figures.openAtBorder;
+    }));
+    const SurfaceMeasurements f = win.m().measurer()->current()->figures;
+    const double d = sphereCenter().x - (kOrigin.x + 31.0 * kSpacing.x); // 0.35 mm
+    const double r = kRadiusMm;
+    const double area = 2.0 * kPi * r * (r - d);
+    const double ml =
+        (2.0 / 3.0 * kPi * r * r * r - (kPi * r * r * d - kPi * d * d * d / 3.0)) / 1000.0;
+    EXPECT_NEAR(f.areaMm2, area, 0.01 * area);
+    EXPECT_NEAR(f.volumeMl, ml, 0.01 * ml);
+    EXPECT_NEAR(leadingNumber(win.m().panel()->volumeText()), ml, 0.01 * ml);
+    EXPECT_TRUE(win.m()
+                    .panel()
+                    ->findChild<QLabel*>("measurementNote")
+                    ->text()
+                    .contains(QStringLiteral("border")));
 }
 
 // The widget pixel where a physical point appears (rounded to the pixel a click can hit).
