@@ -1,6 +1,7 @@
 #include "histogram_view.h"
 
 #include <QLinearGradient>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -32,7 +33,31 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent)
     setObjectName("histogramView");
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setCursor(Qt::CrossCursor);
+    setMouseTracking(true); // the readout follows the pointer without a button held
     setToolTip(tr("Click or drag to pick the isovalue"));
+}
+
+void HistogramView::setUnits(const QString& units)
+{
+    m_units = units;
+    update();
+}
+
+QString HistogramView::readoutAt(double x) const
+{
+    if (!hasHistogram()) return {};
+    const double value = xToValue(x);
+    const std::size_t bins = m_histogram.counts.size();
+    const double t = (value - m_histogram.min) / m_histogram.binWidth();
+    const std::size_t bin = std::min(bins - 1, std::size_t(std::max(0.0, std::floor(t))));
+    const double range = m_histogram.max - m_histogram.min;
+    const QString shown = axisLabel(value, range) + (m_units.isEmpty() ? "" : " " + m_units);
+    return tr("%1: %2 voxels").arg(shown, QLocale().toString(qulonglong(m_histogram.counts[bin])));
+}
+
+QString HistogramView::hoverReadout() const
+{
+    return m_hoverX ? readoutAt(*m_hoverX) : QString();
 }
 
 void HistogramView::setHistogram(const Histogram& histogram)
@@ -180,6 +205,20 @@ void HistogramView::paintEvent(QPaintEvent*)
         painter.drawText(labels, Qt::AlignRight | Qt::AlignVCenter,
                          axisLabel(m_histogram.max, range));
         if (m_logScale) painter.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter, tr("log"));
+
+        const QString readout = hoverReadout();
+        if (!readout.isEmpty()) {
+            const QRectF box = QRectF(fontMetrics().boundingRect(readout))
+                                   .translated(-fontMetrics().boundingRect(readout).topLeft())
+                                   .translated(plot.left() + 3.0, plot.top() + 3.0)
+                                   .adjusted(-2.0, -1.0, 2.0, 1.0);
+            QColor back = pal.color(QPalette::Base);
+            back.setAlphaF(0.8f);
+            painter.fillRect(box, back);
+            textColor.setAlphaF(1.0f);
+            painter.setPen(textColor);
+            painter.drawText(box, Qt::AlignCenter, readout);
+        }
     }
 
     if (hasHistogram() && m_marker && *m_marker >= m_histogram.min &&
@@ -222,12 +261,22 @@ void HistogramView::mousePressEvent(QMouseEvent* event)
 
 void HistogramView::mouseMoveEvent(QMouseEvent* event)
 {
+    m_hoverX = event->position().x();
+    setToolTip(hoverReadout());
+    update();
     if (!m_dragging || !(event->buttons() & Qt::LeftButton)) {
         QWidget::mouseMoveEvent(event);
         return;
     }
     pick(event->position().x());
     event->accept();
+}
+
+void HistogramView::leaveEvent(QEvent* event)
+{
+    m_hoverX.reset();
+    update();
+    QWidget::leaveEvent(event);
 }
 
 void HistogramView::mouseReleaseEvent(QMouseEvent* event)

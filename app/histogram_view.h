@@ -1,6 +1,7 @@
 // The histogram of the volume's values as bars, with a marker line at the isovalue. Pressing or
-// dragging the mouse over it picks a value. GUI thread only; painting reads only the copy of
-// the histogram held here, so the widget never touches the volume.
+// dragging the mouse over it picks a value; hovering shows the value under the pointer and the
+// voxel count of its bin in the plot's corner (and as the tooltip). GUI thread only; painting reads
+// only the copy of the histogram held here, so the widget never touches the volume.
 //
 // Scale: linear mode divides by Histogram::displayMaxCount(), so the background peak (air,
 // zero padding) is drawn clipped at the top instead of flattening every other bin; log mode
@@ -19,6 +20,7 @@
 #include "volume/histogram.h"
 
 #include <QRectF>
+#include <QString>
 #include <QWidget>
 #include <optional>
 
@@ -36,6 +38,14 @@ public:
 
     void setLogScale(bool log);
     bool logScale() const { return m_logScale; }
+
+    // The readout for the pointer at x (widget pixels): "412 HU: 1,234 voxels" (the value
+    // there and the count of its bin); empty without a histogram. hoverReadout(): the one
+    // shown now, empty while the pointer is outside.
+    QString readoutAt(double x) const;
+    QString hoverReadout() const;
+    // Units shown with the values ("HU"); empty for none.
+    void setUnits(const QString& units);
 
     // The marker line (the isovalue), real units; drawn only inside the histogram's range.
     void setMarker(double real);
@@ -63,6 +73,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     double rangeMin() const;
@@ -75,6 +86,8 @@ private:
     bool m_logScale = false;
     bool m_dragging = false;
     std::optional<double> m_marker;
+    std::optional<double> m_hoverX; // the pointer, while it is over the widget
+    QString m_units;
 };
 
 } // namespace isoview::app

@@ -6,6 +6,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -39,6 +40,8 @@ IsovaluePanel::IsovaluePanel(QWidget* parent) : QWidget(parent)
     m_logScale = new QCheckBox(tr("log"), this);
     m_logScale->setObjectName("logScaleCheckBox");
     m_logScale->setToolTip(tr("Logarithmic histogram scale"));
+    m_logScale->setChecked(QSettings().value("isovalue/logScale", true).toBool());
+    m_histogram->setLogScale(m_logScale->isChecked());
 
     auto* label = new QLabel(tr("Isovalue"), this);
     label->setBuddy(m_spinBox);
@@ -63,6 +66,8 @@ IsovaluePanel::IsovaluePanel(QWidget* parent) : QWidget(parent)
     connect(m_spinBox, &QDoubleSpinBox::valueChanged, this, &IsovaluePanel::onSpinBoxChanged);
     connect(m_histogram, &HistogramView::valuePicked, this, &IsovaluePanel::onHistogramPicked);
     connect(m_logScale, &QCheckBox::toggled, m_histogram, &HistogramView::setLogScale);
+    connect(m_logScale, &QCheckBox::toggled, this,
+            [](bool on) { QSettings().setValue("isovalue/logScale", on); });
 }
 
 void IsovaluePanel::setVolumeContext(const Histogram& histogram, ValueRange realRange,
@@ -87,6 +92,7 @@ void IsovaluePanel::setVolumeContext(const Histogram& histogram, ValueRange real
     }
 
     m_histogram->setHistogram(histogram);
+    m_histogram->setUnits(units);
     {
         const QSignalBlocker blockSlider(m_slider);
         const QSignalBlocker blockSpinBox(m_spinBox);

@@ -1,5 +1,7 @@
 // The isovalue panel: the volume's histogram (click or drag on it to pick a value), a slider
-// over the volume's real range and a spin box in real units, kept in sync. GUI thread only.
+// over the volume's real range and a spin box in real units, kept in sync. The histogram starts
+// in log scale (a scan's background peak dwarfs the tissue in a linear one); the log box's
+// state is remembered in QSettings (isovalue/logScale). GUI thread only.
 //
 // Signals: isovalueChanged is emitted once for every change, whatever made it (each slider
 // step, each committed spin box value, each histogram pick, setIsovalue with a new value), and

@@ -1,7 +1,7 @@
 // The histogram view as the isovalue panel uses it: its value <-> pixel mapping, picking a value
 // by clicking and dragging (clamped to the range), and bar heights in linear mode (scaled by
 // displayMaxCount, so the background peak does not flatten the rest) and in log mode, read
-// back from the painted pixels.
+// back from the painted pixels; the readout of the value and count under the pointer.
 #include "app_test_support.h"
 #include "histogram_view.h"
 
@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
@@ -177,6 +178,38 @@ TEST(HistogramView, MarkerIsDrawnAtItsValue)
     EXPECT_NE(atMarker, beside);
     t.view.clearMarker();
     EXPECT_FALSE(t.view.marker().has_value());
+}
+
+TEST(HistogramView, HoverShowsTheValueAndTheCountOfItsBin)
+{
+    ViewUnderTest t;
+    t.view.setUnits("HU");
+    EXPECT_TRUE(t.view.hoverReadout().isEmpty()) << "nothing before the pointer comes";
+    QSignalSpy picked(&t.view, &HistogramView::valuePicked);
+
+    // Bin 99 ([990, 1000]) holds 1 voxel, bin 50 ([500, 510]) 100: the value under the pointer
+    // (to the pixel) and its bin's count.
+    QTest::mouseMove(&t.view, t.at(995.0));
+    ASSERT_TRUE(test::waitUntil([&] { return !t.view.hoverReadout().isEmpty(); }, 2000));
+    const QString readout = t.view.hoverReadout();
+    EXPECT_TRUE(readout.endsWith(": 1 voxels")) << readout.toStdString();
+    const double shown = readout.section(' ', 0, 0).toDouble();
+    EXPECT_NEAR(shown, 995.0, t.pixelValue() + 0.5);
+    EXPECT_TRUE(readout.contains(" HU:"));
+    EXPECT_EQ(t.view.toolTip(), readout);
+
+    QTest::mouseMove(&t.view, t.at(505.0));
+    ASSERT_TRUE(
+        test::waitUntil([&] { return t.view.hoverReadout().endsWith(": 100 voxels"); }, 2000))
+        << t.view.hoverReadout().toStdString();
+    EXPECT_EQ(t.view.readoutAt(t.view.valueToX(2.0)),
+              QStringLiteral("2 HU: %1 voxels").arg(QLocale().toString(1000000)));
+    EXPECT_EQ(picked.count(), 0) << "hovering picks nothing";
+    saveScreenshot(t.view, "histogram_view_readout");
+
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(&t.view, &leave);
+    EXPECT_TRUE(t.view.hoverReadout().isEmpty());
 }
 
 } // namespace

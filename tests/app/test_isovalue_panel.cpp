@@ -1,7 +1,8 @@
 // The isovalue panel as a user drives it: clicking the histogram at a value's x sets that
 // isovalue, every slider step and every committed spin box value emits exactly one signal with
 // the value it shows, the three views stay in sync without feeding back into each other, and
-// the slider's resolution follows the data (one step per unit for integer data, else 10,000).
+// the slider's resolution follows the data (one step per unit for integer data, else 10,000);
+// the histogram starts in log scale and the log box is remembered.
 #include "app_test_support.h"
 #include "histogram_view.h"
 #include "isovalue_panel.h"
@@ -13,6 +14,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QPalette>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -209,14 +211,25 @@ TEST(IsovaluePanel, NewVolumeContextClampsQuietly)
     t.expectInSync();
 }
 
-TEST(IsovaluePanel, LogCheckBoxSwitchesTheHistogramScale)
+TEST(IsovaluePanel, HistogramStartsInLogScaleAndTheChoiceIsRemembered)
 {
-    PanelUnderTest t;
-    EXPECT_FALSE(t.histogram().logScale());
-    t.panel.logScaleCheckBox()->click();
-    EXPECT_TRUE(t.histogram().logScale());
-    t.panel.logScaleCheckBox()->click();
-    EXPECT_FALSE(t.histogram().logScale());
+    QSettings().remove("isovalue/logScale"); // a first run
+    {
+        PanelUnderTest t;
+        EXPECT_TRUE(t.panel.logScaleCheckBox()->isChecked());
+        EXPECT_TRUE(t.histogram().logScale());
+        t.panel.logScaleCheckBox()->click();
+        EXPECT_FALSE(t.histogram().logScale());
+    }
+    {
+        PanelUnderTest next; // the next window's panel
+        EXPECT_FALSE(next.panel.logScaleCheckBox()->isChecked());
+        EXPECT_FALSE(next.histogram().logScale());
+        next.panel.logScaleCheckBox()->click();
+        EXPECT_TRUE(next.histogram().logScale());
+    }
+    PanelUnderTest again;
+    EXPECT_TRUE(again.histogram().logScale());
 }
 
 TEST(IsovaluePanel, BundledSampleLooksRight)
@@ -231,6 +244,7 @@ TEST(IsovaluePanel, BundledSampleLooksRight)
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
     EXPECT_EQ(panel.sliderSteps(), int(range.max - range.min));
     EXPECT_DOUBLE_EQ(panel.spinBox()->value(), 40.0);
+    panel.logScaleCheckBox()->setChecked(false);
     saveScreenshot(panel, "isovalue_panel_mr_linear");
     panel.logScaleCheckBox()->setChecked(true);
     saveScreenshot(panel, "isovalue_panel_mr_log");
