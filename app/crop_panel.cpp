@@ -5,9 +5,44 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QUndoCommand>
+#include <QUndoStack>
 #include <algorithm>
 
 namespace isoview::app {
+namespace {
+
+// One crop edit: the box before and after. Steps of the same spin box in a row merge, so a run
+// of arrow presses is one undo step; field -1 (Reset) never merges.
+class CropBoxCommand : public QUndoCommand {
+public:
+    static constexpr int kId = 0x7f10;
+
+    CropBoxCommand(CropPanel& panel, const VoxelBox& before, const VoxelBox& after, int field)
+        : QUndoCommand(field < 0 ? CropPanel::tr("Reset crop box") : CropPanel::tr("Crop")),
+          m_panel(panel), m_before(before), m_after(after), m_field(field)
+    {
+    }
+    void redo() override { m_panel.setBox(m_after); }
+    void undo() override { m_panel.setBox(m_before); }
+    int id() const override { return kId; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* crop = dynamic_cast<const CropBoxCommand*>(other);
+        if (crop == nullptr || m_field < 0 || crop->m_field != m_field) return false;
+        m_after = crop->m_after;
+        setObsolete(m_after == m_before);
+        return true;
+    }
+
+private:
+    CropPanel& m_panel;
+    VoxelBox m_before;
+    VoxelBox m_after;
+    int m_field;
+};
+
+} // namespace
 
 CropPanel::CropPanel(QWidget* parent) : QWidget(parent)
 {
@@ -31,7 +66,7 @@ CropPanel::CropPanel(QWidget* parent) : QWidget(parent)
     }
     m_reset = new QPushButton(tr("Reset"), this);
     m_reset->setToolTip(tr("The whole volume"));
-    connect(m_reset, &QPushButton::clicked, this, &CropPanel::reset);
+    connect(m_reset, &QPushButton::clicked, this, [this] { edit(VoxelBox::whole(m_dims), -1); });
     grid->addWidget(m_reset, 4, 2);
     grid->setRowStretch(5, 1);
     setEnabled(false);
@@ -74,7 +109,20 @@ void CropPanel::onSpinChanged(int axis, bool last, int value)
         box.first[axis] = v;
         box.last[axis] = std::max(box.last[axis], v);
     }
-    setBox(box);
+    edit(box, 2 * axis + (last ? 1 : 0));
+}
+
+void CropPanel::edit(const VoxelBox& requested, int field)
+{
+    if (m_undoStack == nullptr || m_dims.x == 0) {
+        setBox(requested);
+        return;
+    }
+    VoxelBox box; // clamped as setBox does, so an edit that changes nothing pushes nothing
+    box.last = glm::min(requested.last, m_dims - 1u);
+    box.first = glm::min(requested.first, box.last);
+    if (box == m_box) return;
+    m_undoStack->push(new CropBoxCommand(*this, m_box, box, field));
 }
 
 void CropPanel::showBox()

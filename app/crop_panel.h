@@ -1,6 +1,10 @@
 // The crop box: which voxels' cells the surface keeps, as inclusive index ranges along I, J
 // and K, with Reset (the whole volume). The surface on screen and every export follow it live,
 // so the 3D-printing user can cut away a CT's head holder before exporting.
+//
+// Undo: given an undo stack (setUndoStack), every edit made in the panel is one undo step:
+// the steps of one spin box in a row (arrow keys, the wheel) merge into one, Reset is one.
+// setVolumeDims is no edit. GUI thread only.
 #pragma once
 
 #include "extraction/voxel_box.h"
@@ -10,6 +14,7 @@
 
 class QPushButton;
 class QSpinBox;
+class QUndoStack;
 
 namespace isoview::app {
 
@@ -25,6 +30,9 @@ public:
     // cropChanged when the box changed.
     void setBox(const VoxelBox& box);
     void reset();
+    // Where the panel's edits go as undoable steps (the window's edit history); none: edits
+    // are applied at once and cannot be undone. The stack must outlive the panel or be unset.
+    void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
 
     // axis 0..2 (I, J, K); last: the upper end.
     QSpinBox* spinBox(int axis, bool last) const
@@ -38,12 +46,16 @@ signals:
 
 private:
     void onSpinChanged(int axis, bool last, int value);
+    // An edit by the user: one undo step on the stack (merging with the previous one of the
+    // same spin box, field >= 0), else applied at once.
+    void edit(const VoxelBox& box, int field);
     void showBox();
 
     glm::uvec3 m_dims{0};
     VoxelBox m_box;
     std::array<QSpinBox*, 6> m_spins{};
     QPushButton* m_reset = nullptr;
+    QUndoStack* m_undoStack = nullptr;
 };
 
 } // namespace isoview::app

@@ -1,6 +1,7 @@
 #include "transfer_function_panel.h"
 
 #include "core/error.h"
+#include "output_folders.h"
 #include "transfer_function_editor.h"
 
 #include <QAction>
@@ -46,7 +47,8 @@ TransferFunctionPanel::TransferFunctionPanel(QWidget* parent) : QWidget(parent)
     m_presets = new QComboBox(this);
     m_presets->setObjectName("presetComboBox");
     m_presets->setPlaceholderText(tr("Preset…"));
-    m_presets->setToolTip(tr("Replace the function with a preset (undoable)"));
+    m_presets->setToolTip(tr("The active preset (Custom once edited); choose one to replace "
+                             "the function (undoable)"));
     for (TransferPreset preset : allTransferPresets()) {
         m_presets->addItem(QString::fromUtf8(transferPresetName(preset).data(),
                                              qsizetype(transferPresetName(preset).size())),
@@ -54,18 +56,20 @@ TransferFunctionPanel::TransferFunctionPanel(QWidget* parent) : QWidget(parent)
     }
     m_presets->setCurrentIndex(-1);
 
-    // Shortcuts scoped to the panel: the window's Ctrl+Z (if any) stays free elsewhere.
+    // Window-wide shortcuts: Ctrl+Z undoes the last edit wherever the focus is (the 3D view
+    // included); a text field with its own undo still takes the key first.
     QUndoStack* stack = m_editor->undoStack();
     m_undoAction = stack->createUndoAction(this, tr("Undo"));
     m_undoAction->setObjectName("undoAction");
     m_undoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
-    m_undoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_undoAction->setShortcutContext(Qt::WindowShortcut);
     m_undoAction->setIcon(
         QIcon::fromTheme("edit-undo", style()->standardIcon(QStyle::SP_ArrowBack)));
     m_redoAction = stack->createRedoAction(this, tr("Redo"));
     m_redoAction->setObjectName("redoAction");
-    m_redoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
-    m_redoAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_redoAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redoAction->setShortcutContext(Qt::WindowShortcut);
     m_redoAction->setIcon(
         QIcon::fromTheme("edit-redo", style()->standardIcon(QStyle::SP_ArrowForward)));
     addAction(m_undoAction);
@@ -104,8 +108,10 @@ TransferFunctionPanel::TransferFunctionPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_editor, 1);
     layout->addWidget(hint);
 
-    connect(m_editor, &TransferFunctionEditor::transferFunctionChanged, this,
-            &TransferFunctionPanel::transferFunctionChanged);
+    connect(m_editor, &TransferFunctionEditor::transferFunctionChanged, this, [this] {
+        showActivePreset();
+        emit transferFunctionChanged();
+    });
     connect(m_presets, &QComboBox::activated, this, &TransferFunctionPanel::onPresetActivated);
     connect(m_loadButton, &QPushButton::clicked, this, &TransferFunctionPanel::loadDialog);
     connect(m_saveButton, &QPushButton::clicked, this, &TransferFunctionPanel::saveDialog);
@@ -117,11 +123,36 @@ void TransferFunctionPanel::setVolumeContext(const Histogram& histogram, ValueRa
     m_realRange = realRange;
     m_editor->setHistogram(histogram);
     m_editor->setUnits(units);
+    showActivePreset();
 }
 
 void TransferFunctionPanel::setTransferFunction(const TransferFunction& tf)
 {
     m_editor->setTransferFunction(tf);
+    showActivePreset(); // also when tf equals the function shown (no change signal)
+}
+
+std::optional<TransferPreset> TransferFunctionPanel::activePreset() const
+{
+    const TransferFunction& tf = m_editor->transferFunction();
+    for (TransferPreset preset : allTransferPresets()) {
+        try {
+            if (transferFunctionPreset(preset, m_realRange) == tf) return preset;
+        } catch (const Error&) {
+            // A range the MR preset cannot be laid out over: that preset is not active.
+        }
+    }
+    return std::nullopt;
+}
+
+void TransferFunctionPanel::showActivePreset()
+{
+    // The preset's own name is part of the function, so an edit (which keeps the name but not
+    // the points) or a file of other points reads as Custom; undoing back to a preset shows it.
+    const std::optional<TransferPreset> preset = activePreset();
+    m_presets->setPlaceholderText(m_editor->transferFunction().size() == 0 ? tr("Preset…")
+                                                                           : tr("Custom"));
+    m_presets->setCurrentIndex(preset ? m_presets->findData(int(*preset)) : -1);
 }
 
 const TransferFunction& TransferFunctionPanel::transferFunction() const
@@ -146,9 +177,7 @@ void TransferFunctionPanel::onPresetActivated(int index)
 {
     if (index < 0) return;
     applyPreset(TransferPreset(m_presets->itemData(index).toInt()));
-    // Back to the placeholder: after edits the function is no longer the preset, and choosing
-    // the same preset again must apply it again.
-    m_presets->setCurrentIndex(-1);
+    showActivePreset(); // also when the preset was already the function (no change)
 }
 
 bool TransferFunctionPanel::loadFromFile(const QString& path, QString* error)
@@ -177,7 +206,9 @@ bool TransferFunctionPanel::saveToFile(const QString& path, QString* error)
 void TransferFunctionPanel::loadDialog()
 {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Load transfer function"), m_lastFolder, tr("Transfer function (*.json)"));
+        this, tr("Load transfer function"),
+        m_lastFolder.isEmpty() ? outputFolder(OutputKind::TransferFunction) : m_lastFolder,
+        tr("Transfer function (*.json)"));
     if (path.isEmpty()) return;
     m_lastFolder = QFileInfo(path).absolutePath();
     QString error;
@@ -187,14 +218,18 @@ void TransferFunctionPanel::loadDialog()
 
 void TransferFunctionPanel::saveDialog()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save transfer function"), m_lastFolder,
-                                                tr("Transfer function (*.json)"));
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save transfer function"),
+        m_lastFolder.isEmpty() ? outputFolder(OutputKind::TransferFunction) : m_lastFolder,
+        tr("Transfer function (*.json)"));
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += ".json";
     m_lastFolder = QFileInfo(path).absolutePath();
     QString error;
     if (!saveToFile(path, &error))
         QMessageBox::critical(this, tr("Cannot save transfer function"), error);
+    else
+        rememberOutputFolder(OutputKind::TransferFunction, path);
 }
 
 } // namespace isoview::app

@@ -1,6 +1,9 @@
-// The transfer-function panel: the editor canvas with a preset menu, Undo/Redo (Ctrl+Z,
-// Ctrl+Shift+Z while the panel has focus) and Load.../Save... of JSON files. Presets and loaded
-// files replace the function as one undoable step. GUI thread only.
+// The transfer-function panel: the editor canvas with a preset box, Undo/Redo and Load.../Save...
+// of JSON files. Presets and loaded files replace the function as one undoable step. The preset
+// box shows the active preset (the function equals that preset over the volume's range, name
+// included), else "Custom". Undo/Redo (Ctrl+Z; Ctrl+Shift+Z or Ctrl+Y) are window-wide
+// shortcuts, so they work wherever the focus is in the panel's window; the main window also
+// puts them in its Edit menu. GUI thread only.
 //
 // Errors: loadFromFile/saveToFile return false with the engine's message (IoError,
 // InvalidInputError) and leave the function as it was; the buttons show that message in a
@@ -20,6 +23,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -60,12 +64,15 @@ public:
     QAction* undoAction() const { return m_undoAction; }
     QAction* redoAction() const { return m_redoAction; }
     QComboBox* presetComboBox() const { return m_presets; }
+    // The preset the function equals over the volume's range, if any (what the box shows).
+    std::optional<TransferPreset> activePreset() const;
 
 signals:
     void transferFunctionChanged();
 
 private:
     void onPresetActivated(int index);
+    void showActivePreset();
     void loadDialog();
     void saveDialog();
 

@@ -7,6 +7,7 @@
 #include "app_test_support.h"
 #include "render/transfer_function.h"
 #include "support/temp_dir.h"
+#include "transfer_function_commands.h"
 #include "transfer_function_editor.h"
 #include "transfer_function_panel.h"
 
@@ -367,7 +368,7 @@ TEST(TransferFunctionPanel, PresetsApplyAsOneUndoableStep)
     QTest::keyClick(presets, Qt::Key_Down);
     const TransferPreset first = allTransferPresets().front();
     EXPECT_EQ(t.panel.transferFunction(), transferFunctionPreset(first, t.range));
-    EXPECT_EQ(presets->currentIndex(), -1) << "back to the placeholder";
+    EXPECT_EQ(presets->currentIndex(), 0) << "the box shows the preset chosen";
     EXPECT_EQ(changed.count(), 1);
 
     t.panel.applyPreset(TransferPreset::Mr);
@@ -472,7 +473,7 @@ TEST(TransferFunctionPanel, MalformedFileIsRefusedAndChangesNothing)
     EXPECT_FALSE(error.isEmpty());
 }
 
-TEST(TransferFunctionPanel, UndoShortcutsWorkInsideThePanelOnly)
+TEST(TransferFunctionPanel, UndoShortcutsWorkAnywhereInTheWindow)
 {
     // The panel beside another widget in one window, as in the main window's docks.
     QWidget window;
@@ -493,15 +494,61 @@ TEST(TransferFunctionPanel, UndoShortcutsWorkInsideThePanelOnly)
     panel->applyPreset(TransferPreset::Mr);
     const TransferFunction mr = panel->transferFunction();
 
+    // Focus outside the panel (the 3D view, in the main window): the keys still reach it.
     outside->setFocus();
     QTest::keyClick(outside, Qt::Key_Z, Qt::ControlModifier);
-    EXPECT_EQ(panel->transferFunction(), mr) << "Ctrl+Z outside the panel is not its undo";
+    EXPECT_EQ(panel->transferFunction(), threePoints()) << "Ctrl+Z undoes from anywhere";
+    QTest::keyClick(outside, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    EXPECT_EQ(panel->transferFunction(), mr) << "Ctrl+Shift+Z redoes";
+    QTest::keyClick(outside, Qt::Key_Z, Qt::ControlModifier);
+    QTest::keyClick(outside, Qt::Key_Y, Qt::ControlModifier);
+    EXPECT_EQ(panel->transferFunction(), mr) << "Ctrl+Y redoes";
 
     panel->editor()->setFocus();
     QTest::keyClick(panel->editor(), Qt::Key_Z, Qt::ControlModifier);
     EXPECT_EQ(panel->transferFunction(), threePoints());
     QTest::keyClick(panel->editor(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
     EXPECT_EQ(panel->transferFunction(), mr);
+}
+
+TEST(TransferFunctionPanel, PresetBoxShowsTheActivePresetOrCustom)
+{
+    PanelUnderTest t;
+    QComboBox* presets = t.panel.presetComboBox();
+    EXPECT_EQ(presets->currentIndex(), -1) << "three points of no preset";
+    EXPECT_EQ(presets->currentText(), QString()) << "no entry selected";
+    EXPECT_EQ(presets->placeholderText(), "Custom");
+
+    const auto indexOf = [&](TransferPreset p) { return presets->findData(int(p)); };
+    t.panel.applyPreset(TransferPreset::CtBone);
+    EXPECT_EQ(presets->currentIndex(), indexOf(TransferPreset::CtBone));
+    EXPECT_EQ(t.panel.activePreset(), TransferPreset::CtBone);
+
+    // An edit (a point moved as a drag does) makes it Custom; undo shows the preset again.
+    t.panel.editor()->undoStack()->push(
+        new MovePointCommand(*t.panel.editor(), 2, 420.0, 0.3f, /*dragId=*/77));
+    EXPECT_EQ(presets->currentIndex(), -1);
+    EXPECT_FALSE(t.panel.activePreset().has_value());
+    t.panel.undoStack()->undo();
+    EXPECT_EQ(presets->currentIndex(), indexOf(TransferPreset::CtBone));
+
+    // A new volume's function is its preset when it is one (the modality's default).
+    t.panel.setTransferFunction(transferFunctionPreset(TransferPreset::Mr, t.range));
+    EXPECT_EQ(presets->currentIndex(), indexOf(TransferPreset::Mr));
+
+    // A file holding a preset shows that preset; one of other points shows Custom.
+    isoview::test::TempDir dir;
+    const QString lung = QString::fromStdString((dir.path() / "lung.json").string());
+    saveTransferFunction(lung.toStdString(),
+                         transferFunctionPreset(TransferPreset::CtLung, t.range));
+    const QString own = QString::fromStdString((dir.path() / "own.json").string());
+    saveTransferFunction(own.toStdString(), threePoints());
+    QString error;
+    ASSERT_TRUE(t.panel.loadFromFile(lung, &error)) << error.toStdString();
+    EXPECT_EQ(presets->currentIndex(), indexOf(TransferPreset::CtLung));
+    ASSERT_TRUE(t.panel.loadFromFile(own, &error)) << error.toStdString();
+    EXPECT_EQ(presets->currentIndex(), -1);
+    saveScreenshot(t.panel, "transfer_function_panel_custom");
 }
 
 } // namespace
