@@ -351,6 +351,31 @@ void ViewportWidget::paintEvent(QPaintEvent*)
     // arrives.
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
     painter.drawImage(QRectF(rect()), m_shown->image);
+
+    const QString hint = emptySurfaceHint();
+    if (hint.isEmpty()) return;
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QRect text =
+        painter.fontMetrics()
+            .boundingRect(rect().adjusted(24, 0, -24, 0), Qt::AlignCenter | Qt::TextWordWrap, hint)
+            .adjusted(-12, -8, 12, 8);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(0, 0, 0, 150));
+    painter.drawRoundedRect(text, 6, 6);
+    painter.setPen(QColor(235, 235, 235));
+    painter.drawText(text, Qt::AlignCenter | Qt::TextWordWrap, hint);
+}
+
+QString ViewportWidget::emptySurfaceHint() const
+{
+    if (!m_shown || !m_volume || m_shown->params.mode == gl::RenderMode::Volume) return {};
+    if (!m_shown->isovalue || !m_shown->vertexCount || *m_shown->vertexCount != 0) return {};
+    const ValueRange stored = m_volume->storedRange();
+    const auto real = [this](double v) {
+        return QString::number(m_volume->rescale().toReal(v), 'g', 6);
+    };
+    return tr("No surface at isovalue %1: the data range is %2\u00a0…\u00a0%3")
+        .arg(QString::number(*m_shown->isovalue, 'g', 6), real(stored.min), real(stored.max));
 }
 
 void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)

@@ -87,6 +87,10 @@ public:
     QString rendererName() const { return m_rendererName; }
     // The view as shown (the last frame, overlays included).
     QImage grabView();
+    // What the view says over a frame whose surface is empty ("No surface at isovalue X: the
+    // data range is A … B", real units), so an empty view is not taken for a failure; empty
+    // while the surface has triangles, before the first frame and in volume-only mode.
+    QString emptySurfaceHint() const;
 
 signals:
     void frameStatsChanged(const isoview::FrameStats& stats);
