@@ -10,11 +10,14 @@
 #include "measurements.h"
 #include "mesh_export_dialog.h"
 #include "mesh_processing/physical_mesh.h"
+#include "output_folders.h"
 #include "png_file.h"
 #include "raw_import_dialog.h"
 #include "series_picker_dialog.h"
+#include "stack_geometry_note.h"
 #include "session_controller.h"
 #include "transfer_function_panel.h"
+#include "transfer_function_start.h"
 #include "view_layout.h"
 
 #include <QAction>
@@ -162,6 +165,8 @@ void MainWindow::createDocks()
     m_cropDock->hide();
     connect(m_cropPanel, &CropPanel::cropChanged, this,
             [this](const VoxelBox& box) { m_view->setCrop(box); });
+    m_cropPanel->setUndoStack(m_tfPanel->undoStack()); // one edit history per volume
+    m_tfStart = new TransferFunctionStart(this);
     m_measurements = new Measurements(this, m_view);
     addDockWidget(Qt::RightDockWidgetArea, m_measurements->dock());
     connect(m_cropPanel, &CropPanel::cropChanged, m_measurements, &Measurements::surfaceChanged);
@@ -279,6 +284,13 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_quitAction);
 
+    // Window-wide Undo/Redo: transfer-function and crop edits, wherever the focus is.
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_tfPanel->undoAction());
+    edit->addAction(m_tfPanel->redoAction());
+    edit->addSeparator();
+    edit->addAction(m_tfStart->keepAction());
+
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addActions(m_modeGroup->actions());
     m_viewMenu->addSeparator();
@@ -354,6 +366,9 @@ void MainWindow::createStatusBar()
     statusBar()->addWidget(m_volumeLabel);
     statusBar()->addWidget(m_loadProgress);
     statusBar()->addWidget(m_exportProgress);
+    m_geometryLabel = label("stackGeometryLabel", tr("Kept as measured: each slice is shown "
+                                                     "where it was measured, not resampled"));
+    statusBar()->addPermanentWidget(m_geometryLabel);
     statusBar()->addPermanentWidget(m_triangleLabel);
     statusBar()->addPermanentWidget(m_timingLabel);
     statusBar()->addPermanentWidget(m_fpsLabel);
@@ -532,28 +547,21 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
         emit loadFailed(*error);
         return;
     }
-    m_document = doc;
+    const std::shared_ptr<VolumeDocument> previous = std::exchange(m_document, doc);
     const Volume& v = *doc->volume;
     const double iso = std::clamp(isovalue.value_or(doc->suggestedIsovalue), doc->realRange.min,
                                   doc->realRange.max);
 
-    // The transfer function: the last one the user had for data in the same units, else the
-    // volume's default.
-    QSettings s;
-    std::optional<TransferFunction> tf;
-    if (s.value("transferFunction/lastUnits").toString() == doc->units()) {
-        try {
-            tf =
-                transferFunctionFromJson(s.value("transferFunction/last").toString().toStdString());
-        } catch (const Error&) {
-            tf.reset();
-        }
-    }
+    // The transfer function: the modality's default unless the user keeps the current one.
+    const std::optional<TransferFunction> shownTf =
+        previous ? std::optional(m_tfPanel->transferFunction()) : std::nullopt;
+    const TransferFunction tf =
+        m_tfStart->forVolume(v, doc->units(), shownTf, previous ? previous->units() : QString());
     m_isovaluePanel->setVolumeContext(doc->histogram, doc->realRange, doc->units(),
                                       doc->integerValued);
     m_cropPanel->setVolumeDims(v.dims()); // a new volume starts uncropped (so does the view)
     m_tfPanel->setVolumeContext(doc->histogram, doc->realRange, doc->units());
-    m_tfPanel->setTransferFunction(tf && tf->size() > 0 ? *tf : defaultTransferFunction(v));
+    m_tfPanel->setTransferFunction(tf);
     m_view->setTransferFunction(m_tfPanel->transferFunction());
     m_isovaluePanel->setIsovalue(iso);
     m_view->setIsovalue(m_isovaluePanel->isovalue());
@@ -569,6 +577,7 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
                                .arg(d.z)
                                .arg(formatValue(sp.x), formatValue(sp.y), formatValue(sp.z),
                                     QString::fromStdString(std::string(scalarTypeName(v.type())))));
+    m_geometryLabel->setText(stackGeometryNote(v.geometry(), d.z));
     setWindowTitle(QStringLiteral("%1 - isoview").arg(doc->displayName));
     m_exportAction->setEnabled(true);
     updateViewNames();
@@ -783,13 +792,13 @@ void MainWindow::showAbout()
 void MainWindow::exportMeshDialog()
 {
     if (!m_document) return;
-    QSettings s;
-    const QString folder = s.value("export/folder", m_lastFolder).toString();
+    const QString folder = outputFolder(OutputKind::Surface);
     const QString base = QFileInfo(m_document->path).completeBaseName() +
                          QStringLiteral("_iso%1").arg(formatValue(m_view->isovalue()));
     const std::uint64_t triangles = m_view->lastFrameStats().triangles.value_or(0);
     const auto choice = MeshExportDialog::ask(folder, base, m_view->anatomical(), triangles, this);
     if (!choice) return;
+    rememberOutputFolder(OutputKind::Surface, choice->path);
     MeshExportOptions options = choice->options;
     if (choice->vertexColor) {
         const QColor c = m_view->surfaceColor();
@@ -905,12 +914,16 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
 
 void MainWindow::screenshotDialog()
 {
-    const QString file = QFileDialog::getSaveFileName(this, tr("Save Screenshot"),
-                                                      QDir(m_lastFolder).filePath("isoview.png"),
+    const QString screenshotStart =
+        QDir(outputFolder(OutputKind::Screenshot)).filePath("isoview.png");
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), screenshotStart,
                                                       tr("PNG image (*.png)"));
     if (file.isEmpty()) return;
     QString error;
-    if (!saveScreenshot(file, &error)) showError(tr("Cannot save the screenshot"), error);
+    if (!saveScreenshot(file, &error))
+        showError(tr("Cannot save the screenshot"), error);
+    else
+        rememberOutputFolder(OutputKind::Screenshot, file);
 }
 
 bool MainWindow::saveScreenshot(const QString& path, QString* error)

@@ -125,6 +125,7 @@ private:
     class CropPanel* m_cropPanel = nullptr;
     QDockWidget* m_cropDock = nullptr;
     QDockWidget* m_logDock = nullptr;
+    class TransferFunctionStart* m_tfStart = nullptr;
     class SessionController* m_sessionController = nullptr;
     class Measurements* m_measurements = nullptr;
 
@@ -142,6 +143,7 @@ private:
     QLabel* m_timingLabel = nullptr;
     QLabel* m_fpsLabel = nullptr;
     QLabel* m_rendererLabel = nullptr;
+    QLabel* m_geometryLabel = nullptr; // uneven or tilted stacks (stack_geometry_note.h)
     QWidget* m_loadProgress = nullptr;
     QLabel* m_loadProgressLabel = nullptr;
     QProgressBar* m_loadProgressBar = nullptr;

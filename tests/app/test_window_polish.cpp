@@ -1,0 +1,355 @@
+// The window's polish found in use (issue 11): Undo/Redo from wherever the focus is (the 3D view
+// included) for transfer-function and crop edits; each new volume starting from its modality's
+// transfer function unless the user keeps it; save dialogs starting in the last output folder or
+// the documents folder, never the scan's; the status bar naming an uneven or tilted stack with
+// its range; and the 3D view saying why it is empty.
+#include "app_test_support.h"
+#include "crop_panel.h"
+#include "isovalue_panel.h"
+#include "main_window.h"
+#include "output_folders.h"
+#include "stack_geometry_note.h"
+#include "support/shared_data.h"
+#include "support/temp_dir.h"
+#include "test_paths.h"
+#include "transfer_function_panel.h"
+
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcuid.h>
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <QUndoStack>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace isoview::app {
+namespace {
+
+namespace fs = std::filesystem;
+using test::waitUntil;
+
+QString samplePath()
+{
+    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
+                                  "/resources/samples/mr_head.nhdr");
+}
+
+// A shown, active window with the volume at path open and a frame of it on screen.
+std::unique_ptr<MainWindow> openVolume(const QString& path, std::optional<double> iso = {})
+{
+    auto w = std::make_unique<MainWindow>();
+    w->resize(900, 640);
+    w->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    w->activateWindow();
+    EXPECT_TRUE(QTest::qWaitForWindowActive(w.get()));
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(path, iso);
+    EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    EXPECT_TRUE(waitUntil([&] { return w->viewport()->renderedIsovalue().has_value(); }));
+    return w;
+}
+
+// Opens another volume in the same window and waits for it.
+void openAgain(MainWindow& w, const QString& path)
+{
+    QSignalSpy loaded(&w, &MainWindow::volumeLoaded);
+    w.openPath(path);
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+}
+
+QAction* actionNamed(const MainWindow& w, const char* name)
+{
+    auto* a = w.findChild<QAction*>(name);
+    EXPECT_NE(a, nullptr) << name;
+    return a;
+}
+
+// Three copies of the shared CT slice at the given z (mm), as one series in folder.
+void writeCtSeries(const fs::path& folder, const std::vector<double>& z,
+                   const std::vector<double>& y = {})
+{
+    const fs::path reference =
+        fs::path(isoview::test::kSharedDataDir) / "dicom" / "single" /
+        "CTImage.dcm_LittleEndianExplicitTransferSyntax_1.2.840.10008.1.2.1.dcm";
+    for (std::size_t k = 0; k < z.size(); ++k) {
+        DcmFileFormat file;
+        ASSERT_TRUE(file.loadFile(reference.c_str()).good());
+        ASSERT_TRUE(file.loadAllDataIntoMemory().good());
+        DcmDataset& d = *file.getDataset();
+        char uid[100];
+        ASSERT_TRUE(d.putAndInsertString(DCM_SOPInstanceUID,
+                                         dcmGenerateUniqueIdentifier(uid, SITE_INSTANCE_UID_ROOT))
+                        .good());
+        const double yk = y.empty() ? -172.0 : y[k];
+        const std::string position = "-172\\" + std::to_string(yk) + "\\" + std::to_string(z[k]);
+        ASSERT_TRUE(d.putAndInsertString(DCM_ImagePositionPatient, position.c_str()).good());
+        ASSERT_TRUE(d.putAndInsertString(DCM_InstanceNumber, std::to_string(k + 1).c_str()).good());
+        ASSERT_TRUE(file.saveFile((folder / ("slice" + std::to_string(k))).c_str(),
+                                  EXS_LittleEndianExplicit)
+                        .good());
+    }
+}
+
+// ---- Undo / Redo ----------------------------------------------------------------------------
+
+TEST(WindowPolish, CtrlZInThe3DViewUndoesTheLastTransferFunctionEdit)
+{
+    auto w = openVolume(samplePath(), 40.0);
+    TransferFunctionPanel* tf = w->transferFunctionPanel();
+    const TransferFunction start = tf->transferFunction();
+    tf->applyPreset(TransferPreset::CtBone);
+    const TransferFunction bone = tf->transferFunction();
+    ASSERT_NE(bone, start);
+
+    w->viewport()->setFocus();
+    ASSERT_TRUE(waitUntil([&] { return w->viewport()->hasFocus(); }, 2000));
+    QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(tf->transferFunction(), start) << "Ctrl+Z from the 3D view";
+    QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    EXPECT_EQ(tf->transferFunction(), bone) << "Ctrl+Shift+Z from the 3D view";
+    QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
+    QTest::keyClick(w->viewport(), Qt::Key_Y, Qt::ControlModifier);
+    EXPECT_EQ(tf->transferFunction(), bone) << "Ctrl+Y from the 3D view";
+
+    // The Edit menu holds them, named after the step they undo.
+    bool inEditMenu = false;
+    for (QAction* a : w->findChildren<QAction*>()) {
+        if (a == tf->undoAction() && !a->associatedObjects().isEmpty())
+            inEditMenu = a->associatedObjects().size() >= 2; // the panel and the menu
+    }
+    EXPECT_TRUE(inEditMenu);
+    EXPECT_TRUE(tf->undoAction()->text().contains("CT bone"))
+        << tf->undoAction()->text().toStdString();
+}
+
+TEST(WindowPolish, CropEditsAreUndoableOneStepPerSpinBoxRun)
+{
+    auto w = openVolume(samplePath(), 40.0);
+    auto* crop = w->findChild<CropPanel*>("cropPanel");
+    ASSERT_NE(crop, nullptr);
+    const VoxelBox whole = crop->box();
+
+    // Three arrow steps on one spin box, then one on another: two undo steps.
+    for (int i = 0; i < 3; ++i)
+        crop->spinBox(0, false)->stepBy(1);
+    crop->spinBox(2, true)->stepBy(-1);
+    EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
+    EXPECT_EQ(crop->box().last.z, whole.last.z - 1);
+
+    w->viewport()->setFocus();
+    QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(crop->box().last.z, whole.last.z);
+    EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
+    QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_TRUE(crop->box() == whole) << "the three steps were one undo step";
+    QTest::keyClick(w->viewport(), Qt::Key_Y, Qt::ControlModifier);
+    EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
+
+    // Reset is one step, and the view follows every undo.
+    crop->resetButton()->click();
+    EXPECT_TRUE(crop->box() == whole);
+    QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
+
+    // A new volume starts a fresh history.
+    openAgain(*w, samplePath());
+    EXPECT_FALSE(w->transferFunctionPanel()->undoStack()->canUndo());
+}
+
+// ---- the transfer function of a new volume --------------------------------------------------
+
+TEST(WindowPolish, EachNewVolumeStartsFromItsModalitysDefaultUnlessKept)
+{
+    QSettings().remove("transferFunction/keep");
+    auto w = openVolume(samplePath(), 40.0);
+    TransferFunctionPanel* tf = w->transferFunctionPanel();
+    const TransferFunction modalityDefault = defaultTransferFunction(*w->document()->volume);
+    EXPECT_EQ(tf->transferFunction(), modalityDefault);
+    EXPECT_EQ(tf->activePreset(), TransferPreset::Mr) << "the box shows the default's preset";
+    QAction* keep = actionNamed(*w, "keepTransferFunctionAction");
+    ASSERT_NE(keep, nullptr);
+    EXPECT_FALSE(keep->isChecked());
+
+    // The last function used to carry over (the faint volume rendering): no more.
+    tf->applyPreset(TransferPreset::CtBone);
+    w->close(); // saves it as the last function, as a session's end does
+    w->show();
+    openAgain(*w, samplePath());
+    EXPECT_EQ(tf->transferFunction(), modalityDefault);
+
+    // Kept: the next volume (same units) opens with the function shown.
+    tf->applyPreset(TransferPreset::CtLung);
+    const TransferFunction lung = tf->transferFunction();
+    keep->setChecked(true);
+    openAgain(*w, samplePath());
+    EXPECT_EQ(tf->transferFunction(), lung);
+    EXPECT_EQ(tf->activePreset(), TransferPreset::CtLung);
+    w->close();
+
+    // Remembered: the next window keeps too, starting from the function saved at exit.
+    {
+        auto next = openVolume(samplePath(), 40.0);
+        EXPECT_TRUE(actionNamed(*next, "keepTransferFunctionAction")->isChecked());
+        EXPECT_EQ(next->transferFunctionPanel()->transferFunction(), lung);
+        actionNamed(*next, "keepTransferFunctionAction")->setChecked(false);
+        next->close();
+    }
+    EXPECT_FALSE(QSettings().value("transferFunction/keep").toBool());
+}
+
+// ---- where save dialogs start -----------------------------------------------------------------
+
+TEST(WindowPolish, OutputFoldersAreRememberedPerKindAndNeverTheScans)
+{
+    for (const char* key : {"output/surfaceFolder", "output/screenshotFolder"})
+        QSettings().remove(key);
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString fallback = QFileInfo(documents).isDir() ? documents : QDir::homePath();
+    EXPECT_EQ(outputFolder(OutputKind::Surface), fallback);
+
+    isoview::test::TempDir dir;
+    const fs::path meshes = dir.path() / "meshes";
+    const fs::path shots = dir.path() / "shots";
+    fs::create_directories(meshes);
+    fs::create_directories(shots);
+    rememberOutputFolder(OutputKind::Surface, QString::fromStdString((meshes / "a.ply").string()));
+    rememberOutputFolder(OutputKind::Screenshot,
+                         QString::fromStdString((shots / "b.png").string()));
+    EXPECT_EQ(outputFolder(OutputKind::Surface), QString::fromStdString(meshes.string()));
+    EXPECT_EQ(outputFolder(OutputKind::Screenshot), QString::fromStdString(shots.string()));
+    fs::remove_all(shots);
+    EXPECT_EQ(outputFolder(OutputKind::Screenshot), fallback) << "a folder since removed";
+
+    // The screenshot dialog of a window showing the sample starts there, not in the sample's
+    // folder.
+    auto w = openVolume(samplePath(), 40.0);
+    rememberOutputFolder(OutputKind::Screenshot,
+                         QString::fromStdString((meshes / "c.png").string()));
+    QString shownFolder;
+    test::onModalDialog([&](QWidget* modal) {
+        if (auto* dialog = qobject_cast<QFileDialog*>(modal)) {
+            shownFolder = dialog->directory().absolutePath();
+            dialog->reject();
+        } else {
+            modal->close();
+        }
+    });
+    QAction* screenshot = nullptr;
+    for (QAction* a : w->findChildren<QAction*>())
+        if (a->text() == "Save &Screenshot...") screenshot = a;
+    ASSERT_NE(screenshot, nullptr);
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs, true);
+    screenshot->trigger();
+    EXPECT_EQ(shownFolder, QString::fromStdString(meshes.string()));
+    EXPECT_NE(shownFolder, QFileInfo(samplePath()).absolutePath());
+    w->close();
+    QSettings().remove("output/surfaceFolder");
+    QSettings().remove("output/screenshotFolder");
+}
+
+// ---- the status bar on irregular stacks -------------------------------------------------------
+
+TEST(WindowPolish, StackGeometryNoteGivesTheRangeOfGapsAndTilt)
+{
+    VolumeGeometry regular;
+    EXPECT_EQ(stackGeometryNote(regular, 10), QString());
+
+    VolumeGeometry uneven;
+    uneven.sliceOrigins = {{0, 0, 0}, {0, 0, 1.25}, {0, 0, 2.5}, {0, 0, 5.0}};
+    EXPECT_EQ(stackGeometryNote(uneven, 4), QString("Uneven slice spacing 1.25 – 2.5 mm"));
+
+    // Gantry tilt: every slice 1 mm further along y for 3 mm along z (18.43°), evenly.
+    VolumeGeometry tilted;
+    for (int k = 0; k < 5; ++k)
+        tilted.sliceOrigins.push_back({0.0, double(k), 3.0 * k});
+    const StackGeometrySummary s = summarizeStackGeometry(tilted, 5);
+    EXPECT_FALSE(s.uneven);
+    EXPECT_NEAR(s.maxTiltDegrees, std::atan(1.0 / 3.0) * 180.0 / M_PI, 1e-9);
+    EXPECT_EQ(stackGeometryNote(tilted, 5), QString("Tilted stack 18.4°"));
+
+    // A sheared affine without per-slice origins (NIfTI, NRRD).
+    VolumeGeometry sheared;
+    sheared.direction[2] = glm::normalize(glm::dvec3(0.0, 1.0, 3.0));
+    EXPECT_EQ(stackGeometryNote(sheared, 5), QString("Tilted stack 18.4°"));
+    EXPECT_EQ(stackGeometryNote(sheared, 1), QString()) << "one slice has no tilt";
+
+    // Differences of a rounding in the files' positions are no note.
+    VolumeGeometry rounded;
+    rounded.sliceOrigins = {{0, 0, 0}, {0, 0, 2.0}, {0, 0, 4.0001}};
+    EXPECT_EQ(stackGeometryNote(rounded, 3), QString());
+}
+
+TEST(WindowPolish, TheStatusBarSaysWhenTheSpacingIsUnevenWithItsRange)
+{
+    isoview::test::TempDir dir;
+    const fs::path uneven = dir.path() / "uneven";
+    fs::create_directories(uneven);
+    writeCtSeries(uneven, {0.0, 2.0, 5.0});
+    auto w = openVolume(QString::fromStdString(uneven.string()));
+    const auto* label = w->findChild<QLabel*>("stackGeometryLabel");
+    ASSERT_NE(label, nullptr);
+    EXPECT_EQ(label->text(), QString("Uneven slice spacing 2 – 3 mm"));
+    EXPECT_TRUE(label->isVisible());
+    test::saveScreenshot(*w, "window_uneven_stack");
+
+    // A regular stack clears the note.
+    openAgain(*w, samplePath());
+    EXPECT_EQ(label->text(), QString());
+}
+
+// ---- the empty surface ----------------------------------------------------------------------
+
+TEST(WindowPolish, AnEmptySurfaceShowsTheIsovalueAndTheDataRange)
+{
+    auto w = openVolume(samplePath(), 40.0);
+    ASSERT_TRUE(
+        waitUntil([&] { return w->viewport()->lastFrameStats().triangles.value_or(0) > 0; }));
+    EXPECT_EQ(w->viewport()->emptySurfaceHint(), QString()) << "a surface is shown";
+
+    // Crop to a corner of air: the surface is empty, and the view says why.
+    auto* crop = w->findChild<CropPanel*>("cropPanel");
+    ASSERT_NE(crop, nullptr);
+    crop->setBox({{0, 0, 0}, {2, 2, 2}});
+    ASSERT_TRUE(waitUntil([&] {
+        const auto t = w->viewport()->lastFrameStats().triangles;
+        return t && *t == 0;
+    }));
+    const ValueRange range = w->document()->realRange;
+    EXPECT_EQ(w->viewport()->emptySurfaceHint(),
+              QString("No surface at isovalue 40: the data range is %1\u00a0…\u00a0%2")
+                  .arg(QString::number(range.min, 'g', 6), QString::number(range.max, 'g', 6)));
+
+    // The hint is drawn over the frame (the view's centre is no longer the plain background).
+    const QImage shown = w->viewport()->grabView();
+    const QColor centre = shown.pixelColor(shown.width() / 2, shown.height() / 2);
+    const QColor corner = shown.pixelColor(4, shown.height() - 4);
+    EXPECT_NE(centre, corner);
+    test::saveScreenshot(*w, "window_empty_surface_hint");
+
+    // Volume rendering alone draws no surface: no hint.
+    w->viewport()->setRenderMode(gl::RenderMode::Volume);
+    ASSERT_TRUE(waitUntil([&] { return w->viewport()->emptySurfaceHint().isEmpty(); }));
+    w->viewport()->setRenderMode(gl::RenderMode::Surface);
+    crop->reset();
+    ASSERT_TRUE(
+        waitUntil([&] { return w->viewport()->lastFrameStats().triangles.value_or(0) > 0; }));
+    EXPECT_EQ(w->viewport()->emptySurfaceHint(), QString());
+}
+
+} // namespace
+} // namespace isoview::app
