@@ -7,6 +7,7 @@
 #include "log_panel.h"
 #include "main_window.h"
 #include "transfer_function_panel.h"
+#include "view_layout.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -18,6 +19,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <filesystem>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace isoview::app {
@@ -60,6 +63,12 @@ SessionRenderMode toSessionMode(gl::RenderMode mode)
     }
     return SessionRenderMode::Surface;
 }
+
+constexpr std::pair<ViewLayout::Layout, std::string_view> kLayoutNames[] = {
+    {ViewLayout::Layout::Grid2x2, "2x2"},
+    {ViewLayout::Layout::Row1x3, "1x3"},
+    {ViewLayout::Layout::ThreeDOnly, "3d"},
+};
 
 } // namespace
 
@@ -122,6 +131,16 @@ Session SessionController::currentSession() const
     s.orientationMarker = m_window->orientationMarkerAction()->isChecked();
     if (const std::optional<QColor> c = m_window->surfaceColorOverride())
         s.surfaceColor = glm::vec3(float(c->redF()), float(c->greenF()), float(c->blueF()));
+    if (const ViewLayout* views = m_window->viewLayout()) {
+        SessionSliceViews slices;
+        for (const auto& [layout, name] : kLayoutNames) {
+            if (layout == views->layout()) slices.layout = name;
+        }
+        slices.windowCenter = views->windowLevel().center;
+        slices.windowWidth = views->windowLevel().width;
+        slices.crosshair = views->crosshair();
+        s.sliceViews = slices;
+    }
     return s;
 }
 
@@ -290,6 +309,18 @@ void SessionController::apply(const Session& session)
         m_window->setSurfaceColorOverride(QColor::fromRgbF(c.r, c.g, c.b));
     } else {
         m_window->setSurfaceColorOverride(std::nullopt);
+    }
+    if (ViewLayout* views = m_window->viewLayout(); views && session.sliceViews) {
+        const SessionSliceViews& slices = *session.sliceViews;
+        for (const auto& [layout, name] : kLayoutNames) {
+            if (name == slices.layout) views->setLayout(layout);
+        }
+        if (slices.windowCenter && slices.windowWidth)
+            views->setWindowLevel({*slices.windowCenter, *slices.windowWidth});
+        if (slices.crosshair) {
+            const glm::dvec3 last = glm::dvec3(volume.dims() - glm::uvec3(1));
+            views->setCrosshair(glm::clamp(*slices.crosshair, glm::dvec3(0.0), last));
+        }
     }
     if (session.camera) {
         m_window->orthographicAction()->setChecked(session.camera->projection ==

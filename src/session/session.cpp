@@ -35,6 +35,8 @@ constexpr std::uint64_t kMaxFileBytes = 16ULL * 1024 * 1024;
 constexpr double kMaxMillimetres = 1e6;
 // Real values (HU, MR intensities, floats): anything finite a float volume can hold.
 constexpr double kMaxRealValue = 1e38;
+// Voxel indices: a dimension fits 32 bits.
+constexpr double kMaxIndex = 4294967295.0;
 
 std::string quoted(const std::filesystem::path& path)
 {
@@ -470,10 +472,16 @@ private:
     {
         const std::string section = "sliceViews";
         object(j, "'sliceViews'");
-        warnUnknown(j, {"layout", "windowCenter", "windowWidth"}, section);
+        warnUnknown(j, {"layout", "windowCenter", "windowWidth", "crosshair"}, section);
         SessionSliceViews slices;
-        if (const Json* layout = optional(j, "layout"))
+        if (const Json* layout = optional(j, "layout")) {
             slices.layout = string(*layout, name(section, "layout"));
+            if (slices.layout != "2x2" && slices.layout != "1x3" && slices.layout != "3d")
+                fail(name(section, "layout") + " is " + describe(*layout) +
+                     ", expected '2x2', '1x3' or '3d'");
+        }
+        if (const Json* c = optional(j, "crosshair"))
+            slices.crosshair = vec3(*c, name(section, "crosshair"), kMaxIndex);
         if (const Json* c = optional(j, "windowCenter"))
             slices.windowCenter = number(*c, name(section, "windowCenter"), kMaxRealValue);
         if (const Json* w = optional(j, "windowWidth")) {
@@ -533,11 +541,14 @@ std::string sessionToJson(const Session& session, const std::filesystem::path& s
         view["surfaceColor"] = vec3Json(glm::dvec3(*session.surfaceColor), "the colour");
     root["view"] = view;
     if (session.sliceViews) {
-        Json slices = {{"layout", session.sliceViews->layout}};
+        Json slices = Json::object();
+        if (!session.sliceViews->layout.empty()) slices["layout"] = session.sliceViews->layout;
         if (session.sliceViews->windowCenter)
             slices["windowCenter"] = finiteOrFail(*session.sliceViews->windowCenter, "the window");
         if (session.sliceViews->windowWidth)
             slices["windowWidth"] = finiteOrFail(*session.sliceViews->windowWidth, "the window");
+        if (session.sliceViews->crosshair)
+            slices["crosshair"] = vec3Json(*session.sliceViews->crosshair, "the crosshair");
         root["sliceViews"] = slices;
     }
     // Free text (a series UID, a transfer function's name) that is not UTF-8 becomes U+FFFD

@@ -16,7 +16,8 @@
 //    "crop": {"first": [i, j, k], "last": [i, j, k]},
 //    "view": {"mode": "surface" | "volume" | "both", "orientationMarker": true,
 //             "surfaceColor": [r, g, b]},
-//    "sliceViews": {"layout": "2x2", "windowCenter": 40, "windowWidth": 400}}
+//    "sliceViews": {"layout": "2x2", "windowCenter": 40, "windowWidth": 400,
+//                   "crosshair": [i, j, k]}}
 // "path" is relative to the session file's folder (so a session moved with its data still
 // finds it); "absolutePath" is where it was when saved (so a session moved alone still finds
 // it). Reading takes the first of the two that exists.
@@ -58,11 +59,13 @@ struct SessionVolume {
 
 enum class SessionRenderMode { Surface, Volume, SurfaceAndVolume };
 
-// The slice views' part (layout and window/level), for the viewer's slice views.
+// The slice views' part: layout, window/level (real units) and the crosshair, in voxel index
+// space (which also fixes the three slices shown).
 struct SessionSliceViews {
-    std::string layout; // "2x2", "1x3", "3d"
+    std::string layout; // "2x2", "1x3" or "3d"; empty: the viewer's own
     std::optional<double> windowCenter;
-    std::optional<double> windowWidth;
+    std::optional<double> windowWidth; // > 0
+    std::optional<glm::dvec3> crosshair;
     bool operator==(const SessionSliceViews&) const = default;
 };
 

@@ -10,6 +10,7 @@
 #include "support/temp_dir.h"
 #include "test_paths.h"
 #include "transfer_function_panel.h"
+#include "view_layout.h"
 
 #include <gtest/gtest.h>
 
@@ -109,6 +110,9 @@ struct WindowState {
     bool orthographicChecked = false;
     std::optional<QColor> surfaceColor;
     std::uint64_t triangles = 0;
+    ViewLayout::Layout layout = ViewLayout::Layout::Grid2x2;
+    WindowLevel window;
+    glm::dvec3 crosshair{0.0};
 };
 
 WindowState stateOf(MainWindow& w)
@@ -124,6 +128,9 @@ WindowState stateOf(MainWindow& w)
     s.orthographicChecked = w.orthographicAction()->isChecked();
     s.surfaceColor = w.surfaceColorOverride();
     s.triangles = w.viewport()->lastFrameStats().triangles.value_or(0);
+    s.layout = w.viewLayout()->layout();
+    s.window = w.viewLayout()->windowLevel();
+    s.crosshair = w.viewLayout()->crosshair();
     return s;
 }
 
@@ -143,6 +150,9 @@ void expectSameState(const WindowState& a, const WindowState& b)
         EXPECT_EQ(a.surfaceColor->rgb(), b.surfaceColor->rgb());
     }
     EXPECT_EQ(a.triangles, b.triangles);
+    EXPECT_EQ(a.layout, b.layout);
+    EXPECT_EQ(a.window, b.window);
+    EXPECT_EQ(a.crosshair, b.crosshair);
 }
 
 QMessageBox* visibleErrorDialog(const MainWindow& w)
@@ -170,8 +180,22 @@ void changeEverything(MainWindow& w)
     }
     w.orientationMarkerAction()->setChecked(false);
     w.setSurfaceColorOverride(QColor(40, 200, 90));
+    w.viewLayout()->setLayout(ViewLayout::Layout::Row1x3);
+    w.viewLayout()->setWindowLevel({123.5, 310.0});
+    w.viewLayout()->setCrosshair({30.0, 61.0, 20.0});
     w.viewport()->setProjection(Projection::Orthographic); // a frame of the moved camera
     ASSERT_TRUE(waitForSurface(w));
+}
+
+// The view toggles a new volume keeps (they are the user's preferences, not the volume's) set
+// back, so that restoring them is seen.
+void resetToggles(MainWindow& w)
+{
+    w.orthographicAction()->setChecked(false);
+    w.orientationMarkerAction()->setChecked(true);
+    w.renderModeGroup()->actions().first()->trigger(); // surface
+    w.setSurfaceColorOverride(std::nullopt);
+    w.viewLayout()->setLayout(ViewLayout::Layout::Grid2x2);
 }
 
 TEST(SessionControllerTest, ASavedSessionBringsBackTheSameState)
@@ -191,6 +215,7 @@ TEST(SessionControllerTest, ASavedSessionBringsBackTheSameState)
     // Another volume, with its own defaults, then the session (by openPath, as from the command
     // line, a drop or the recent files).
     openAndWait(*w, qpath(writeBall(dir.path())));
+    resetToggles(*w);
     ASSERT_NE(stateOf(*w).path, before.path);
     QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
     w->openPath(file);
@@ -251,6 +276,7 @@ TEST(SessionControllerTest, ASessionWhoseVolumeMovedAsksWhereItIs)
     // Both the relative and the absolute path are now wrong.
     fs::rename(dir.path() / "scans", dir.path() / "archive");
     openAndWait(*w, qpath(writeBall(dir.path())));
+    resetToggles(*w);
     const WindowState ball = stateOf(*w);
 
     // Cancel: nothing changes.

@@ -59,7 +59,7 @@ Session fullSession(const fs::path& volumePath)
     s.renderMode = SessionRenderMode::SurfaceAndVolume;
     s.orientationMarker = false;
     s.surfaceColor = glm::vec3(0.1f, 0.7f, 0.33f);
-    s.sliceViews = SessionSliceViews{"1x3", 40.0, 400.0};
+    s.sliceViews = SessionSliceViews{"1x3", 40.0, 400.0, glm::dvec3(31.5, 0.0, 12.25)};
     return s;
 }
 
@@ -255,6 +255,10 @@ TEST(SessionTest, BadFilesAreRefusedNamingTheKeyAndTheProblem)
          "'view' 'orientationMarker' must be true or false, got 'yes'"},
         {withSection(R"("sliceViews": {"windowWidth": 0})"),
          "'sliceViews' 'windowWidth' must be positive"},
+        {withSection(R"("sliceViews": {"layout": "3x3"})"),
+         "'sliceViews' 'layout' is '3x3', expected '2x2', '1x3' or '3d'"},
+        {withSection(R"("sliceViews": {"crosshair": [1, 2, "3"]})"),
+         "'sliceViews' 'crosshair' element 3 must be a number, got '3'"},
     };
     for (const auto& c : cases) {
         const std::string message = readError(c.json);
