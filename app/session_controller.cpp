@@ -101,7 +101,7 @@ bool SessionController::isSessionPath(const QString& path)
 
 QString SessionController::startFolder() const
 {
-    const QString last = QSettings().value(kLastFolderKey).toString();
+    QString last = QSettings().value(kLastFolderKey).toString();
     if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
     return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
 }

@@ -315,7 +315,7 @@ private:
     {
         const std::filesystem::path folder =
             std::filesystem::absolute(m_sessionFile).lexically_normal().parent_path();
-        const std::filesystem::path nearSession = (folder / relative).lexically_normal();
+        std::filesystem::path nearSession = (folder / relative).lexically_normal();
         std::error_code ec;
         if (std::filesystem::exists(nearSession, ec)) return nearSession;
         if (!absolute.empty() && std::filesystem::exists(absolute, ec)) return absolute;
