@@ -20,6 +20,7 @@
 
 #include <QAction>
 #include <QImage>
+#include <QMouseEvent>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -171,8 +172,13 @@ TEST(SliceViewsTest, AClickInOneViewMovesTheOthersSlices)
     EXPECT_EQ(axial->sliceIndex(), expected(index[axial->slice().axes.normalAxis]));
     EXPECT_NE(coronal->sliceIndex(), int(w->document()->volume->dims()[1] / 2));
     // The readout names the voxel under the cursor.
-    QTest::mouseMove(axial, axial->widgetPointOfPixel(pixel).toPoint());
-    EXPECT_TRUE(waitUntil([&] { return !axial->readout().isEmpty(); }, 2000));
+    // Sent directly: QTest::mouseMove moves the real cursor, which a busy X server may deliver
+    // late.
+    const QPointF at = axial->widgetPointOfPixel(pixel);
+    QMouseEvent move(QEvent::MouseMove, at, axial->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(axial, &move);
+    ASSERT_FALSE(axial->readout().isEmpty());
     const glm::uvec3 voxel(glm::round(index));
     const float value = w->document()->volume->valueAt(voxel.x, voxel.y, voxel.z);
     EXPECT_TRUE(axial->readout().contains(QString::number(double(value), 'g', 6)))
