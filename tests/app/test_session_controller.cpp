@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -309,6 +310,29 @@ TEST(SessionControllerTest, ASessionWhoseVolumeMovedAsksWhereItIs)
     WindowState expected = saved;
     expected.path = moved;
     expectSameState(stateOf(*w), expected);
+}
+
+// A session saved over a file the open volume was read from is refused, and the file stays.
+TEST(SessionControllerTest, ASessionIsNeverWrittenOverTheOpenVolume)
+{
+    isoview::test::TempDir dir;
+    auto w = shownWindow();
+    const fs::path header = copySample(dir.path() / "scans");
+    openAndWait(*w, qpath(header), 40.0);
+    const auto readAll = [](const fs::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    const std::string before = readAll(header);
+    for (const fs::path& target :
+         {header, dir.path() / "scans" / "mr_head_128x128x85_uint16.raw"}) {
+        QString error;
+        EXPECT_FALSE(w->sessionController()->saveTo(qpath(target), &error));
+        EXPECT_TRUE(error.contains("the open volume was read")) << error.toStdString();
+    }
+    EXPECT_EQ(readAll(header), before);
+    EXPECT_EQ(fs::file_size(dir.path() / "scans" / "mr_head_128x128x85_uint16.raw"),
+              fs::file_size(sampleFolder() / "mr_head_128x128x85_uint16.raw"));
 }
 
 } // namespace
