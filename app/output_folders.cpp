@@ -29,7 +29,7 @@ QString outputFolder(OutputKind kind)
 {
     const QString remembered = QSettings().value(settingsKey(kind)).toString();
     if (isFolder(remembered)) return QDir(remembered).absolutePath();
-    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     if (isFolder(documents)) return documents;
     return QDir::homePath();
 }

@@ -64,6 +64,16 @@ std::unique_ptr<MainWindow> openVolume(const QString& path, std::optional<double
     return w;
 }
 
+// Gives the 3D view the keyboard in an active window: window-wide shortcuts answer only in the
+// active window, and another test's window (ctest -j) may have taken the activation.
+void focusViewport(MainWindow& w)
+{
+    w.activateWindow();
+    EXPECT_TRUE(QTest::qWaitForWindowActive(&w));
+    w.viewport()->setFocus();
+    EXPECT_TRUE(waitUntil([&] { return w.viewport()->hasFocus(); }, 5000));
+}
+
 // Opens another volume in the same window and waits for it.
 void openAgain(MainWindow& w, const QString& path)
 {
@@ -116,8 +126,7 @@ TEST(WindowPolish, CtrlZInThe3DViewUndoesTheLastTransferFunctionEdit)
     const TransferFunction bone = tf->transferFunction();
     ASSERT_NE(bone, start);
 
-    w->viewport()->setFocus();
-    ASSERT_TRUE(waitUntil([&] { return w->viewport()->hasFocus(); }, 2000));
+    focusViewport(*w);
     QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
     EXPECT_EQ(tf->transferFunction(), start) << "Ctrl+Z from the 3D view";
     QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
@@ -151,7 +160,7 @@ TEST(WindowPolish, CropEditsAreUndoableOneStepPerSpinBoxRun)
     EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
     EXPECT_EQ(crop->box().last.z, whole.last.z - 1);
 
-    w->viewport()->setFocus();
+    focusViewport(*w);
     QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
     EXPECT_EQ(crop->box().last.z, whole.last.z);
     EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
@@ -163,6 +172,7 @@ TEST(WindowPolish, CropEditsAreUndoableOneStepPerSpinBoxRun)
     // Reset is one step, and the view follows every undo.
     crop->resetButton()->click();
     EXPECT_TRUE(crop->box() == whole);
+    focusViewport(*w);
     QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
     EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
 
