@@ -38,8 +38,8 @@ MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent)
     setObjectName("measurementPanel");
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
-    m_area = selectableLabel(this, "areaLabel");
-    m_volume = selectableLabel(this, "volumeLabel");
+    m_area = selectableLabel(this, "surfaceAreaLabel");
+    m_volume = selectableLabel(this, "enclosedVolumeLabel");
     m_pieces = selectableLabel(this, "piecesLabel");
     form->addRow(tr("Surface area:"), m_area);
     form->addRow(tr("Enclosed volume:"), m_volume);
