@@ -198,7 +198,11 @@ void OrbitCamera::setPose(const Pose& pose)
         m_distance = std::clamp(pose.distance, m_fitDistance * kMinDistanceFactor,
                                 m_fitDistance * kMaxDistanceFactor);
     }
-    setOrientation(pose.orientation);
+    // A pose's own unit quaternion is kept bit for bit: normalising it again may move it an ulp.
+    if (std::abs(glm::length(pose.orientation) - 1.0f) < 1e-5f)
+        m_orientation = pose.orientation;
+    else
+        setOrientation(pose.orientation);
     m_projection = pose.projection;
 }
 

@@ -19,8 +19,10 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QTest>
+#include <QUrl>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -310,6 +312,52 @@ TEST(SessionControllerTest, ASessionWhoseVolumeMovedAsksWhereItIs)
     WindowState expected = saved;
     expected.path = moved;
     expectSameState(stateOf(*w), expected);
+}
+
+// Raw data whose layout the user gave: the session keeps the parameters, so opening it asks
+// nothing and loads the same volume. It is dropped on the window, as from a file manager.
+TEST(SessionControllerTest, ADroppedSessionOfRawDataLoadsItWithoutAsking)
+{
+    isoview::test::TempDir dir;
+    const fs::path ball = writeBall(dir.path());
+    const fs::path blob = dir.path() / "blob.bin"; // no layout in its name
+    fs::copy_file(ball, blob);
+    io::LoadOptions options;
+    options.raw =
+        io::RawVolumeParameters{{24, 24, 24}, ScalarType::UInt8, false, {0.5, 0.75, 1.5}, 0};
+    auto w = shownWindow();
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(qpath(blob), 100.0, options);
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    ASSERT_TRUE(waitForSurface(*w));
+    const WindowState saved = stateOf(*w);
+    const QString file = qpath(dir.path() / "blob.isoview");
+    ASSERT_TRUE(w->sessionController()->saveTo(file, nullptr));
+
+    openAndWait(*w, qpath(ball));
+    resetToggles(*w);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(file)});
+    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w.get(), &enter);
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w.get(), &drop);
+    // Any question (raw layout, series) would be a modal dialog: none may appear.
+    bool asked = false;
+    ASSERT_TRUE(waitUntil([&] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            asked = true;
+            modal->close();
+        }
+        return opened.count() == 1 || asked;
+    }));
+    EXPECT_FALSE(asked);
+    ASSERT_TRUE(waitForSurface(*w));
+    expectSameState(stateOf(*w), saved);
+    ASSERT_TRUE(w->document()->options.raw.has_value());
+    EXPECT_EQ(w->document()->volume->geometry().spacing, glm::dvec3(0.5, 0.75, 1.5));
+    EXPECT_EQ(w->recentFiles().first(), file);
 }
 
 // A session saved over a file the open volume was read from is refused, and the file stays.

@@ -375,6 +375,19 @@ TEST(SessionTest, ACameraPoseRestoresTheSameView)
     EXPECT_EQ(b.viewMatrix(), a.viewMatrix());
     EXPECT_EQ(b.projectionMatrix(1.5f), a.projectionMatrix(1.5f));
 
+    // Bit for bit for every standard view too (their quaternions are not exactly unit floats:
+    // normalising again would move them).
+    for (StandardView view :
+         {StandardView::Anterior, StandardView::Posterior, StandardView::Left, StandardView::Right,
+          StandardView::Superior, StandardView::Inferior}) {
+        OrbitCamera c;
+        c.fitTo(bounds);
+        c.setStandardView(view);
+        b.setPose(c.pose());
+        EXPECT_EQ(b.pose(), c.pose()) << standardViewName(view, true);
+    }
+    b.setPose(a.pose());
+
     // Nonsense leaves the camera as it was, and the distance stays within zoom's limits.
     OrbitCamera::Pose bad = a.pose();
     bad.distance = -1.0;
