@@ -38,7 +38,10 @@ Measurements::Measurements(QMainWindow* window, ViewportWidget* view)
     connect(m_dock, &QDockWidget::visibilityChanged, this, &Measurements::updateEnabled);
     connect(m_tool, &DistanceTool::activeChanged, this, [this](bool active) {
         // Turning the tool on shows its readout.
-        if (active) m_dock->show();
+        if (active) {
+            m_dock->show();
+            m_dock->raise(); // its tab in front
+        }
         updateEnabled();
     });
 

@@ -3,14 +3,19 @@
 // shows its area and volume within 1 % of 4 pi r^2 and 4/3 pi r^3, follows the isovalue and
 // the crop (closed at its face);
 // two clicks on known surface points give their distance within half a voxel, drawn over the
-// view; Esc clears it; a slice view's patient-space points go through the same API.
+// view; Esc clears it; a slice view's patient-space points go through the same API; on a real CT
+// the figures are those print preparation reports for the same surface closed at the border.
 #include "app_test_support.h"
 #include "crop_panel.h"
 #include "distance_tool.h"
+#include "extraction/mesh_metrics.h"
+#include "frame_worker.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
 #include "measurement_panel.h"
 #include "measurements.h"
+#include "mesh_processing/print_preparation.h"
+#include "support/shared_data.h"
 #include "support/synthetic_volumes.h"
 #include "support/temp_dir.h"
 #include "surface_measurer.h"
@@ -104,7 +109,10 @@ TEST(MeasurementsTest, PanelShowsTheSphereAreaAndVolumeWithinOnePercent)
 {
     Window win;
     EXPECT_FALSE(win.m().measurer()->isEnabled()); // nothing measured while nobody looks
-    win.m().dock()->show();
+    // View > Measurements shows the dock (a tab beside the transfer function) in front.
+    win.m().dock()->toggleViewAction()->trigger();
+    EXPECT_TRUE(waitUntil([&] { return win.m().panel()->isVisible(); }));
+    EXPECT_TRUE(win.m().measurer()->isEnabled());
     const auto measured = win.measuredAt(0.0);
     ASSERT_TRUE(measured);
     const double area = 4.0 * kPi * kRadiusMm * kRadiusMm;
@@ -177,7 +185,7 @@ TEST(MeasurementsTest, TwoClicksOnTheSurfaceGiveTheirDistance)
     EXPECT_EQ(tool->shortcut(), QKeySequence(Qt::Key_D));
     tool->trigger();
     EXPECT_TRUE(win.m().distanceTool()->isActive());
-    EXPECT_TRUE(win.m().dock()->isVisible()); // the tool shows its readout
+    EXPECT_TRUE(waitUntil([&] { return win.m().panel()->isVisible(); })); // its readout
     ASSERT_TRUE(win.measuredAt(0.0));
 
     // The anterior pole and a point 50 degrees to the patient's left of it, both facing the
@@ -252,6 +260,64 @@ TEST(MeasurementsTest, PointsFromAnotherViewAreMeasuredToo)
     EXPECT_EQ(tool->points().size(), 1u);
     tool->setPoints({0, 0, 0}, {0, 0, 2});
     EXPECT_DOUBLE_EQ(*tool->distanceMm(), 2.0);
+}
+
+// A real CT (the skull phantom, 512 x 512 x 28, 0.45 x 0.45 x 5 mm) at 200 HU: the panel's
+// figures are those print preparation reports for the same surface closed at the border (the
+// export dialog's "volume before"), and two clicks on the skull measure their distance.
+TEST(MeasurementsTest, ACtSkullIsMeasuredAsItsPrintReadyExportWouldBe)
+{
+    isoview::test::TempDir unused;
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy loaded(&w, &MainWindow::volumeLoaded);
+    w.openPath(QString::fromStdString(
+                   isoview::test::sharedDataPath("dicom/ct_philips_head_phantom_5mm").string()),
+               200.0);
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }, 60000));
+    ASSERT_TRUE(waitUntil([&] { return w.viewport()->renderedIsovalue() == 200.0; }, 60000));
+    Measurements& m = *w.measurements();
+    m.dock()->show();
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            const auto current = m.measurer()->current();
+            return current && current->isovalue == 200.0;
+        },
+        60000));
+    const SurfaceMeasurements figures = m.measurer()->current()->figures;
+
+    const CapturedSurface surface = w.viewport()->captureSurface();
+    const Volume& volume = *w.document()->volume;
+    const float isoStored = float(volume.rescale().toStored(200.0));
+    PrintSteps close;
+    close.closeBorders = true;
+    const PrintReport report =
+        prepareMesh(surface.mesh, volume, isoStored, surface.crop, close).report;
+    EXPECT_EQ(figures.triangles, report.trianglesBefore);
+    EXPECT_EQ(figures.capTriangles, report.capTriangles);
+    EXPECT_TRUE(figures.openAtBorder); // the phantom runs through the top and bottom slices
+    EXPECT_NEAR(figures.volumeMl, report.volumeBeforeMl, 1e-6 * report.volumeBeforeMl);
+    EXPECT_NEAR(figures.areaMm2, surfaceArea(surface.mesh, volume.geometry().indexToPhysical()),
+                1e-6 * figures.areaMm2);
+    EXPECT_GT(figures.volumeMl, 10.0);
+
+    // Two clicks on the skull seen from the front.
+    ViewportWidget* view = w.viewport();
+    view->setStandardView(StandardView::Anterior);
+    m.distanceAction()->trigger();
+    const QPoint centre(view->width() / 2, view->height() / 2);
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, centre - QPoint(view->width() / 8, 0));
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, centre + QPoint(view->width() / 8, 0));
+    const auto& points = m.distanceTool()->points();
+    ASSERT_EQ(points.size(), 2u);
+    ASSERT_TRUE(m.distanceTool()->distanceMm());
+    EXPECT_NEAR(*m.distanceTool()->distanceMm(), glm::length(points[1] - points[0]), 1e-12);
+    EXPECT_GT(*m.distanceTool()->distanceMm(), 10.0);
+    ASSERT_TRUE(waitUntil([&] { return view->renderedIsovalue() == 200.0; }));
+    QTest::qWait(300);
+    test::saveScreenshot(w, "measurements_ct_skull");
 }
 
 } // namespace
