@@ -19,6 +19,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <filesystem>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -199,8 +200,9 @@ void SessionController::open(const QString& path)
              QString::fromUtf8(e.what()));
         return;
     }
+    m_notes = 0;
     for (const std::string& w : warnings)
-        log::get("app")->warn("{}", w);
+        note(w);
     QSettings().setValue(kLastFolderKey, QFileInfo(path).absolutePath());
 
     const std::optional<QString> volume = locateVolume(session, path);
@@ -260,7 +262,12 @@ void SessionController::onVolumeLoaded()
     finishPending();
     apply(session);
     log::get("app")->info("opened session {}", file.toStdString());
-    m_window->statusBar()->showMessage(tr("Opened session %1").arg(file), 5000);
+    m_window->statusBar()->showMessage(
+        m_notes == 0 ? tr("Opened session %1").arg(file)
+                     : tr("Opened session %1; %2 note(s), see the log panel (Ctrl+L)")
+                           .arg(file)
+                           .arg(m_notes),
+        m_notes == 0 ? 5000 : 10000);
     emit sessionOpened(file);
 }
 
@@ -284,16 +291,16 @@ void SessionController::apply(const Session& session)
     const Volume& volume = *doc->volume;
     if (!session.volume.seriesUid.empty() &&
         session.volume.seriesUid != volume.metadata().seriesInstanceUid) {
-        log::get("app")->warn("session: series {} is now {}, not {} as when it was saved",
-                              session.volume.seriesIndex.value_or(0),
-                              volume.metadata().seriesInstanceUid, session.volume.seriesUid);
+        note("session: series " + std::to_string(session.volume.seriesIndex.value_or(0)) +
+             " is now " + volume.metadata().seriesInstanceUid + ", not " +
+             session.volume.seriesUid + " as when the session was saved");
     }
     m_window->isovaluePanel()->setIsovalue(session.isovalue);
     if (session.crop) {
         if (session.crop->fitsIn(volume.dims()))
             m_window->cropPanel()->setBox(*session.crop);
         else
-            log::get("app")->warn("session: the crop box does not fit the volume; not applied");
+            note("session: the crop box does not fit the volume; not applied");
     }
     // After the crop: setting the transfer function clears the edit history, so a restored
     // session starts with nothing to undo.
@@ -328,6 +335,12 @@ void SessionController::apply(const Session& session)
         m_window->viewport()->camera().setPose(*session.camera);
         m_window->viewport()->setProjection(session.camera->projection); // and a new frame
     }
+}
+
+void SessionController::note(const std::string& message)
+{
+    log::get("app")->warn("{}", message);
+    ++m_notes;
 }
 
 void SessionController::fail(const QString& title, const QString& message)

@@ -16,6 +16,7 @@
 #include <QObject>
 #include <QString>
 #include <optional>
+#include <string>
 
 class QAction;
 
@@ -62,6 +63,8 @@ private:
     void apply(const Session& session);
     void finishPending();
     void fail(const QString& title, const QString& message);
+    // A warning for the log, counted for the status bar's "N note(s)".
+    void note(const std::string& message);
     QString startFolder() const;
 
     MainWindow* m_window;
@@ -71,6 +74,7 @@ private:
     std::optional<Session> m_pending;
     QString m_pendingFile;
     QString m_pendingVolume;
+    int m_notes = 0; // of the session being opened
 };
 
 } // namespace isoview::app

@@ -6,7 +6,9 @@
 #include "crop_panel.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
+#include "series_picker_dialog.h"
 #include "session_controller.h"
+#include "support/shared_data.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 #include "transfer_function_panel.h"
@@ -21,7 +23,9 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
+#include <QTreeWidget>
 #include <QUrl>
 #include <cstdint>
 #include <filesystem>
@@ -358,6 +362,72 @@ TEST(SessionControllerTest, ADroppedSessionOfRawDataLoadsItWithoutAsking)
     ASSERT_TRUE(w->document()->options.raw.has_value());
     EXPECT_EQ(w->document()->volume->geometry().spacing, glm::dvec3(0.5, 0.75, 1.5));
     EXPECT_EQ(w->recentFiles().first(), file);
+}
+
+// A folder of two DICOM series: the session keeps the series chosen (index and UID), so opening
+// it loads that one without asking. An unknown key (a newer isoview's) only makes a note.
+TEST(SessionControllerTest, ADicomSessionLoadsItsSeriesWithoutAsking)
+{
+    isoview::test::TempDir dir;
+    const fs::path folder = dir.path() / "two series";
+    fs::create_directories(folder);
+    for (const char* series :
+         {"dicom/ct_philips_head_phantom_5mm", "dicom/mr_philips_mprage_sag"}) {
+        for (const auto& entry : fs::directory_iterator(isoview::test::sharedDataPath(series))) {
+            fs::create_symlink(entry.path(), folder / (fs::path(series).filename().string() + "_" +
+                                                       entry.path().filename().string()));
+        }
+    }
+    auto w = shownWindow();
+    test::onModalDialog([&](QWidget* modal) {
+        auto* picker = qobject_cast<SeriesPickerDialog*>(modal);
+        ASSERT_NE(picker, nullptr);
+        auto* table = picker->findChild<QTreeWidget*>("seriesTable");
+        for (int i = 0; i < table->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* item = table->topLevelItem(i);
+            if (item->text(SeriesPickerDialog::kDescription) == "STD BRAIN 5MM")
+                table->setCurrentItem(item);
+        }
+        picker->accept();
+    });
+    openAndWait(*w, qpath(folder), 300.0);
+    ASSERT_EQ(w->document()->volume->dims(), glm::uvec3(512, 512, 28));
+    const std::string uid = w->document()->volume->metadata().seriesInstanceUid;
+    ASSERT_FALSE(uid.empty());
+    const WindowState saved = stateOf(*w);
+    const fs::path file = dir.path() / "ct.isoview";
+    ASSERT_TRUE(w->sessionController()->saveTo(qpath(file), nullptr));
+    std::string json;
+    {
+        std::ifstream in(file);
+        json.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    EXPECT_NE(json.find("\"seriesUid\": \"" + uid + "\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"folder\": true"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"path\": \"two series\""), std::string::npos) << json;
+    json.insert(json.find('{') + 1, "\n  \"futureFeature\": {\"on\": true},");
+    std::ofstream(file, std::ios::trunc) << json;
+
+    openAndWait(*w, qpath(writeBall(dir.path())));
+    resetToggles(*w);
+    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    w->openPath(qpath(file));
+    bool asked = false;
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            if (QWidget* modal = QApplication::activeModalWidget()) {
+                asked = true;
+                modal->close();
+            }
+            return opened.count() == 1 || asked;
+        },
+        60000));
+    EXPECT_FALSE(asked);
+    ASSERT_TRUE(waitForSurface(*w));
+    EXPECT_EQ(w->document()->volume->metadata().seriesInstanceUid, uid);
+    expectSameState(stateOf(*w), saved);
+    EXPECT_TRUE(w->statusBar()->currentMessage().contains("1 note(s)"))
+        << w->statusBar()->currentMessage().toStdString();
 }
 
 // A session saved over a file the open volume was read from is refused, and the file stays.
