@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTest>
@@ -218,6 +219,7 @@ TEST(SessionControllerTest, ASavedSessionBringsBackTheSameState)
     QString error;
     ASSERT_TRUE(w->sessionController()->saveTo(file, &error)) << error.toStdString();
     EXPECT_TRUE(w->recentFiles().contains(file));
+    EXPECT_EQ(QSettings().value("session/lastFolder").toString(), qpath(dir.path()));
 
     // Another volume, with its own defaults, then the session (by openPath, as from the command
     // line, a drop or the recent files).
@@ -428,6 +430,34 @@ TEST(SessionControllerTest, ADicomSessionLoadsItsSeriesWithoutAsking)
     expectSameState(stateOf(*w), saved);
     EXPECT_TRUE(w->statusBar()->currentMessage().contains("1 note(s)"))
         << w->statusBar()->currentMessage().toStdString();
+    test::saveScreenshot(*w, "session_dicom_restored");
+}
+
+// A session whose volume is there but cannot be loaded: the loader's error, and the window keeps
+// the volume it had.
+TEST(SessionControllerTest, ASessionWhoseVolumeFailsToLoadChangesNothing)
+{
+    isoview::test::TempDir dir;
+    auto w = shownWindow();
+    openAndWait(*w, qpath(sampleFolder() / "mr_head.nhdr"), 40.0);
+    changeEverything(*w);
+    const WindowState before = stateOf(*w);
+    const VolumeDocument* document = w->document();
+    const fs::path broken = dir.path() / "broken.nrrd";
+    std::ofstream(broken) << "NRRD0004\ntype: uint16\ndimension: 3\nsizes: 64 64\n\n";
+    const fs::path file = dir.path() / "broken.isoview";
+    std::ofstream(file) << R"({"format": "isoview-session", "version": 1, "isovalue": 5,
+                               "volume": {"path": "broken.nrrd"}})";
+    QSignalSpy failed(w->sessionController(), &SessionController::sessionFailed);
+    w->openPath(qpath(file));
+    ASSERT_TRUE(waitUntil([&] { return failed.count() == 1; }));
+    EXPECT_FALSE(w->sessionController()->isOpening());
+    QMessageBox* box = visibleErrorDialog(*w);
+    ASSERT_NE(box, nullptr);
+    EXPECT_TRUE(box->windowTitle().contains("broken.nrrd")) << box->windowTitle().toStdString();
+    box->close();
+    EXPECT_EQ(w->document(), document);
+    expectSameState(stateOf(*w), before);
 }
 
 // A session saved over a file the open volume was read from is refused, and the file stays.
