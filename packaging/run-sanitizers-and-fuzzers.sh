@@ -83,7 +83,7 @@ for f in "${fuzzers[@]}"; do
     case "$f" in
     nrrd_header) dict=(-dict="$root/tests/fuzz/nrrd.dict") ;;
     metaimage_header) dict=(-dict="$root/tests/fuzz/metaimage.dict") ;;
-    transfer_function_json) dict=(-dict="$root/tests/fuzz/json.dict") ;;
+    transfer_function_json | session_json) dict=(-dict="$root/tests/fuzz/json.dict") ;;
     esac
     log="$build/fuzz-logs/$f.log"
     binary="$build/tests/fuzz/fuzz_$f"
