@@ -16,6 +16,7 @@
 #include "mesh_processing/surface_picking.h"
 #include "volume/volume.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -72,6 +73,8 @@ private:
     std::optional<double> m_isovalue;
     std::shared_ptr<const MeasuredSurface> m_current;
     std::shared_ptr<const MeasuredSurface> m_inFlight; // what the running task fills
+    QElapsedTimer m_clock; // the capture's and the measurement's times, for the log
+    qint64 m_captureMs = 0;
 };
 
 } // namespace isoview::app
