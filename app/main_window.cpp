@@ -9,13 +9,14 @@
 #include "log_panel.h"
 #include "measurements.h"
 #include "mesh_export_dialog.h"
-#include "mesh_processing/physical_mesh.h"
 #include "output_folders.h"
 #include "png_file.h"
 #include "raw_import_dialog.h"
 #include "series_picker_dialog.h"
 #include "session_controller.h"
+#include "shortcut_table.h"
 #include "stack_geometry_note.h"
+#include "surface_export_job.h"
 #include "transfer_function_panel.h"
 #include "transfer_function_start.h"
 #include "view_layout.h"
@@ -764,19 +765,8 @@ void MainWindow::showError(const QString& title, const QString& message)
 
 void MainWindow::showShortcuts()
 {
-    QString text = "<table>";
-    for (QAction* a : findChildren<QAction*>()) {
-        if (a->shortcut().isEmpty() || a->text().isEmpty()) continue;
-        QStringList keys;
-        for (const QKeySequence& k : a->shortcuts())
-            keys << k.toString(QKeySequence::NativeText);
-        text += QStringLiteral("<tr><td><b>%1</b></td><td>&nbsp;&nbsp;%2</td></tr>")
-                    .arg(keys.join(", ").toHtmlEscaped(), QString(a->text()).remove('&'));
-    }
-    text += "<tr><td><b>Left drag</b></td><td>&nbsp;&nbsp;Orbit</td></tr>"
-            "<tr><td><b>Middle / Shift+left drag</b></td><td>&nbsp;&nbsp;Pan</td></tr>"
-            "<tr><td><b>Wheel</b></td><td>&nbsp;&nbsp;Zoom</td></tr></table>";
-    QMessageBox::information(this, tr("Keyboard Shortcuts"), text);
+    QMessageBox::information(this, tr("Keyboard Shortcuts"),
+                             shortcutTableHtml(findChildren<QAction*>()));
 }
 
 void MainWindow::showAbout()
@@ -835,18 +825,12 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
         return;
     }
     const std::shared_ptr<const Volume> volume = m_document->volume;
-    const VolumeGeometry geometry = volume->geometry();
     const bool prepare = steps.any();
-    if (prepare) {
-        // Fails now rather than after the slow preparation: bad steps, or voxel coordinates a
-        // prepared mesh of this stack cannot be written in (per-slice origins).
-        try {
-            validateSteps(steps);
-            if (options.space == MeshSpace::VoxelIndex) (void)toIndexMesh(IsoMesh{}, geometry);
-        } catch (const Error& e) {
-            fail(QString::fromUtf8(e.what()));
-            return;
-        }
+    try {
+        checkSurfaceExport(steps, options, volume->geometry());
+    } catch (const Error& e) {
+        fail(QString::fromUtf8(e.what()));
+        return;
     }
     m_exportTask.disconnect(this);
     connect(&m_exportTask, &BackgroundTask::progressChanged, this,
@@ -885,31 +869,9 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
     m_exportProgressBar->setRange(0, 1000);
     m_exportProgressBar->setValue(0);
     setBusy(m_exportProgress, true);
-    m_exportTask.start([surface, volume, geometry, options, steps, path,
-                        report](TaskContext& context) {
-        MeshExportOptions o = options;
-        o.progress = [&context](std::uint64_t done, std::uint64_t total) {
-            context.progress("writing", done, total);
-            return !context.cancelRequested();
-        };
-        if (!steps.any()) {
-            exportMesh(path.toStdString(), surface->mesh, geometry, o);
-            return;
-        }
-        // The isovalue and crop the capture was extracted at: closing needs exactly those.
-        const float isoStored = float(volume->rescale().toStored(surface->isovalue));
-        PreparedMesh prepared = prepareMesh(
-            surface->mesh, *volume, isoStored, surface->crop, steps,
-            [&context](std::string_view stage, double fraction) {
-                context.progress(stage, std::uint64_t(std::lround(fraction * 1000)), 1000);
-                return !context.cancelRequested();
-            });
-        o.processing = describeSteps(steps);
-        if (o.space == MeshSpace::VoxelIndex)
-            exportMesh(path.toStdString(), toIndexMesh(prepared.mesh, geometry), geometry, o);
-        else
-            exportMesh(path.toStdString(), prepared.mesh, VolumeGeometry{}, o); // already mm
-        *report = std::move(prepared.report);
+    m_exportTask.start([surface, volume, options, steps, path, report](TaskContext& context) {
+        *report = writeCapturedSurface(*surface, *volume, options, steps, path.toStdString(),
+                                       context);
     });
 }
 
