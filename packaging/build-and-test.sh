@@ -11,6 +11,6 @@ cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
 cmake --preset release
 cmake --build --preset release
-xvfb-run -a -s "-screen 0 1600x1200x24" ctest --preset release
+xvfb-run -a -s "-screen 0 1600x1200x24 -noreset" ctest --preset release
 bash packaging/run-clang-tidy.sh build/release
 bash packaging/run-sanitizers-and-fuzzers.sh

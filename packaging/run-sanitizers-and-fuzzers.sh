@@ -67,7 +67,7 @@ echo "== the whole test suite under ASan + UBSan"
 # shellcheck disable=SC2086 # CTEST_ARGS is a list of arguments
 if ! ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:allocator_may_return_null=1" \
     LD_PRELOAD="$keep_loaded" \
-    xvfb-run -a -s "-screen 0 1600x1200x24" \
+    xvfb-run -a -s "-screen 0 1600x1200x24 -noreset" \
     ctest --test-dir "$build" --output-on-failure -j2 -LE soak ${CTEST_ARGS:-}; then
     echo "run-sanitizers-and-fuzzers: tests FAILED under the sanitizers" >&2
     status=1
