@@ -59,6 +59,11 @@ void checkMosaic(std::uint32_t images, std::uint32_t columns, std::uint32_t rows
     const std::vector<glm::dvec3> positions = mosaicTilePositions(
         layout, columns, rows, {1, 2, 3}, {1, 0, 0, 0, 1, 0}, {0.5, 2.0}, {0, 0, -1}, 3.0);
     if (positions.size() != images) __builtin_trap();
+    // The harness itself would allocate up to 65535^2 x 2 bytes here (libFuzzer reports that as
+    // out-of-memory); the loader never gets that far, because it checks a frame's size against
+    // the pixel data and this machine's memory first. Real mosaics are at most 1024^2.
+    constexpr std::uint64_t kMaxMosaicPixels = std::uint64_t(1) << 22;
+    if (std::uint64_t(columns) * rows > kMaxMosaicPixels) return;
     const std::vector<std::uint8_t> mosaic(std::size_t(columns) * rows * 2, 0x5A);
     std::vector<std::uint8_t> tile(std::size_t(layout.tileColumns) * layout.tileRows * 2);
     for (std::uint32_t k = 0; k < images; ++k) {
