@@ -79,13 +79,12 @@ std::string fixedText(const char* text, std::size_t size)
     return std::string(view.substr(0, view.find('\0')));
 }
 
-Fields readNifti1(std::string_view bytes, bool swapped, bool paired)
+// The fields both header layouts share, in one form: NIfTI-2 stores them in wider types.
+template <class Header>
+Fields sharedFields(const Header& h, int version, bool paired)
 {
-    nifti_1_header h{};
-    std::memcpy(&h, bytes.data(), sizeof h);
-    if (swapped) nifti_swap_as_nifti1(&h);
     Fields f;
-    f.version = 1;
+    f.version = version;
     f.paired = paired;
     f.datatype = h.datatype;
     f.bitpix = h.bitpix;
@@ -93,7 +92,6 @@ Fields readNifti1(std::string_view bytes, bool swapped, bool paired)
         f.dim[i] = h.dim[i];
         f.pixdim[i] = h.pixdim[i];
     }
-    f.voxOffset = h.vox_offset;
     f.sclSlope = h.scl_slope;
     f.sclInter = h.scl_inter;
     f.toffset = h.toffset;
@@ -107,6 +105,16 @@ Fields readNifti1(std::string_view bytes, bool swapped, bool paired)
         f.srow[1][c] = h.srow_y[c];
         f.srow[2][c] = h.srow_z[c];
     }
+    return f;
+}
+
+Fields readNifti1(std::string_view bytes, bool swapped, bool paired)
+{
+    nifti_1_header h{};
+    std::memcpy(&h, bytes.data(), sizeof h);
+    if (swapped) nifti_swap_as_nifti1(&h);
+    Fields f = sharedFields(h, 1, paired);
+    f.voxOffset = h.vox_offset;
     f.xyztUnits = static_cast<unsigned char>(h.xyzt_units);
     return f;
 }
@@ -116,30 +124,8 @@ Fields readNifti2(std::string_view bytes, bool swapped, bool paired)
     nifti_2_header h{};
     std::memcpy(&h, bytes.data(), sizeof h);
     if (swapped) nifti_swap_as_nifti2(&h);
-    Fields f;
-    f.version = 2;
-    f.paired = paired;
-    f.datatype = h.datatype;
-    f.bitpix = h.bitpix;
-    for (int i = 0; i < 8; ++i) {
-        f.dim[i] = h.dim[i];
-        f.pixdim[i] = h.pixdim[i];
-    }
-    f.voxOffset = double(h.vox_offset);
-    if (h.vox_offset < 0) f.voxOffset = -1.0;
-    f.sclSlope = h.scl_slope;
-    f.sclInter = h.scl_inter;
-    f.toffset = h.toffset;
-    f.descrip = fixedText(h.descrip, sizeof h.descrip);
-    f.qformCode = h.qform_code;
-    f.sformCode = h.sform_code;
-    f.quatern = {h.quatern_b, h.quatern_c, h.quatern_d};
-    f.qoffset = {h.qoffset_x, h.qoffset_y, h.qoffset_z};
-    for (int c = 0; c < 4; ++c) {
-        f.srow[0][c] = h.srow_x[c];
-        f.srow[1][c] = h.srow_y[c];
-        f.srow[2][c] = h.srow_z[c];
-    }
+    Fields f = sharedFields(h, 2, paired);
+    f.voxOffset = h.vox_offset < 0 ? -1.0 : double(h.vox_offset);
     f.xyztUnits = h.xyzt_units;
     return f;
 }
