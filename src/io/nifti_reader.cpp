@@ -80,8 +80,7 @@ std::string fixedText(const char* text, std::size_t size)
 }
 
 // The fields both header layouts share, in one form: NIfTI-2 stores them in wider types.
-template <class Header>
-Fields sharedFields(const Header& h, int version, bool paired)
+template <class Header> Fields sharedFields(const Header& h, int version, bool paired)
 {
     Fields f;
     f.version = version;
