@@ -12,6 +12,7 @@
 #include "output_folders.h"
 #include "png_file.h"
 #include "raw_import_dialog.h"
+#include "recent_files.h"
 #include "series_picker_dialog.h"
 #include "session_controller.h"
 #include "shortcut_table.h"
@@ -46,7 +47,6 @@
 namespace isoview::app {
 namespace {
 
-constexpr int kMaxRecentFiles = 10;
 
 QString formatCount(std::uint64_t n)
 {
@@ -132,10 +132,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_isovaluePanel, &IsovaluePanel::isovalueChanged, this, &MainWindow::onIsovalueChanged);
     connect(m_tfPanel, &TransferFunctionPanel::transferFunctionChanged, this,
             &MainWindow::onTransferFunctionChanged);
-    connect(m_sessionController, &SessionController::sessionOpened, this,
-            &MainWindow::addRecentFile);
-    connect(m_sessionController, &SessionController::sessionSaved, this,
-            &MainWindow::addRecentFile);
+    connect(m_sessionController, &SessionController::sessionOpened, m_recentFiles,
+            &RecentFiles::add);
+    connect(m_sessionController, &SessionController::sessionSaved, m_recentFiles,
+            &RecentFiles::add);
     restoreSettings();
     updateViewNames();
 }
@@ -276,7 +276,9 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_openFolderAction);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentFiles = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(m_recentFiles, &RecentFiles::openRequested, this,
+            [this](const QString& path) { openPath(path); });
     file->addSeparator();
     file->addAction(m_sessionController->openAction());
     file->addAction(m_sessionController->saveAction());
@@ -385,8 +387,6 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1280, 820);
     restoreState(s.value("window/state").toByteArray());
     m_lastFolder = s.value("files/lastFolder").toString();
-    m_recentFiles = s.value("files/recent").toStringList();
-    rebuildRecentMenu();
     const int mode = s.value("view/mode", int(gl::RenderMode::Surface)).toInt();
     for (QAction* a : m_modeGroup->actions()) {
         if (a->data().toInt() == mode) a->trigger();
@@ -406,7 +406,6 @@ void MainWindow::saveSettings() const
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
     s.setValue("files/lastFolder", m_lastFolder);
-    s.setValue("files/recent", m_recentFiles);
     s.setValue("view/mode", int(m_view->renderMode()));
     s.setValue("view/orthographic", m_orthographicAction->isChecked());
     s.setValue("view/marker", m_markerAction->isChecked());
@@ -419,6 +418,11 @@ void MainWindow::saveSettings() const
                    QString::fromStdString(transferFunctionToJson(m_tfPanel->transferFunction())));
         s.setValue("transferFunction/lastUnits", m_document->units());
     }
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return m_recentFiles->paths();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -584,7 +588,7 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
     m_exportAction->setEnabled(true);
     updateViewNames();
     m_lastFolder = QFileInfo(doc->path).absolutePath();
-    addRecentFile(doc->path);
+    m_recentFiles->add(doc->path);
     for (const std::string& w : v.metadata().warnings)
         log::get("io")->warn("{}", w);
     if (!v.metadata().warnings.empty())
@@ -612,36 +616,6 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (urls.size() > 1) path = QFileInfo(path).absolutePath();
     // Leave the drop handler before any dialog opens.
     QTimer::singleShot(0, this, [this, path] { openPath(path); });
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    m_recentFiles.removeAll(path);
-    m_recentFiles.prepend(path);
-    while (m_recentFiles.size() > kMaxRecentFiles)
-        m_recentFiles.removeLast();
-    rebuildRecentMenu();
-    QSettings().setValue("files/recent", m_recentFiles);
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    int n = 1;
-    for (const QString& path : m_recentFiles) {
-        const QString text = QStringLiteral("&%1 %2").arg(n % 10).arg(QFileInfo(path).fileName());
-        QAction* a = m_recentMenu->addAction(text, this, [this, path] { openPath(path); });
-        a->setToolTip(path);
-        a->setStatusTip(path);
-        ++n;
-    }
-    m_recentMenu->addSeparator();
-    QAction* clear = m_recentMenu->addAction(tr("Clear List"), this, [this] {
-        m_recentFiles.clear();
-        rebuildRecentMenu();
-        QSettings().setValue("files/recent", m_recentFiles);
-    });
-    clear->setEnabled(!m_recentFiles.isEmpty());
 }
 
 // ---- isovalue, transfer function, colour ----------------------------------------------------

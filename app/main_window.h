@@ -59,7 +59,7 @@ public:
     TransferFunctionPanel* transferFunctionPanel() const { return m_tfPanel; }
     const VolumeDocument* document() const { return m_document.get(); }
     bool isLoading() const { return m_loadTask.isRunning(); }
-    QStringList recentFiles() const { return m_recentFiles; }
+    QStringList recentFiles() const;
     // What File > Save/Open Session reads and restores (session_controller.h).
     class SessionController* sessionController() const { return m_sessionController; }
     class CropPanel* cropPanel() const { return m_cropPanel; }
@@ -107,8 +107,6 @@ private:
     void chooseSurfaceColor();
     void stepIsovalue(int direction);
     void onFrameStats(const FrameStats& stats);
-    void addRecentFile(const QString& path);
-    void rebuildRecentMenu();
     void showError(const QString& title, const QString& message);
     void showShortcuts();
     void showAbout();
@@ -133,7 +131,7 @@ private:
     BackgroundTask m_loadTask;
     BackgroundTask m_exportTask;
     std::optional<QColor> m_surfaceColorOverride;
-    QStringList m_recentFiles;
+    class RecentFiles* m_recentFiles = nullptr;
     QString m_lastFolder;
     QString m_pendingScreenshot;
 
@@ -170,7 +168,6 @@ private:
     QAction* m_tfColorAction = nullptr;
     QAction* m_isoUpAction = nullptr;
     QAction* m_isoDownAction = nullptr;
-    QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
 
