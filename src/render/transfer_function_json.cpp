@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/input_file.h"
 #include "render/transfer_function.h"
+#include "render/versioned_json.h"
 
 #include <cerrno>
 #include <charconv>
@@ -63,17 +64,6 @@ std::string pointToJson(const TransferPoint& p)
            floatToJson(p.color.b).dump() + "], \"opacity\": " + floatToJson(p.opacity).dump() + "}";
 }
 
-// nlohmann's messages start with "[json.exception.parse_error.101] "; a person needs the rest.
-std::string withoutExceptionTag(const char* what)
-{
-    std::string message = what;
-    if (message.rfind("[json.exception.", 0) == 0) {
-        const std::size_t end = message.find("] ");
-        if (end != std::string::npos) message.erase(0, end + 2);
-    }
-    return message;
-}
-
 // Reads JSON text; `context` starts every message ("transfer function JSON", or the file).
 class Reader {
 public:
@@ -81,40 +71,23 @@ public:
 
     TransferFunction read(std::string_view text) const
     {
-        Json root;
-        try {
-            root = Json::parse(text.begin(), text.end());
-        } catch (const Json::exception& e) {
-            // parse_error (with line and column) or out_of_range (a number such as 1e400).
-            fail("not valid JSON: " + withoutExceptionTag(e.what()));
-        }
-        if (!root.is_object()) fail("expected an object at the top, got " + describe(root));
-
-        const auto format = root.find("format");
-        if (format == root.end()) fail("not an isoview transfer function (no 'format')");
-        if (!format->is_string() || format->get_ref<const std::string&>() != kFormat) {
-            fail("not an isoview transfer function (format is " + describe(*format) + ")");
-        }
-
-        const auto version = root.find("version");
-        if (version == root.end()) fail("missing 'version'");
-        if (!version->is_number_integer()) {
-            fail("'version' must be an integer, got " + describe(*version));
-        }
-        if (*version != kVersion) {
-            fail("unsupported version " + version->dump() + " (this isoview reads version " +
+        const auto doc =
+            json::readVersionedJson<Json>(text, kFormat, "transfer function", m_context);
+        if (doc.version != kVersion) {
+            fail("unsupported version " + doc.versionText + " (this isoview reads version " +
                  std::to_string(kVersion) + ")");
         }
+        const Json& root = doc.root;
 
         std::string name;
         if (const auto it = root.find("name"); it != root.end()) {
-            if (!it->is_string()) fail("'name' must be a string, got " + describe(*it));
+            if (!it->is_string()) fail("'name' must be a string, got " + json::describe(*it));
             name = it->get<std::string>();
         }
 
         const auto points = root.find("points");
         if (points == root.end()) fail("missing 'points'");
-        if (!points->is_array()) fail("'points' must be an array, got " + describe(*points));
+        if (!points->is_array()) fail("'points' must be an array, got " + json::describe(*points));
         std::vector<TransferPoint> result;
         result.reserve(points->size());
         for (std::size_t i = 0; i < points->size(); ++i) {
@@ -129,17 +102,6 @@ private:
         throw InvalidInputError(m_context + ": " + what);
     }
 
-    // How a value reads in a message: strings in quotes, short values as JSON, else the type.
-    static std::string describe(const Json& j)
-    {
-        if (j.is_string()) {
-            const auto& s = j.get_ref<const std::string&>();
-            return "'" + (s.size() <= 60 ? s : s.substr(0, 60) + "...") + "'";
-        }
-        if (j.is_primitive()) return j.dump();
-        return j.is_array() ? "an array" : "an object";
-    }
-
     const Json& field(const Json& object, const char* key, const std::string& where) const
     {
         const auto it = object.find(key);
@@ -149,7 +111,7 @@ private:
 
     double number(const Json& j, const std::string& what) const
     {
-        if (!j.is_number()) fail(what + " must be a number, got " + describe(j));
+        if (!j.is_number()) fail(what + " must be a number, got " + json::describe(j));
         return j.get<double>();
     }
 
@@ -164,14 +126,15 @@ private:
 
     TransferPoint readPoint(const Json& j, const std::string& where) const
     {
-        if (!j.is_object()) fail(where + " must be an object, got " + describe(j));
+        if (!j.is_object()) fail(where + " must be an object, got " + json::describe(j));
         TransferPoint p;
         p.value = number(field(j, "value", where), where + " 'value'");
 
         const Json& color = field(j, "color", where);
         if (!color.is_array() || color.size() != 3) {
             fail(where + " 'color' must be an array of 3 numbers (red, green, blue), got " +
-                 (color.is_array() ? std::to_string(color.size()) + " elements" : describe(color)));
+                 (color.is_array() ? std::to_string(color.size()) + " elements"
+                                   : json::describe(color)));
         }
         for (int c = 0; c < 3; ++c) {
             static constexpr const char* kChannel[] = {"red", "green", "blue"};

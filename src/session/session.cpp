@@ -13,6 +13,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/input_file.h"
+#include "render/versioned_json.h"
 
 #include <cerrno>
 #include <cmath>
@@ -41,17 +42,6 @@ constexpr double kMaxIndex = 4294967295.0;
 std::string quoted(const std::filesystem::path& path)
 {
     return "'" + path.string() + "'";
-}
-
-// nlohmann's messages start with "[json.exception.parse_error.101] "; a person needs the rest.
-std::string withoutExceptionTag(const char* what)
-{
-    std::string message = what;
-    if (message.rfind("[json.exception.", 0) == 0) {
-        const std::size_t end = message.find("] ");
-        if (end != std::string::npos) message.erase(0, end + 2);
-    }
-    return message;
 }
 
 std::string_view renderModeName(SessionRenderMode mode)
@@ -140,26 +130,9 @@ public:
 
     Session read(std::string_view text) const
     {
-        Json root;
-        try {
-            root = Json::parse(text.begin(), text.end());
-        } catch (const Json::exception& e) {
-            // parse_error (with line and column) or out_of_range (a number such as 1e400).
-            fail("not valid JSON: " + withoutExceptionTag(e.what()));
-        }
-        if (!root.is_object()) fail("expected an object at the top, got " + describe(root));
-
-        const auto format = root.find("format");
-        if (format == root.end()) fail("not an isoview session (no 'format')");
-        if (!format->is_string() || format->get_ref<const std::string&>() != kFormat) {
-            fail("not an isoview session (format is " + describe(*format) + ")");
-        }
-        const auto version = root.find("version");
-        if (version == root.end()) fail("missing 'version'");
-        if (!version->is_number_integer()) {
-            fail("'version' must be an integer, got " + describe(*version));
-        }
-        const auto v = version->get<long long>();
+        const auto doc = json::readVersionedJson<Json>(text, kFormat, "session", m_context);
+        const Json& root = doc.root;
+        const long long v = doc.version;
         if (v > kVersion) {
             fail("written by a newer isoview (session version " + std::to_string(v) +
                  "); this isoview reads version " + std::to_string(kVersion) +
@@ -191,17 +164,6 @@ private:
     [[noreturn]] void fail(const std::string& what) const
     {
         throw InvalidInputError(m_context + ": " + what);
-    }
-
-    // How a value reads in a message: strings in quotes, short values as JSON, else the type.
-    static std::string describe(const Json& j)
-    {
-        if (j.is_string()) {
-            const auto& s = j.get_ref<const std::string&>();
-            return "'" + (s.size() <= 60 ? s : s.substr(0, 60) + "...") + "'";
-        }
-        if (j.is_primitive()) return j.dump();
-        return j.is_array() ? "an array" : "an object";
     }
 
     // "'camera' 'distance'" for key "distance" in section "camera".
@@ -240,13 +202,13 @@ private:
 
     const Json& object(const Json& j, const std::string& what) const
     {
-        if (!j.is_object()) fail(what + " must be an object, got " + describe(j));
+        if (!j.is_object()) fail(what + " must be an object, got " + json::describe(j));
         return j;
     }
 
     double number(const Json& j, const std::string& what, double limit) const
     {
-        if (!j.is_number()) fail(what + " must be a number, got " + describe(j));
+        if (!j.is_number()) fail(what + " must be a number, got " + json::describe(j));
         const double x = j.get<double>();
         if (!std::isfinite(x) || std::abs(x) > limit) {
             fail(what + " is " + j.dump() + ", outside -" + Json(limit).dump() + ".." +
@@ -259,7 +221,7 @@ private:
     {
         if (!j.is_number_integer() ||
             (j.is_number_integer() && !j.is_number_unsigned() && j.get<long long>() < 0)) {
-            fail(what + " must be a whole number from 0, got " + describe(j));
+            fail(what + " must be a whole number from 0, got " + json::describe(j));
         }
         const auto x = j.get<std::uint64_t>();
         if (x > max) fail(what + " is " + j.dump() + ", more than " + std::to_string(max));
@@ -268,13 +230,13 @@ private:
 
     bool boolean(const Json& j, const std::string& what) const
     {
-        if (!j.is_boolean()) fail(what + " must be true or false, got " + describe(j));
+        if (!j.is_boolean()) fail(what + " must be true or false, got " + json::describe(j));
         return j.get<bool>();
     }
 
     const std::string& string(const Json& j, const std::string& what) const
     {
-        if (!j.is_string()) fail(what + " must be a string, got " + describe(j));
+        if (!j.is_string()) fail(what + " must be a string, got " + json::describe(j));
         return j.get_ref<const std::string&>();
     }
 
@@ -283,7 +245,7 @@ private:
     {
         if (!j.is_array() || j.size() != n) {
             fail(what + " must be an array of " + std::to_string(n) + " " + elements + ", got " +
-                 (j.is_array() ? std::to_string(j.size()) + " elements" : describe(j)));
+                 (j.is_array() ? std::to_string(j.size()) + " elements" : json::describe(j)));
         }
         return j;
     }
@@ -335,7 +297,7 @@ private:
         if (const Json* a = optional(j, "absolutePath")) {
             absolute = string(*a, name(section, "absolutePath"));
             if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
-                fail(name(section, "absolutePath") + " " + describe(*a) + " is not absolute");
+                fail(name(section, "absolutePath") + " " + json::describe(*a) + " is not absolute");
         }
         v.path = resolve(path, absolute);
         if (const Json* f = optional(j, "folder")) v.folder = boolean(*f, name(section, "folder"));
@@ -419,7 +381,7 @@ private:
             else if (projection == "orthographic")
                 pose.projection = Projection::Orthographic;
             else
-                fail(name(section, "projection") + " is " + describe(*p) +
+                fail(name(section, "projection") + " is " + json::describe(*p) +
                      ", expected 'perspective' or 'orthographic'");
         }
         return pose;
@@ -455,7 +417,7 @@ private:
                 }
             }
             if (!known)
-                fail(name(section, "mode") + " is " + describe(*m) +
+                fail(name(section, "mode") + " is " + json::describe(*m) +
                      ", expected 'surface', 'volume' or 'both'");
         }
         if (const Json* marker = optional(j, "orientationMarker"))
@@ -477,7 +439,7 @@ private:
         if (const Json* layout = optional(j, "layout")) {
             slices.layout = string(*layout, name(section, "layout"));
             if (slices.layout != "2x2" && slices.layout != "1x3" && slices.layout != "3d")
-                fail(name(section, "layout") + " is " + describe(*layout) +
+                fail(name(section, "layout") + " is " + json::describe(*layout) +
                      ", expected '2x2', '1x3' or '3d'");
         }
         if (const Json* c = optional(j, "crosshair"))
