@@ -139,24 +139,18 @@ Volume::Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
         !std::isfinite(rescale.intercept)) {
         throw InvalidInputError("value rescale must have a positive finite slope");
     }
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    const std::size_t n = voxelCount();
-    for (std::size_t i = 0; i < n; ++i) {
-        const float v = valueAt(i);
-        if (!std::isfinite(v)) continue;
-        lo = std::min(lo, double(v));
-        hi = std::max(hi, double(v));
-    }
-    if (lo > hi) lo = hi = 0.0; // every voxel is non-finite
-    m_range = {lo, hi};
+    measureStoredRange(); // no metadata yet, so no padding
 }
 
 void Volume::setMetadata(VolumeMetadata metadata)
 {
     const bool paddingChanged = metadata.paddingValue != m_metadata.paddingValue;
     m_metadata = std::move(metadata);
-    if (!paddingChanged) return;
+    if (paddingChanged) measureStoredRange();
+}
+
+void Volume::measureStoredRange()
+{
     // The padding value is no data: the range is that of the other finite values.
     // Without padding the test compares with NaN, which matches nothing.
     const float padding = m_metadata.paddingValue ? float(*m_metadata.paddingValue)

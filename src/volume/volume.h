@@ -152,6 +152,9 @@ public:
     const InputProtection* sourceFileProtection() const { return m_inputProtection.get(); }
 
 private:
+    // m_range: the finite stored values other than the metadata's padding value.
+    void measureStoredRange();
+
     glm::uvec3 m_dims;
     ScalarType m_type;
     std::vector<std::byte> m_voxels;
