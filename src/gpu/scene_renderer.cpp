@@ -206,6 +206,18 @@ struct SceneRenderer::Impl {
     std::optional<double> requestedIsovalue;
     std::optional<double> renderedIsovalue;
 
+    // setSurfaces' layers; unset: the single live surface in SceneParams::surfaceColor.
+    std::optional<std::vector<SurfaceLayer>> layers;
+    std::optional<std::uint32_t> liveId;
+
+    const SurfaceLayer* liveLayer() const
+    {
+        if (!layers || !liveId) return nullptr;
+        for (const SurfaceLayer& layer : *layers)
+            if (layer.id == *liveId) return &layer;
+        return nullptr;
+    }
+
     // Pass 1: the backdrop gradient, and depth cleared to the far plane.
     void drawBackground(const SceneParams& p)
     {
@@ -239,7 +251,9 @@ struct SceneRenderer::Impl {
         SurfaceDrawParams draw;
         draw.physicalToClip = p.projection * p.view;
         draw.physicalToViewNormal = glm::transpose(glm::inverse(glm::mat3(p.view)));
-        draw.color = p.surfaceColor;
+        const SurfaceLayer* live = liveLayer();
+        if (layers && (!live || !live->visible)) return;
+        draw.color = live ? live->color : p.surfaceColor;
         ScopedCapability depthTest(GL_DEPTH_TEST, true);
         ScopedDepthState depth(GL_LESS, true);
         ScopedCapability noCulling(GL_CULL_FACE, false); // back faces are shaded darker
@@ -386,6 +400,29 @@ std::size_t SceneRenderer::brickCount() const
 void SceneRenderer::setIsovalue(double isovalue)
 {
     m_impl->requestedIsovalue = isovalue;
+}
+
+void SceneRenderer::setSurfaces(const std::vector<SurfaceLayer>& layers,
+                                std::optional<std::uint32_t> liveId)
+{
+    Impl& d = *m_impl;
+    d.layers = layers;
+    d.liveId = liveId;
+    if (const SurfaceLayer* live = d.liveLayer()) d.requestedIsovalue = live->isovalue;
+}
+
+IsoMesh SceneRenderer::capture(std::uint32_t layerId)
+{
+    const SurfaceLayer* live = m_impl->liveLayer();
+    if (live && live->id == layerId) return capture();
+    return {};
+}
+
+std::optional<double> SceneRenderer::extractedIsovalue(std::uint32_t layerId) const
+{
+    const SurfaceLayer* live = m_impl->liveLayer();
+    if (live && live->id == layerId) return m_impl->renderedIsovalue;
+    return std::nullopt;
 }
 
 void SceneRenderer::setTransferFunction(const TransferFunction& tf)

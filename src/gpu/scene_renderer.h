@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace isoview::gl {
 
@@ -67,6 +68,16 @@ struct SceneParams {
     // Headlight shading of the volume by its gradient: clearer shapes, about twice the cost
     // where the volume is not transparent.
     bool volumeShading = true;
+};
+
+// One isosurface of the scene. ids are the caller's, stable across calls.
+struct SurfaceLayer {
+    std::uint32_t id = 0;
+    double isovalue = 0.0;               // real units
+    glm::vec3 color{0.9f, 0.85f, 0.75f}; // linear RGB
+    float opacity = 1.0f;                // 1: opaque; less: translucent (order-independent)
+    bool visible = true;
+    bool operator==(const SurfaceLayer&) const = default;
 };
 
 class SceneRenderer {
@@ -109,8 +120,27 @@ public:
     void setCrop(const VoxelBox& box);
     VoxelBox crop() const;
 
-    // Real units. Recorded only; the next render() or extractSurface() extracts it.
+    // Real units. Recorded only; the next render() or extractSurface() extracts it. With
+    // several surfaces: the live layer's isovalue.
     void setIsovalue(double isovalue);
+
+    // The surfaces to draw. The live one (liveId: the one the slider edits) is extracted in the
+    // pyramid for each new isovalue; every other one is extracted once when its isovalue, the
+    // crop or the volume changes and then drawn from a stored copy of its mesh, so dragging one
+    // surface never re-extracts the others. Recorded only; the next render()/extractSurface()
+    // does the work. After this call SceneParams::surfaceColor is not used; setIsovalue(v)
+    // sets the live layer's isovalue. Before any call: one live layer (id 0) with
+    // setIsovalue's value and SceneParams::surfaceColor, as today. Invisible layers are neither
+    // drawn nor extracted until shown. Opaque layers (opacity >= 0.999) write depth and limit
+    // the rays; translucent ones are composited by weighted blended order-independent
+    // transparency AFTER the volume rendering (the volume is not interleaved with them).
+    // An unknown liveId or nullopt: no live layer, every layer is stored.
+    void setSurfaces(const std::vector<SurfaceLayer>& layers, std::optional<std::uint32_t> liveId);
+    // The welded mesh of one layer at the isovalue it was last extracted at (empty if none yet
+    // or unknown id); waits for the GPU. Throws GlError if the GPU fails.
+    IsoMesh capture(std::uint32_t layerId);
+    // Its isovalue as extracted (real units), nullopt before its first extraction.
+    std::optional<double> extractedIsovalue(std::uint32_t layerId) const;
     // Sampled over the volume's real value range into the ray caster's lookup table (kept and
     // re-sampled for later volumes).
     void setTransferFunction(const TransferFunction& tf);
@@ -121,6 +151,7 @@ public:
     // (what render() does first). GPU work only, no wait. For headless extraction.
     void extractSurface();
 
+    // The single-surface calls below mean the live layer.
     // The isovalue (real units) of the last extraction: what is on screen.
     std::optional<double> renderedIsovalue() const;
     // Vertices (3 per triangle) of the last extraction. Waits for the GPU.
@@ -131,7 +162,7 @@ public:
     // The surface of the last extraction as a welded mesh (positions in index space, normals
     // physical); empty before any. Waits for the GPU. Throws GlError if the GPU fails.
     IsoMesh capture();
-    // GPU memory of the volume texture and the pyramid.
+    // GPU memory of the volume texture, the pyramid and the stored surfaces' meshes.
     GpuMemoryUse memoryUse() const;
     // Collects the timer results that have completed since the last call (asks
     // GL_QUERY_RESULT_AVAILABLE first: never waits).
