@@ -38,6 +38,8 @@ constexpr double kMaxMillimetres = 1e6;
 constexpr double kMaxRealValue = 1e38;
 // Voxel indices: a dimension fits 32 bits.
 constexpr double kMaxIndex = 4294967295.0;
+// More surfaces than anyone tells apart in one view: a session with more is the wrong file.
+constexpr std::uint64_t kMaxSurfaces = 256;
 
 std::string quoted(const std::filesystem::path& path)
 {
@@ -104,6 +106,32 @@ Json volumeJson(const SessionVolume& volume, const std::filesystem::path& sessio
     return j;
 }
 
+Json colorJson(const glm::vec3& c, const std::string& what)
+{
+    for (int i = 0; i < 3; ++i) {
+        if (!(c[i] >= 0.0f && c[i] <= 1.0f)) failWrite(what + " has a component outside 0..1");
+    }
+    return vec3Json(glm::dvec3(c), what);
+}
+
+Json surfacesJson(const std::vector<Surface>& surfaces)
+{
+    Json list = Json::array();
+    for (std::size_t i = 0; i < surfaces.size(); ++i) {
+        const Surface& s = surfaces[i];
+        const std::string what = "surface " + std::to_string(i + 1);
+        if (s.name.empty()) failWrite(what + " has no name");
+        if (!(s.opacity >= 0.0f && s.opacity <= 1.0f))
+            failWrite(what + "'s opacity is outside 0..1");
+        Json j = {{"name", s.name}, {"isovalue", finiteOrFail(s.isovalue, what + "'s isovalue")}};
+        if (s.color) j["color"] = colorJson(*s.color, what + "'s colour");
+        j["opacity"] = s.opacity;
+        j["visible"] = s.visible;
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
 Json cameraJson(const OrbitCamera::Pose& pose)
 {
     const glm::quat q = pose.orientation;
@@ -143,13 +171,17 @@ public:
                  std::to_string(kVersion) + ")");
         }
         warnUnknown(root,
-                    {"format", "version", "volume", "isovalue", "transferFunction", "camera",
-                     "crop", "view", "sliceViews"},
+                    {"format", "version", "volume", "isovalue", "surfaces", "selectedSurface",
+                     "transferFunction", "camera", "crop", "view", "sliceViews", "measurements"},
                     "");
 
         Session s;
         s.volume = readVolume(require(root, "volume", ""));
-        s.isovalue = number(require(root, "isovalue", ""), "'isovalue'", kMaxRealValue);
+        const Json* surfaces = optional(root, "surfaces");
+        // Only a session without surfaces needs the single isovalue.
+        if (const Json* iso = surfaces ? optional(root, "isovalue") : &require(root, "isovalue", ""))
+            s.isovalue = number(*iso, "'isovalue'", kMaxRealValue);
+        if (surfaces) s.surfaces = readSurfaces(*surfaces);
         if (const Json* tf = optional(root, "transferFunction")) {
             s.transferFunction = readTransferFunction(*tf);
         }
@@ -157,6 +189,24 @@ public:
         if (const Json* crop = optional(root, "crop")) s.crop = readCrop(*crop);
         if (const Json* view = optional(root, "view")) readView(*view, s);
         if (const Json* slices = optional(root, "sliceViews")) s.sliceViews = readSlices(*slices);
+        if (const Json* m = optional(root, "measurements")) s.distance = readMeasurements(*m);
+
+        if (s.surfaces.empty()) {
+            s.surfaces.push_back(Surface{0, "Surface 1", s.isovalue, s.surfaceColor, 1.0f, true});
+        }
+        if (const Json* selected = optional(root, "selectedSurface")) {
+            s.selectedSurface = std::size_t(count(*selected, "'selectedSurface'", kMaxSurfaces));
+            if (s.selectedSurface >= s.surfaces.size()) {
+                fail("'selectedSurface' is " + selected->dump() + " but there " +
+                     (s.surfaces.size() == 1 ? "is 1 surface"
+                                             : "are " + std::to_string(s.surfaces.size()) +
+                                                   " surfaces") +
+                     " (counted from 0)");
+            }
+        }
+        // "surfaces" wins: the single values are the selected surface's.
+        s.isovalue = s.surfaces[s.selectedSurface].isovalue;
+        s.surfaceColor = s.surfaces[s.selectedSurface].color;
         return s;
     }
 
@@ -422,12 +472,65 @@ private:
         }
         if (const Json* marker = optional(j, "orientationMarker"))
             s.orientationMarker = boolean(*marker, name(section, "orientationMarker"));
-        if (const Json* color = optional(j, "surfaceColor")) {
-            const glm::dvec3 c = vec3(*color, name(section, "surfaceColor"), 1.0);
-            if (!glm::all(glm::greaterThanEqual(c, glm::dvec3(0.0))))
-                fail(name(section, "surfaceColor") + " components must lie in 0..1");
-            s.surfaceColor = glm::vec3(c);
+        if (const Json* c = optional(j, "surfaceColor")) {
+            s.surfaceColor = color(*c, name(section, "surfaceColor"));
         }
+    }
+
+    glm::vec3 color(const Json& j, const std::string& what) const
+    {
+        const glm::dvec3 c = vec3(j, what, 1.0);
+        if (!glm::all(glm::greaterThanEqual(c, glm::dvec3(0.0))))
+            fail(what + " components must lie in 0..1");
+        return glm::vec3(c);
+    }
+
+    std::vector<Surface> readSurfaces(const Json& j) const
+    {
+        if (!j.is_array() || j.empty() || j.size() > kMaxSurfaces) {
+            fail("'surfaces' must be an array of 1 to " + std::to_string(kMaxSurfaces) +
+                 " surfaces, got " +
+                 (j.is_array() ? std::to_string(j.size()) + " elements" : json::describe(j)));
+        }
+        std::vector<Surface> surfaces;
+        for (std::size_t i = 0; i < j.size(); ++i) {
+            // "'surfaces' element 2 'opacity'": the element counted from 1, as a person does.
+            const std::string element = "'surfaces' element " + std::to_string(i + 1);
+            const auto key = [&](const char* k) { return element + " '" + k + "'"; };
+            const auto needed = [&](const char* k) -> const Json& {
+                if (!j[i].contains(k)) fail(element + " has no '" + k + "'");
+                return j[i][k];
+            };
+            object(j[i], element);
+            warnUnknown(j[i], {"name", "isovalue", "color", "opacity", "visible"},
+                        "surfaces' element '" + std::to_string(i + 1));
+            Surface s;
+            s.name = string(needed("name"), key("name"));
+            if (s.name.empty()) fail(key("name") + " is empty");
+            s.isovalue = number(needed("isovalue"), key("isovalue"), kMaxRealValue);
+            if (const Json* c = optional(j[i], "color")) s.color = color(*c, key("color"));
+            if (const Json* o = optional(j[i], "opacity")) {
+                const double opacity = number(*o, key("opacity"), 1.0);
+                if (opacity < 0.0) fail(key("opacity") + " must lie in 0..1");
+                s.opacity = float(opacity);
+            }
+            if (const Json* v = optional(j[i], "visible")) s.visible = boolean(*v, key("visible"));
+            surfaces.push_back(std::move(s));
+        }
+        return surfaces;
+    }
+
+    std::optional<std::array<glm::dvec3, 2>> readMeasurements(const Json& j) const
+    {
+        const std::string section = "measurements";
+        object(j, "'measurements'");
+        warnUnknown(j, {"distance"}, section);
+        const Json* d = optional(j, "distance");
+        if (!d) return std::nullopt;
+        const Json& points = array(*d, 2, name(section, "distance"), "points [x, y, z]");
+        return std::array<glm::dvec3, 2>{
+            vec3(points[0], name(section, "distance") + " point 1", kMaxMillimetres),
+            vec3(points[1], name(section, "distance") + " point 2", kMaxMillimetres)};
     }
 
     SessionSliceViews readSlices(const Json& j) const
@@ -490,7 +593,20 @@ std::string sessionToJson(const Session& session, const std::filesystem::path& s
     root["format"] = kFormat;
     root["version"] = kVersion;
     root["volume"] = volumeJson(session.volume, sessionFile);
-    root["isovalue"] = finiteOrFail(session.isovalue, "the isovalue");
+    std::optional<glm::vec3> surfaceColor = session.surfaceColor;
+    double isovalue = session.isovalue;
+    if (!session.surfaces.empty()) {
+        if (session.selectedSurface >= session.surfaces.size())
+            failWrite("the selected surface is beyond the list");
+        // The single values an isoview of one surface reads: the selected surface's.
+        isovalue = session.surfaces[session.selectedSurface].isovalue;
+        surfaceColor = session.surfaces[session.selectedSurface].color;
+    }
+    root["isovalue"] = finiteOrFail(isovalue, "the isovalue");
+    if (!session.surfaces.empty()) {
+        root["surfaces"] = surfacesJson(session.surfaces);
+        root["selectedSurface"] = session.selectedSurface;
+    }
     root["transferFunction"] = Json::parse(transferFunctionToJson(session.transferFunction));
     if (session.camera) root["camera"] = cameraJson(*session.camera);
     if (session.crop) {
@@ -499,8 +615,7 @@ std::string sessionToJson(const Session& session, const std::filesystem::path& s
     }
     Json view = {{"mode", renderModeName(session.renderMode)},
                  {"orientationMarker", session.orientationMarker}};
-    if (session.surfaceColor)
-        view["surfaceColor"] = vec3Json(glm::dvec3(*session.surfaceColor), "the colour");
+    if (surfaceColor) view["surfaceColor"] = colorJson(*surfaceColor, "the colour");
     root["view"] = view;
     if (session.sliceViews) {
         Json slices = Json::object();
@@ -512,6 +627,11 @@ std::string sessionToJson(const Session& session, const std::filesystem::path& s
         if (session.sliceViews->crosshair)
             slices["crosshair"] = vec3Json(*session.sliceViews->crosshair, "the crosshair");
         root["sliceViews"] = slices;
+    }
+    if (session.distance) {
+        root["measurements"] = {
+            {"distance", Json::array({vec3Json((*session.distance)[0], "the distance's points"),
+                                      vec3Json((*session.distance)[1], "the distance's points")})}};
     }
     // Free text (a series UID, a transfer function's name) that is not UTF-8 becomes U+FFFD
     // rather than an exception: saving must not fail on a label.

@@ -2,14 +2,17 @@
 // function, the camera, the crop box and the view's toggles, saved as versioned JSON so that
 // opening it brings the window back to the same picture. Pure data, no GL and no Qt.
 //
-// JSON, version 1 (every section but "volume" and "isovalue" optional; unknown keys ignored
-// with a warning, so a later version-1 writer may add fields):
+// JSON, version 1 (every section but "volume" and "isovalue" or "surfaces" optional; unknown
+// keys ignored with a warning, so a later version-1 writer may add fields):
 //   {"format": "isoview-session", "version": 1,
 //    "volume": {"path": "scans/head.nhdr", "absolutePath": "/data/scans/head.nhdr",
 //               "folder": false, "series": 0, "seriesUid": "1.2.3",
 //               "raw": {"dims": [X, Y, Z], "type": "int16", "bigEndian": false,
 //                       "spacing": [1, 1, 1], "headerOffset": 0}},
 //    "isovalue": 40.0,
+//    "surfaces": [{"name": "Skin", "isovalue": -500, "color": [r, g, b], "opacity": 0.4,
+//                  "visible": true}, ...],
+//    "selectedSurface": 0,
 //    "transferFunction": {... transfer_function.h's JSON ...},
 //    "camera": {"target": [x, y, z], "distance": 412.5, "orientation": [w, x, y, z],
 //               "projection": "perspective" | "orthographic"},
@@ -17,7 +20,15 @@
 //    "view": {"mode": "surface" | "volume" | "both", "orientationMarker": true,
 //             "surfaceColor": [r, g, b]},
 //    "sliceViews": {"layout": "2x2", "windowCenter": 40, "windowWidth": 400,
-//                   "crosshair": [i, j, k]}}
+//                   "crosshair": [i, j, k]},
+//    "measurements": {"distance": [[x, y, z], [x, y, z]]}}
+// Surfaces: "surfaces" wins over "isovalue" and "view" "surfaceColor" when both are present
+// (the writer writes all three, the latter two from the selected surface, so that an isoview
+// that knows one surface opens the selected one). Without "surfaces" the session has one
+// surface, "Surface 1", at "isovalue" in "surfaceColor". A surface without "color" takes the
+// transfer function's colour at its isovalue; "opacity" (default 1) and colour components lie
+// in 0..1; "selectedSurface" (default 0) indexes "surfaces". The distance's two points are
+// patient millimetres (measurements.h's DistanceTool).
 // "path" is relative to the session file's folder (so a session moved with its data still
 // finds it); "absolutePath" is where it was when saved (so a session moved alone still finds
 // it). Reading takes the first of the two that exists.
@@ -33,10 +44,12 @@
 #include "extraction/voxel_box.h"
 #include "io/volume_loader.h"
 #include "render/orbit_camera.h"
+#include "render/surface_list.h"
 #include "render/transfer_function.h"
 
 #include <glm/glm.hpp>
 
+#include <array>
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -71,7 +84,11 @@ struct SessionSliceViews {
 
 struct Session {
     SessionVolume volume;
-    double isovalue = 0.0; // real units (HU for CT)
+    double isovalue = 0.0; // real units (HU for CT); the selected surface's when there are any
+    // The isosurfaces (ids are not saved: 0 here). Read sessions always have at least one;
+    // written ones without any are written as the one surface of isovalue and surfaceColor.
+    std::vector<Surface> surfaces;
+    std::size_t selectedSurface = 0; // index into surfaces
     TransferFunction transferFunction;
     std::optional<OrbitCamera::Pose> camera;
     std::optional<VoxelBox> crop; // none: the whole volume
@@ -79,6 +96,8 @@ struct Session {
     bool orientationMarker = true;
     std::optional<glm::vec3> surfaceColor; // linear RGB in [0, 1]; none: the transfer function's
     std::optional<SessionSliceViews> sliceViews;
+    // The distance measured between two points (patient mm); none: nothing measured.
+    std::optional<std::array<glm::dvec3, 2>> distance;
 };
 
 // The file name extension of session files, with its dot.
@@ -86,7 +105,8 @@ inline constexpr std::string_view kSessionExtension = ".isoview";
 
 // JSON text for a session saved at sessionFile (the volume path is written relative to its
 // folder, and absolute). Throws InvalidInputError when a value cannot be written (a
-// non-finite isovalue, camera or colour; an empty volume path).
+// non-finite isovalue, camera or colour; an empty volume path; a surface without a name, with a
+// colour or opacity outside 0..1; a selected surface out of range).
 std::string sessionToJson(const Session& session, const std::filesystem::path& sessionFile);
 // Reads JSON text as if it were the file sessionFile (relative paths resolve against its
 // folder). Throws InvalidInputError naming the key and what is wrong: not JSON (with line and

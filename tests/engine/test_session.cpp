@@ -403,3 +403,125 @@ TEST(SessionTest, ACameraPoseRestoresTheSameView)
 
 } // namespace
 } // namespace isoview
+
+namespace isoview {
+namespace {
+
+TEST(SessionSurfacesTest, SurfacesTheSelectionAndADistanceSurviveASaveAndALoad)
+{
+    TempDir dir;
+    const fs::path volume = dir.path() / "head.nhdr";
+    writeFile(volume, "x");
+    const fs::path file = dir.path() / "head.isoview";
+    Session saved = fullSession(volume);
+    saved.surfaces = {
+        {0, "Skin", -500.25, glm::vec3(0.9f, 0.7f, 0.6f), 0.35f, true},
+        {0, "Bone", 300.0, std::nullopt, 1.0f, true},
+        {0, "Vessels \xe2\x80\x93 left", 180.5, glm::vec3(0.8f, 0.1f, 0.1f), 1.0f, false},
+    };
+    saved.selectedSurface = 2;
+    saved.distance = std::array<glm::dvec3, 2>{glm::dvec3(1.5, -2.25, 100.0 / 3.0),
+                                               glm::dvec3(-40.0, 12.0, 0.125)};
+    saveSession(file, saved);
+
+    std::vector<std::string> warnings;
+    const Session read = loadSession(file, &warnings);
+    EXPECT_TRUE(warnings.empty());
+    EXPECT_EQ(read.surfaces, saved.surfaces);
+    EXPECT_EQ(read.selectedSurface, 2u);
+    EXPECT_EQ(read.distance, saved.distance);
+    // The single values are the selected surface's, for an isoview that knows one surface.
+    EXPECT_EQ(read.isovalue, 180.5);
+    EXPECT_EQ(read.surfaceColor, glm::vec3(0.8f, 0.1f, 0.1f));
+    const std::string text = readFile(file);
+    EXPECT_NE(text.find("\"isovalue\": 180.5"), std::string::npos) << text;
+}
+
+TEST(SessionSurfacesTest, AFileWithOnlyAnIsovalueOpensAsOneSurface)
+{
+    const Session s = sessionFromJson(
+        withSection(R"("view": {"surfaceColor": [0.25, 0.5, 1]})"), "/tmp/x.isoview");
+    ASSERT_EQ(s.surfaces.size(), 1u);
+    EXPECT_EQ(s.surfaces[0].name, "Surface 1");
+    EXPECT_EQ(s.surfaces[0].isovalue, 40.0);
+    EXPECT_EQ(s.surfaces[0].color, glm::vec3(0.25f, 0.5f, 1.0f));
+    EXPECT_EQ(s.surfaces[0].opacity, 1.0f);
+    EXPECT_TRUE(s.surfaces[0].visible);
+    EXPECT_EQ(s.selectedSurface, 0u);
+    EXPECT_FALSE(s.distance.has_value());
+}
+
+TEST(SessionSurfacesTest, SurfacesWinOverTheSingleIsovalueWhichTheyMakeOptional)
+{
+    const Session both = sessionFromJson(
+        withSection(R"("surfaces": [{"name": "A", "isovalue": 1}, {"name": "B", "isovalue": 7}],
+                       "selectedSurface": 1)"),
+        "/tmp/x.isoview");
+    EXPECT_EQ(both.isovalue, 7.0); // not the file's 40
+    ASSERT_EQ(both.surfaces.size(), 2u);
+    EXPECT_FALSE(both.surfaces[0].color.has_value());
+
+    const Session only = sessionFromJson(
+        R"({"format": "isoview-session", "version": 1, "volume": {"path": "/d/h.nhdr"},
+            "surfaces": [{"name": "A", "isovalue": -3}]})",
+        "/tmp/x.isoview");
+    EXPECT_EQ(only.isovalue, -3.0);
+}
+
+TEST(SessionSurfacesTest, BadSurfacesAndMeasurementsAreRefusedNamingTheKey)
+{
+    const struct {
+        std::string insert;
+        std::string expected;
+    } cases[] = {
+        {R"("surfaces": [])", "'surfaces' must be an array of 1 to 256 surfaces, got 0 elements"},
+        {R"("surfaces": {"name": "A"})", "'surfaces' must be an array of 1 to 256 surfaces"},
+        {R"("surfaces": [3])", "'surfaces' element 1 must be an object, got 3"},
+        {R"("surfaces": [{"isovalue": 1}])", "'surfaces' element 1 has no 'name'"},
+        {R"("surfaces": [{"name": 5, "isovalue": 1}])",
+         "'surfaces' element 1 'name' must be a string"},
+        {R"("surfaces": [{"name": "", "isovalue": 1}])", "'name' is empty"},
+        {R"("surfaces": [{"name": "A"}])", "'surfaces' element 1 has no 'isovalue'"},
+        {R"("surfaces": [{"name": "A", "isovalue": 1e39}])", "'isovalue' is 1e+39, outside"},
+        {R"("surfaces": [{"name": "A", "isovalue": 1, "opacity": 1.5}])",
+         "'surfaces' element 1 'opacity' is 1.5, outside -1.0..1.0"},
+        {R"("surfaces": [{"name": "A", "isovalue": 1, "opacity": -0.5}])",
+         "'opacity' must lie in 0..1"},
+        {R"("surfaces": [{"name": "A", "isovalue": 1, "color": [1, 0, -1]}])",
+         "'color' components must lie in 0..1"},
+        {R"("surfaces": [{"name": "A", "isovalue": 1, "color": [1, 0]}])",
+         "'color' must be an array of 3 numbers, got 2 elements"},
+        {R"("surfaces": [{"name": "A", "isovalue": 1, "visible": 1}])",
+         "'visible' must be true or false, got 1"},
+        {R"("surfaces": [{"name": "A", "isovalue": 1}], "selectedSurface": 1)",
+         "'selectedSurface' is 1 but there is 1 surface (counted from 0)"},
+        {R"("selectedSurface": -1)", "'selectedSurface' must be a whole number from 0"},
+        {R"("measurements": [])", "'measurements' must be an object, got an array"},
+        {R"("measurements": {"distance": [[0, 0, 0]]})",
+         "'measurements' 'distance' must be an array of 2 points [x, y, z], got 1 elements"},
+        {R"("measurements": {"distance": [[0, 0, 0], [0, "a", 0]]})",
+         "'measurements' 'distance' point 2 element 2 must be a number, got 'a'"},
+    };
+    for (const auto& c : cases) {
+        const std::string message = readError(withSection(c.insert));
+        EXPECT_NE(message.find(c.expected), std::string::npos)
+            << c.insert << "\n  gave: " << message << "\n  expected: " << c.expected;
+    }
+}
+
+TEST(SessionSurfacesTest, SavingRefusesSurfacesItCannotWrite)
+{
+    Session s = fullSession("/data/head.nhdr");
+    s.surfaces = {{0, "A", 1.0, std::nullopt, 1.0f, true}};
+    s.selectedSurface = 1;
+    EXPECT_THROW((void)sessionToJson(s, "/tmp/x.isoview"), InvalidInputError);
+    s.selectedSurface = 0;
+    s.surfaces[0].opacity = 2.0f;
+    EXPECT_THROW((void)sessionToJson(s, "/tmp/x.isoview"), InvalidInputError);
+    s.surfaces[0].opacity = 1.0f;
+    s.surfaces[0].name.clear();
+    EXPECT_THROW((void)sessionToJson(s, "/tmp/x.isoview"), InvalidInputError);
+}
+
+} // namespace
+} // namespace isoview

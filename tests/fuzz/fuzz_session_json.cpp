@@ -38,6 +38,17 @@ void checkInvariants(const isoview::Session& s)
         ok = ok && glm::all(glm::greaterThanEqual(c, glm::vec3(0.0f))) &&
              glm::all(glm::lessThanEqual(c, glm::vec3(1.0f)));
     }
+    ok = ok && !s.surfaces.empty() && s.selectedSurface < s.surfaces.size() &&
+         s.isovalue == s.surfaces[s.selectedSurface].isovalue;
+    for (const isoview::Surface& surface : s.surfaces) {
+        ok = ok && !surface.name.empty() && std::isfinite(surface.isovalue) &&
+             surface.opacity >= 0.0f && surface.opacity <= 1.0f;
+        if (surface.color) {
+            ok = ok && glm::all(glm::greaterThanEqual(*surface.color, glm::vec3(0.0f))) &&
+                 glm::all(glm::lessThanEqual(*surface.color, glm::vec3(1.0f)));
+        }
+    }
+    if (s.distance) ok = ok && finite((*s.distance)[0]) && finite((*s.distance)[1]);
     if (s.sliceViews && s.sliceViews->windowWidth) ok = ok && *s.sliceViews->windowWidth > 0.0;
     if (s.sliceViews && s.sliceViews->crosshair) ok = ok && finite(*s.sliceViews->crosshair);
     if (!ok) __builtin_trap();
@@ -70,7 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         again.transferFunction.size() == s.transferFunction.size() && again.camera == s.camera &&
         again.crop == s.crop && again.renderMode == s.renderMode &&
         again.orientationMarker == s.orientationMarker && again.surfaceColor == s.surfaceColor &&
-        again.sliceViews == s.sliceViews &&
+        again.sliceViews == s.sliceViews && again.surfaces == s.surfaces &&
+        again.selectedSurface == s.selectedSurface && again.distance == s.distance &&
         again.volume.raw.has_value() == s.volume.raw.has_value();
     if (!same) __builtin_trap();
     return 0;
