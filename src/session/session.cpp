@@ -179,7 +179,8 @@ public:
         s.volume = readVolume(require(root, "volume", ""));
         const Json* surfaces = optional(root, "surfaces");
         // Only a session without surfaces needs the single isovalue.
-        if (const Json* iso = surfaces ? optional(root, "isovalue") : &require(root, "isovalue", ""))
+        if (const Json* iso =
+                surfaces ? optional(root, "isovalue") : &require(root, "isovalue", ""))
             s.isovalue = number(*iso, "'isovalue'", kMaxRealValue);
         if (surfaces) s.surfaces = readSurfaces(*surfaces);
         if (const Json* tf = optional(root, "transferFunction")) {
@@ -198,9 +199,9 @@ public:
             s.selectedSurface = std::size_t(count(*selected, "'selectedSurface'", kMaxSurfaces));
             if (s.selectedSurface >= s.surfaces.size()) {
                 fail("'selectedSurface' is " + selected->dump() + " but there " +
-                     (s.surfaces.size() == 1 ? "is 1 surface"
-                                             : "are " + std::to_string(s.surfaces.size()) +
-                                                   " surfaces") +
+                     (s.surfaces.size() == 1
+                          ? "is 1 surface"
+                          : "are " + std::to_string(s.surfaces.size()) + " surfaces") +
                      " (counted from 0)");
             }
         }

@@ -439,8 +439,8 @@ TEST(SessionSurfacesTest, SurfacesTheSelectionAndADistanceSurviveASaveAndALoad)
 
 TEST(SessionSurfacesTest, AFileWithOnlyAnIsovalueOpensAsOneSurface)
 {
-    const Session s = sessionFromJson(
-        withSection(R"("view": {"surfaceColor": [0.25, 0.5, 1]})"), "/tmp/x.isoview");
+    const Session s = sessionFromJson(withSection(R"("view": {"surfaceColor": [0.25, 0.5, 1]})"),
+                                      "/tmp/x.isoview");
     ASSERT_EQ(s.surfaces.size(), 1u);
     EXPECT_EQ(s.surfaces[0].name, "Surface 1");
     EXPECT_EQ(s.surfaces[0].isovalue, 40.0);
