@@ -10,6 +10,7 @@
 #include "gpu/orientation_marker.h"
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
+#include "gpu/slice_planes.h"
 #include "gpu/surface_bricks.h"
 #include "gpu/volume_raycaster.h"
 
@@ -194,6 +195,8 @@ struct SceneRenderer::Impl {
     std::uint32_t maxTextureSize; // the GPU's, or less (Options)
     VolumeRaycaster raycaster;
     OrientationMarker marker;
+    SlicePlanes slicePlanes;
+    glm::uvec3 volumeDims{0}; // the whole volume's (slice plane indices count in it)
     ShaderProgram background{"background gradient",
                              {{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
                               {GL_FRAGMENT_SHADER, "background_gradient.frag"}},
@@ -358,6 +361,7 @@ void SceneRenderer::setVolume(const Volume& volume)
     // The estimate can fall short of what the driver needs, or others take the GPU's memory
     // meanwhile: the driver's out-of-memory then ends the same way as the check above.
     d.raycaster.prepare(samplerKindFor(volume.type()));
+    d.slicePlanes.prepare(samplerKindFor(volume.type()));
     try {
         d.surface.setVolume(volume, d.maxTextureSize);
     } catch (const GpuMemoryError& e) {
@@ -371,6 +375,7 @@ void SceneRenderer::setVolume(const Volume& volume)
                              whatToDo(volume, "close other programs"));
     }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
+    d.volumeDims = volume.dims();
     d.requestedIsovalue.reset();
     d.renderedIsovalue.reset();
 }
@@ -455,6 +460,9 @@ void SceneRenderer::render(const SceneParams& params)
         ScopedViewport viewport(0, 0, size.x, size.y);
         d.drawBackground(params);
         if (d.surface.hasVolume()) {
+            // Opaque with depth, before the volume: its rays stop at the planes.
+            d.slicePlanes.draw(d.surface.raycastVolume(), d.volumeDims,
+                               params.projection * params.view, params.slicePlanes);
             d.extractIfChanged();
             const bool surface = params.mode != RenderMode::Volume;
             const bool volume = params.mode != RenderMode::Surface;

@@ -49,6 +49,16 @@ namespace isoview::gl {
 
 enum class RenderMode { Surface, Volume, SurfaceAndVolume };
 
+// The slice views' three planes in the 3D view (i = index.x, j = index.y, k = index.z; clamped
+// to the volume), in grey through a window/level in real units, opaque: the surface cuts them
+// and the volume's rays stop at them.
+struct SlicePlaneSettings {
+    bool show = false;
+    glm::uvec3 index{0};
+    double windowCenter = 40.0; // real units
+    double windowWidth = 400.0; // > 0
+};
+
 struct SceneParams {
     glm::mat4 view{1.0f};       // physical -> view
     glm::mat4 projection{1.0f}; // view -> clip
@@ -68,6 +78,7 @@ struct SceneParams {
     // Headlight shading of the volume by its gradient: clearer shapes, about twice the cost
     // where the volume is not transparent.
     bool volumeShading = true;
+    SlicePlaneSettings slicePlanes;
 };
 
 // One isosurface of the scene. ids are the caller's, stable across calls.
