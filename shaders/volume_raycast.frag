@@ -4,8 +4,9 @@
 // Per fragment:
 //   1. The ray: the pixel's points on the near and far planes, unprojected to index space
 //      (u_clipToIndex = inverse(physicalToClip * indexToPhysical), the nominal geometry).
-//   2. Its extent: the slab intersection with the box [0, dims - 1], cut short at the opaque
-//      surface (u_surfaceDepth, unprojected the same way), so nothing behind the surface shows.
+//   2. Its extent: the slab intersection with the crop box [u_clipFirst, u_clipLast] (the whole
+//      volume [0, dims - 1] uncropped), cut short at the opaque surface (u_surfaceDepth,
+//      unprojected the same way), so nothing behind the surface shows.
 //   3. March front to back from a per-pixel jittered start (hides wood-grain rings), sampling
 //      by trilinear interpolation done here: the texture holds integers, which GL never filters.
 //   4. Classify: stored value -> transfer-function lookup (u_valueToLut folds the rescale and
@@ -22,6 +23,8 @@ uniform sampler2D u_surfaceDepth;     // window-space depth of the surface; 1 wh
 uniform float u_stepVoxels;           // ray step in index units
 uniform float u_referenceLength;      // mm of ray over which a lookup opacity holds
 uniform int u_maxSteps;
+uniform vec3 u_clipFirst;             // crop box in index space, inside [0, dims - 1]
+uniform vec3 u_clipLast;
 uniform bool u_shading;
 
 out vec4 o_color;
@@ -98,11 +101,11 @@ void main()
     float farT = length(farPoint - origin);
     vec3 dir = (farPoint - origin) / farT;
 
-    // Slab test against [0, dims - 1]; axes the ray runs parallel to get a huge finite inverse.
+    // Slab test against the crop box; axes the ray runs parallel to get a huge finite inverse.
     vec3 safeDir = mix(dir, vec3(1e-20), lessThan(abs(dir), vec3(1e-20)));
     vec3 inv = 1.0 / safeDir;
-    vec3 ta = -origin * inv;
-    vec3 tb = (vec3(u_volumeDims - 1) - origin) * inv;
+    vec3 ta = (u_clipFirst - origin) * inv;
+    vec3 tb = (u_clipLast - origin) * inv;
     vec3 tNear = min(ta, tb);
     vec3 tFar = max(ta, tb);
     float tEnter = max(max(tNear.x, tNear.y), max(tNear.z, 0.0));

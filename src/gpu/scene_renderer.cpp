@@ -194,6 +194,7 @@ struct SceneRenderer::Impl {
     std::uint64_t memoryBudget;   // Options::memoryBudgetBytes
     std::uint32_t maxTextureSize; // the GPU's, or less (Options)
     VolumeRaycaster raycaster;
+    glm::dmat4 volumeIndexToPhysical{1.0}; // the loaded volume's: crop boxes are in its indices
     OrientationMarker marker;
     SlicePlanes slicePlanes;
     glm::uvec3 volumeDims{0}; // the whole volume's (slice plane indices count in it)
@@ -375,6 +376,7 @@ void SceneRenderer::setVolume(const Volume& volume)
                              whatToDo(volume, "close other programs"));
     }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
+    d.volumeIndexToPhysical = volume.geometry().indexToPhysical();
     d.volumeDims = volume.dims();
     d.requestedIsovalue.reset();
     d.renderedIsovalue.reset();
@@ -384,6 +386,7 @@ void SceneRenderer::setCrop(const VoxelBox& box)
 {
     Impl& d = *m_impl;
     d.surface.setCrop(box);
+    d.raycaster.setCrop(box, d.volumeIndexToPhysical);
     d.renderedIsovalue.reset(); // extract again for the new cells
 }
 

@@ -126,7 +126,7 @@ public:
     std::size_t brickCount() const;
 
     // Limits the surface to the cells inside the box (voxel indices, inclusive; the whole
-    // volume after setVolume). Throws Error when the box does not lie in the volume. The next
+    // volume after setVolume) and clips the volume rendering's rays to it. Throws Error when the box does not lie in the volume. The next
     // render() or extractSurface() extracts again.
     void setCrop(const VoxelBox& box);
     VoxelBox crop() const;

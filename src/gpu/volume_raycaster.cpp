@@ -76,6 +76,8 @@ void VolumeRaycaster::setVolume(const GpuVolume& volume)
     m_indexToPhysical = glm::mat4(geometry.indexToPhysical());
     const glm::mat3 gradientToPhysical(geometry.gradientToPhysical());
     m_indexExtent = glm::vec3(volume.dims()) - 1.0f;
+    m_clipFirst = glm::vec3(0.0f);
+    m_clipLast = m_indexExtent;
     const glm::dmat3 linear(geometry.indexToPhysical());
     double reference =
         std::min({glm::length(linear[0]), glm::length(linear[1]), glm::length(linear[2])});
@@ -101,6 +103,28 @@ void VolumeRaycaster::setVolume(const GpuVolume& volume)
                 float((rescale.intercept - real.min) / width));
     glUniform1f(program.uniform("u_referenceLength"), referenceLength);
     if (m_transferFunction) uploadLookup();
+}
+
+void VolumeRaycaster::setCrop(const VoxelBox& box, const glm::dmat4& boxIndexToPhysical)
+{
+    if (m_volume == nullptr) return;
+    const glm::dmat4 boxToIndex =
+        glm::inverse(glm::dmat4(m_volume->geometry().indexToPhysical())) * boxIndexToPhysical;
+    const glm::dvec3 a(boxToIndex * glm::dvec4(glm::dvec3(box.first), 1.0));
+    const glm::dvec3 b(boxToIndex * glm::dvec4(glm::dvec3(box.last), 1.0));
+    const glm::vec3 extent = m_indexExtent;
+    const auto clampToVolume = [extent](glm::dvec3 p) {
+        const glm::vec3 f(p);
+        // A singular or non-finite map clips nothing rather than everything.
+        if (!glm::all(glm::equal(f, f)) || glm::any(glm::isinf(f))) return glm::vec3(-1.0f);
+        return glm::clamp(f, glm::vec3(0.0f), extent);
+    };
+    const glm::vec3 lo = clampToVolume(glm::min(a, b));
+    const glm::vec3 hi = clampToVolume(glm::max(a, b));
+    const bool valid = glm::all(glm::greaterThanEqual(lo, glm::vec3(0.0f))) &&
+                       glm::all(glm::greaterThanEqual(hi, glm::vec3(0.0f)));
+    m_clipFirst = valid ? lo : glm::vec3(0.0f);
+    m_clipLast = valid ? hi : extent;
 }
 
 void VolumeRaycaster::setTransferFunction(const TransferFunction& tf)
@@ -161,7 +185,8 @@ void VolumeRaycaster::render(const RaycastFrame& frame)
     // In double: perspective matrices with a far near/far ratio lose digits when inverted.
     const glm::mat4 clipToIndex(
         glm::inverse(glm::dmat4(frame.physicalToClip) * glm::dmat4(m_indexToPhysical)));
-    const int maxSteps = int(std::ceil(glm::length(m_indexExtent) / step)) + 2;
+    // The longest ray through the crop box: its diagonal.
+    const int maxSteps = int(std::ceil(glm::length(m_clipLast - m_clipFirst) / step)) + 2;
 
     std::array<GLuint, kUnitCount> textures{};
     textures[units::kVolume] = m_volume->texture().id();
@@ -183,6 +208,8 @@ void VolumeRaycaster::render(const RaycastFrame& frame)
         glUniform2f(program->uniform("u_targetSize"), float(raySize.x), float(raySize.y));
         glUniform1f(program->uniform("u_stepVoxels"), step);
         glUniform1i(program->uniform("u_maxSteps"), maxSteps);
+        glUniform3fv(program->uniform("u_clipFirst"), 1, glm::value_ptr(m_clipFirst));
+        glUniform3fv(program->uniform("u_clipLast"), 1, glm::value_ptr(m_clipLast));
         glUniform1i(program->uniform("u_shading"), frame.shading ? 1 : 0);
         ScopedFramebuffer target(lowRes ? m_lowResFramebuffer.id() : frame.targetFramebuffer);
         ScopedViewport viewport(0, 0, raySize.x, raySize.y);

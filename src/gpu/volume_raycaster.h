@@ -3,7 +3,8 @@
 // classified by a transfer-function lookup table and composited front to back over what the
 // framebuffer holds. The rays stop at an opaque surface given as a depth texture, so volume in
 // front of the isosurface is blended over it and nothing behind it shows
-// (shaders/volume_raycast.frag).
+// (shaders/volume_raycast.frag). A crop box (setCrop) clips the rays: they enter and leave at
+// its faces, so cropped-away voxels add nothing and shorter rays cost less.
 //
 // Transfer-function opacity is the opacity of a slab one reference length thick: the smallest
 // voxel spacing, in millimetres. Each step's opacity is corrected for its physical length
@@ -25,6 +26,7 @@
 //   raycaster.render(frame);
 #pragma once
 
+#include "extraction/voxel_box.h"
 #include "gpu/gl_objects.h"
 #include "gpu/shader_program.h"
 #include "gpu/volume_texture.h"
@@ -70,10 +72,20 @@ public:
     void prepare(SamplerKind kind);
 
     // Borrows the volume (until the next setVolume or the destructor) and re-samples the
-    // transfer function over its real value range. Throws ShaderError only when prepare() was
-    // not called for the volume's sampler type and its compile fails.
+    // transfer function over its real value range; the crop is the whole volume again. Throws
+    // ShaderError only when prepare() was not called for the volume's sampler type and its
+    // compile fails.
     void setVolume(const GpuVolume& volume);
     bool hasVolume() const { return m_volume != nullptr; }
+
+    // Clips the rays to the box (voxel indices, inclusive) of a grid whose index -> physical
+    // map is boxIndexToPhysical: the loaded volume's, which differs from the ray-cast volume's
+    // when that is a subsampled copy (bricked volumes). The box is mapped into the ray-cast
+    // volume's indices and clamped to it. Never throws; without a volume it does nothing.
+    void setCrop(const VoxelBox& box, const glm::dmat4& boxIndexToPhysical);
+    // The clip box in the ray-cast volume's indices (continuous, [0, dims - 1] uncropped).
+    glm::vec3 clipFirst() const { return m_clipFirst; }
+    glm::vec3 clipLast() const { return m_clipLast; }
 
     // Samples the function over the volume's real value range into the lookup texture
     // (kLookupSize RGBA entries); kept and re-sampled by later setVolume calls. Before any
@@ -102,6 +114,8 @@ private:
     const GpuVolume* m_volume = nullptr; // borrowed (SceneRenderer owns it)
     glm::mat4 m_indexToPhysical{1.0f};
     glm::vec3 m_indexExtent{0.0f}; // dims - 1
+    glm::vec3 m_clipFirst{0.0f};   // the crop in the ray-cast volume's indices
+    glm::vec3 m_clipLast{0.0f};
     std::optional<TransferFunction> m_transferFunction;
 };
 

@@ -1,0 +1,190 @@
+// The crop box clips volume rendering: outside the box's projection the frame is the
+// background, inside it the cropped-away volume in front no longer shows, rays that never met
+// the cropped part give the same pixels as before, and a crop back to the whole volume gives
+// the uncropped frame bit for bit. A bricked volume (ray cast from a subsampled copy) is
+// clipped at the same place.
+#include "gpu/offscreen_target.h"
+#include "gpu/scene_renderer.h"
+#include "render/transfer_function.h"
+#include "support/gl_test_context.h"
+#include "support/synthetic_volumes.h"
+
+#include <epoxy/gl.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace isoview::test {
+namespace {
+
+using gl::RenderMode;
+using gl::SceneParams;
+using gl::SceneRenderer;
+
+struct Image {
+    int width = 0;
+    int height = 0;
+    std::vector<std::uint8_t> rgba; // bottom row first
+
+    glm::ivec4 at(int x, int y) const
+    {
+        const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
+        return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
+    }
+};
+
+Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
+{
+    gl::OffscreenTarget target(size.x, size.y);
+    GLint previous = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
+    target.bind();
+    GLint id = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
+    params.viewportSize = size;
+    params.targetFramebuffer = GLuint(id);
+    renderer.render(params);
+    return {size.x, size.y, target.readPixels()};
+}
+
+// 48^3 voxels around (23.5, 23.5, 23.5) seen along -z (the camera at +z, so high k is in
+// front) through an orthographic camera: 2 pixels per voxel at 96 x 96, voxel i's centre on
+// pixel column 48 + 2 (i - 23.5).
+constexpr glm::uvec3 kDims{48, 48, 48};
+constexpr glm::vec3 kCenter{23.5f};
+constexpr glm::ivec2 kSize{96, 96};
+
+SceneParams frontView()
+{
+    SceneParams p;
+    p.view = glm::lookAt(kCenter + glm::vec3(0.0f, 0.0f, 100.0f), kCenter, {0.0f, 1.0f, 0.0f});
+    p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, 1.0f, 200.0f);
+    p.mode = RenderMode::Volume;
+    p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
+    p.orientationMarker = false;
+    return p;
+}
+
+// A translucent red shell (radius 8..16 voxels) around an empty core: a ray through the
+// centre crosses the shell twice, in front and behind.
+Volume shell()
+{
+    return makeFloatField(kDims, [](glm::vec3 p) {
+        const float r = glm::length(p - kCenter);
+        return r > 8.0f && r < 16.0f ? 1.0f : 0.0f;
+    });
+}
+
+TransferFunction translucentRed()
+{
+    const glm::vec3 red(1.0f, 0.15f, 0.1f);
+    return TransferFunction({{0.4, red, 0.0f}, {0.6, red, 0.15f}});
+}
+
+constexpr glm::ivec4 kBackground{0, 0, 0, 255};
+
+bool isBackground(const Image& image, int x, int y)
+{
+    return image.at(x, y) == kBackground;
+}
+
+class VolumeCropTest : public GlTest {};
+
+TEST_F(VolumeCropTest, OutsideTheBoxIsBackgroundAndRaysInsideItAreUnchanged)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(shell());
+    renderer.setTransferFunction(translucentRed());
+    const Image whole = render(renderer, frontView(), kSize);
+    ASSERT_FALSE(isBackground(whole, 48 + 2 * 10, 48)) << "the shell must show uncropped";
+
+    // I from 0 to 23: the box's right face (i = 23) projects to column 47.
+    renderer.setCrop({{0, 0, 0}, {23, 47, 47}});
+    const Image left = render(renderer, frontView(), kSize);
+    std::size_t shown = 0;
+    for (int y = 0; y < kSize.y; ++y) {
+        for (int x = 0; x < kSize.x; ++x) {
+            if (x >= 48) {
+                EXPECT_TRUE(isBackground(left, x, y)) << "column " << x << " row " << y;
+            } else if (x <= 45) {
+                // Rays along -z through the kept half meet the same voxels as before.
+                EXPECT_EQ(left.at(x, y), whole.at(x, y)) << "column " << x << " row " << y;
+                shown += !isBackground(left, x, y);
+            }
+        }
+    }
+    EXPECT_GT(shown, 500u);
+}
+
+TEST_F(VolumeCropTest, CroppingTheFrontRemovesWhatWasInFront)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(shell());
+    renderer.setTransferFunction(translucentRed());
+    const Image whole = render(renderer, frontView(), kSize);
+
+    // K from 0 to 23: the front half (toward the camera) is cut away, the back half stays.
+    renderer.setCrop({{0, 0, 0}, {47, 47, 23}});
+    const Image back = render(renderer, frontView(), kSize);
+    const glm::ivec4 c0 = whole.at(48, 48);
+    const glm::ivec4 c1 = back.at(48, 48);
+    // Through the centre the ray crossed the shell twice; now once: about half as red.
+    EXPECT_GT(c0.r, c1.r + 20) << "whole " << c0.r << ", back half " << c1.r;
+    EXPECT_GT(c1.r, 20) << "the back half of the shell must still show";
+    // Outside the shell's silhouette (radius 16 voxels = 32 px) there was nothing either way.
+    EXPECT_TRUE(isBackground(back, 2, 2));
+    EXPECT_TRUE(isBackground(back, 93, 48));
+
+    // A box of no depth in front of everything shows nothing at all.
+    renderer.setCrop({{0, 0, 47}, {47, 47, 47}});
+    const Image none = render(renderer, frontView(), kSize);
+    for (int y = 0; y < kSize.y; y += 3)
+        for (int x = 0; x < kSize.x; x += 3)
+            ASSERT_TRUE(isBackground(none, x, y)) << "column " << x << " row " << y;
+}
+
+TEST_F(VolumeCropTest, ResetCropGivesTheUncroppedFrameBitForBit)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(shell());
+    renderer.setTransferFunction(translucentRed());
+    SceneParams p = frontView();
+    p.view = glm::lookAt(kCenter + glm::vec3(60.0f, 40.0f, 70.0f), kCenter, {0.0f, 1.0f, 0.0f});
+    const Image before = render(renderer, p, kSize);
+    renderer.setCrop({{5, 6, 7}, {30, 31, 32}});
+    const Image cropped = render(renderer, p, kSize);
+    EXPECT_NE(cropped.rgba, before.rgba);
+    renderer.setCrop(VoxelBox::whole(kDims));
+    EXPECT_EQ(render(renderer, p, kSize).rgba, before.rgba);
+    // A new volume forgets the crop.
+    renderer.setCrop({{5, 6, 7}, {30, 31, 32}});
+    renderer.setVolume(shell());
+    EXPECT_EQ(render(renderer, p, kSize).rgba, before.rgba);
+}
+
+TEST_F(VolumeCropTest, BrickedVolumeIsClippedAtTheSamePlace)
+{
+    // 48 x 48 slices: 5 x 5 fit a 256-texel texture, so 48 slices take two slabs and the ray
+    // caster reads a copy subsampled by 2 (index i there is voxel 2 i here).
+    SceneRenderer::Options options;
+    options.maxTextureSize = 256;
+    SceneRenderer renderer(options);
+    renderer.setVolume(shell());
+    ASSERT_GT(renderer.brickCount(), 1u);
+    renderer.setTransferFunction(translucentRed());
+    renderer.setCrop({{0, 0, 0}, {23, 47, 47}});
+    const Image left = render(renderer, frontView(), kSize);
+    std::size_t shownLeft = 0;
+    for (int y = 0; y < kSize.y; ++y) {
+        for (int x = 48; x < kSize.x; ++x)
+            EXPECT_TRUE(isBackground(left, x, y)) << "column " << x << " row " << y;
+        for (int x = 0; x < 46; ++x)
+            shownLeft += !isBackground(left, x, y);
+    }
+    EXPECT_GT(shownLeft, 500u);
+}
+
+} // namespace
+} // namespace isoview::test
