@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "gpu/crop_box_outline.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
@@ -195,6 +196,7 @@ struct SceneRenderer::Impl {
     std::uint32_t maxTextureSize; // the GPU's, or less (Options)
     VolumeRaycaster raycaster;
     glm::dmat4 volumeIndexToPhysical{1.0}; // the loaded volume's: crop boxes are in its indices
+    CropBoxOutline cropOutline;
     OrientationMarker marker;
     SlicePlanes slicePlanes;
     glm::uvec3 volumeDims{0}; // the whole volume's (slice plane indices count in it)
@@ -377,6 +379,7 @@ void SceneRenderer::setVolume(const Volume& volume)
     }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
     d.volumeIndexToPhysical = volume.geometry().indexToPhysical();
+    d.cropOutline.setGeometry(volume.geometry());
     d.volumeDims = volume.dims();
     d.requestedIsovalue.reset();
     d.renderedIsovalue.reset();
@@ -471,6 +474,8 @@ void SceneRenderer::render(const SceneParams& params)
             const bool volume = params.mode != RenderMode::Surface;
             if (surface) d.drawSurface(params);
             if (volume) d.drawVolume(params);
+            d.cropOutline.draw(d.surface.crop(), params.projection * params.view, size,
+                               params.cropBox);
         }
         // Pass 5: the orientation marker in its corner, over everything.
         if (params.orientationMarker) d.marker.draw(params.view, size);

@@ -33,6 +33,7 @@
 #include "extraction/iso_mesh.h"
 #include "extraction/voxel_box.h"
 #include "gpu/gpu_info.h"
+#include "render/crop_box_handles.h"
 #include "render/frame_policy.h"
 #include "render/transfer_function.h"
 #include "volume/volume.h"
@@ -79,6 +80,8 @@ struct SceneParams {
     // where the volume is not transparent.
     bool volumeShading = true;
     SlicePlaneSettings slicePlanes;
+    // The crop box's edges and face handles, over the frame (off by default).
+    CropBoxOverlay cropBox;
 };
 
 // One isosurface of the scene. ids are the caller's, stable across calls.
