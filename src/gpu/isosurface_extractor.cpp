@@ -491,6 +491,7 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
     glUniformMatrix3fv(surface.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(surface.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
+    glUniform1f(surface.uniform("u_opacity"), params.opacity);
     if (d.caps.computeExtraction) {
         ScopedBufferBinding command(GL_DRAW_INDIRECT_BUFFER, d.pyramid->recordBuffer());
         glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,

@@ -47,6 +47,9 @@ struct SurfaceDrawParams {
     glm::mat4 physicalToClip{1.0f};
     glm::mat3 physicalToViewNormal{1.0f}; // rotates physical-space normals into view space
     glm::vec3 color{0.9f, 0.85f, 0.75f};
+    // 1: opaque; less: the accumulation pass of weighted blended transparency (isosurface.frag
+    // says what the caller's framebuffer and blending must be)
+    float opacity = 1.0f;
 };
 
 class IsosurfaceExtractor {

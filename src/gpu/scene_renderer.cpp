@@ -12,18 +12,25 @@
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
 #include "gpu/slice_planes.h"
+#include "gpu/stored_surface_mesh.h"
 #include "gpu/surface_bricks.h"
 #include "gpu/volume_raycaster.h"
+#include "gpu/weighted_blended_transparency.h"
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <map>
 #include <new>
 #include <string>
 
 namespace isoview::gl {
 namespace {
+
+// Opacities from here up are drawn opaque (depth written, rays stop there).
+constexpr float kOpaqueFrom = 0.999f;
 
 // GPU timer queries (GL_TIME_ELAPSED) per pass, in a ring of frames: a frame's results are read
 // only once GL_QUERY_RESULT_AVAILABLE says so, a frame or more later, and a frame whose ring
@@ -215,13 +222,41 @@ struct SceneRenderer::Impl {
     // setSurfaces' layers; unset: the single live surface in SceneParams::surfaceColor.
     std::optional<std::vector<SurfaceLayer>> layers;
     std::optional<std::uint32_t> liveId;
+    // The isovalue (real units) the pyramid holds now: the live one's, or a stored layer's
+    // while it is being stored.
+    std::optional<double> pyramidIsovalue;
+    // Every visible layer but the live one, by id: its mesh and the isovalue it was extracted at
+    // (nullopt: stale, extract before drawing).
+    struct StoredLayer {
+        StoredSurfaceMesh mesh;
+        std::optional<double> isovalue;
+    };
+    std::map<std::uint32_t, StoredLayer> stored;
+    StoredSurfaceProgram storedProgram;
+    WeightedBlendedTransparency transparency;
 
-    const SurfaceLayer* liveLayer() const
+    SurfaceLayer* liveLayer()
     {
         if (!layers || !liveId) return nullptr;
-        for (const SurfaceLayer& layer : *layers)
+        for (SurfaceLayer& layer : *layers)
             if (layer.id == *liveId) return &layer;
         return nullptr;
+    }
+    const SurfaceLayer* liveLayer() const { return const_cast<Impl*>(this)->liveLayer(); }
+    // Whether the live surface is drawn (and so extracted) at all.
+    bool liveShown() const
+    {
+        const SurfaceLayer* live = liveLayer();
+        return !layers || (live && live->visible);
+    }
+    bool isLive(const SurfaceLayer& layer) const { return liveId && layer.id == *liveId; }
+
+    // Stored layers of an earlier volume or crop: extracted again before they are drawn.
+    void markStoredStale()
+    {
+        pyramidIsovalue.reset();
+        for (auto& [id, layer] : stored)
+            layer.isovalue.reset();
     }
 
     // Pass 1: the backdrop gradient, and depth cleared to the far plane.
@@ -240,32 +275,125 @@ struct SceneRenderer::Impl {
         glDrawArrays(GL_TRIANGLES, 0, 3);
     }
 
-    // Pass 2: a new pyramid, only for an isovalue not extracted yet.
-    void extractIfChanged()
+    // Visible non-live layers whose stored mesh is missing or of another isovalue.
+    bool storedLayersStale() const
     {
-        if (!surface.hasVolume() || !requestedIsovalue || requestedIsovalue == renderedIsovalue)
-            return;
-        TimedPass timed(timers, GpuTimers::Extract);
-        surface.extract(*requestedIsovalue);
-        renderedIsovalue = requestedIsovalue;
+        if (!layers) return false;
+        for (const SurfaceLayer& layer : *layers) {
+            if (isLive(layer) || !layer.visible) continue;
+            const auto it = stored.find(layer.id);
+            if (it == stored.end() || it->second.isovalue != layer.isovalue) return true;
+        }
+        return false;
     }
 
-    // Pass 3: the opaque surface, depth tested and written (its depth limits the rays).
-    void drawSurface(const SceneParams& p)
+    // Extracts each stale stored layer in the pyramid and keeps a copy of its mesh (a capture:
+    // waits for the GPU, once per change of that layer, never while the live one is dragged).
+    // A layer that cannot be stored is logged and left empty until its isovalue changes.
+    void storeStaleLayers()
     {
-        if (!renderedIsovalue) return;
+        for (const SurfaceLayer& layer : *layers) {
+            if (isLive(layer) || !layer.visible) continue;
+            StoredLayer& entry = stored[layer.id];
+            if (entry.isovalue == layer.isovalue) continue;
+            entry.isovalue = layer.isovalue;
+            try {
+                if (pyramidIsovalue != layer.isovalue) {
+                    surface.extract(layer.isovalue);
+                    pyramidIsovalue = layer.isovalue;
+                }
+                entry.mesh.store(surface.capture());
+            } catch (const Error& e) {
+                entry.mesh.clear();
+                log::get("engine")->error("surface {} at {} not stored: {}", layer.id,
+                                          layer.isovalue, e.what());
+            } catch (const std::bad_alloc&) {
+                entry.mesh.clear();
+                log::get("engine")->error("surface {} at {} not stored: out of memory", layer.id,
+                                          layer.isovalue);
+            }
+        }
+    }
+
+    // Pass 2: the stored layers that are stale, then the live isovalue if the pyramid does not
+    // hold it (a drag of the live one extracts only it).
+    void extractIfChanged()
+    {
+        if (!surface.hasVolume()) return;
+        const bool storing = storedLayersStale();
+        const bool live =
+            liveShown() && requestedIsovalue && (requestedIsovalue != renderedIsovalue || storing);
+        if (!storing && !live) return;
+        TimedPass timed(timers, GpuTimers::Extract);
+        if (storing) storeStaleLayers();
+        if (liveShown() && requestedIsovalue && requestedIsovalue != pyramidIsovalue) {
+            surface.extract(*requestedIsovalue);
+            pyramidIsovalue = requestedIsovalue;
+        }
+        if (liveShown()) {
+            renderedIsovalue = requestedIsovalue;
+        } else if (storing) {
+            renderedIsovalue.reset(); // the pyramid holds a stored layer's surface now
+        }
+    }
+
+    // The layers' draw parameters under this camera.
+    static SurfaceDrawParams drawParams(const SceneParams& p, glm::vec3 color, float opacity)
+    {
         SurfaceDrawParams draw;
         draw.physicalToClip = p.projection * p.view;
         draw.physicalToViewNormal = glm::transpose(glm::inverse(glm::mat3(p.view)));
-        const SurfaceLayer* live = liveLayer();
-        if (layers && (!live || !live->visible)) return;
-        draw.color = live ? live->color : p.surfaceColor;
+        draw.color = color;
+        draw.opacity = opacity;
+        return draw;
+    }
+
+    // Draws the visible layers that are opaque (translucent == false) or translucent, each
+    // with the state the caller set up.
+    void drawLayers(const SceneParams& p, bool translucent)
+    {
+        for (const SurfaceLayer& layer : *layers) {
+            if (!layer.visible || (layer.opacity < kOpaqueFrom) != translucent) continue;
+            const float opacity = translucent ? std::max(layer.opacity, 0.0f) : 1.0f;
+            const SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
+            if (isLive(layer)) {
+                if (renderedIsovalue) surface.draw(draw);
+            } else if (const auto it = stored.find(layer.id); it != stored.end()) {
+                storedProgram.draw(it->second.mesh, draw);
+            }
+        }
+    }
+
+    bool hasTranslucentLayers() const
+    {
+        if (!layers) return false;
+        for (const SurfaceLayer& layer : *layers)
+            if (layer.visible && layer.opacity < kOpaqueFrom) return true;
+        return false;
+    }
+
+    // Pass 3: the opaque surfaces, depth tested and written (their depth limits the rays).
+    void drawSurface(const SceneParams& p)
+    {
         ScopedCapability depthTest(GL_DEPTH_TEST, true);
         ScopedDepthState depth(GL_LESS, true);
         ScopedCapability noCulling(GL_CULL_FACE, false); // back faces are shaded darker
         ScopedCapability noBlend(GL_BLEND, false);
         TimedPass timed(timers, GpuTimers::Surface);
-        surface.draw(draw);
+        if (layers) {
+            drawLayers(p, false);
+        } else if (renderedIsovalue) {
+            surface.draw(drawParams(p, p.surfaceColor, 1.0f));
+        }
+    }
+
+    // Pass 4b: the translucent surfaces over the opaque frame and the volume, in any order
+    // (weighted blended transparency). Not timed: the timers have no pass for it.
+    void drawTranslucentSurfaces(const SceneParams& p)
+    {
+        if (!hasTranslucentLayers()) return;
+        transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(),
+                            [&] { drawLayers(p, true); });
     }
 
     // Pass 4: the volume, composited over the background and surface up to the surface's depth.
@@ -383,6 +511,10 @@ void SceneRenderer::setVolume(const Volume& volume)
     d.volumeDims = volume.dims();
     d.requestedIsovalue.reset();
     d.renderedIsovalue.reset();
+    d.storedProgram.setVolume(volume.dims(), volume.geometry());
+    d.markStoredStale();
+    for (auto& [id, layer] : d.stored)
+        layer.mesh.clear(); // of the previous volume
 }
 
 void SceneRenderer::setCrop(const VoxelBox& box)
@@ -391,6 +523,7 @@ void SceneRenderer::setCrop(const VoxelBox& box)
     d.surface.setCrop(box);
     d.raycaster.setCrop(box, d.volumeIndexToPhysical);
     d.renderedIsovalue.reset(); // extract again for the new cells
+    d.markStoredStale();
 }
 
 VoxelBox SceneRenderer::crop() const
@@ -411,6 +544,7 @@ std::size_t SceneRenderer::brickCount() const
 void SceneRenderer::setIsovalue(double isovalue)
 {
     m_impl->requestedIsovalue = isovalue;
+    if (SurfaceLayer* live = m_impl->liveLayer()) live->isovalue = isovalue;
 }
 
 void SceneRenderer::setSurfaces(const std::vector<SurfaceLayer>& layers,
@@ -420,20 +554,32 @@ void SceneRenderer::setSurfaces(const std::vector<SurfaceLayer>& layers,
     d.layers = layers;
     d.liveId = liveId;
     if (const SurfaceLayer* live = d.liveLayer()) d.requestedIsovalue = live->isovalue;
+    // Only layers that are still there and not live keep a stored mesh.
+    for (auto it = d.stored.begin(); it != d.stored.end();) {
+        const bool keep = std::any_of(layers.begin(), layers.end(), [&](const SurfaceLayer& l) {
+            return l.id == it->first && !d.isLive(l);
+        });
+        it = keep ? std::next(it) : d.stored.erase(it);
+    }
 }
 
 IsoMesh SceneRenderer::capture(std::uint32_t layerId)
 {
-    const SurfaceLayer* live = m_impl->liveLayer();
-    if (live && live->id == layerId) return capture();
-    return {};
+    Impl& d = *m_impl;
+    const SurfaceLayer* live = d.liveLayer();
+    if (live ? live->id == layerId : !d.layers && layerId == 0) return capture();
+    const auto it = d.stored.find(layerId);
+    if (it == d.stored.end() || !it->second.isovalue) return {};
+    return it->second.mesh.download();
 }
 
 std::optional<double> SceneRenderer::extractedIsovalue(std::uint32_t layerId) const
 {
-    const SurfaceLayer* live = m_impl->liveLayer();
-    if (live && live->id == layerId) return m_impl->renderedIsovalue;
-    return std::nullopt;
+    const Impl& d = *m_impl;
+    const SurfaceLayer* live = d.liveLayer();
+    if (live ? live->id == layerId : !d.layers && layerId == 0) return d.renderedIsovalue;
+    const auto it = d.stored.find(layerId);
+    return it == d.stored.end() ? std::nullopt : it->second.isovalue;
 }
 
 void SceneRenderer::setTransferFunction(const TransferFunction& tf)
@@ -474,6 +620,7 @@ void SceneRenderer::render(const SceneParams& params)
             const bool volume = params.mode != RenderMode::Surface;
             if (surface) d.drawSurface(params);
             if (volume) d.drawVolume(params);
+            if (surface) d.drawTranslucentSurfaces(params);
             d.cropOutline.draw(d.surface.crop(), params.projection * params.view, size,
                                params.cropBox);
         }
@@ -517,7 +664,10 @@ IsoMesh SceneRenderer::capture()
 
 GpuMemoryUse SceneRenderer::memoryUse() const
 {
-    return m_impl->surface.memoryUse();
+    GpuMemoryUse use = m_impl->surface.memoryUse();
+    for (const auto& [id, layer] : m_impl->stored)
+        use.meshBytes += layer.mesh.bytes();
+    return use;
 }
 
 FrameGpuTimes SceneRenderer::lastGpuTimes() const

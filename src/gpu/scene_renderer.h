@@ -148,7 +148,9 @@ public:
     // drawn nor extracted until shown. Opaque layers (opacity >= 0.999) write depth and limit
     // the rays; translucent ones are composited by weighted blended order-independent
     // transparency AFTER the volume rendering (the volume is not interleaved with them).
-    // An unknown liveId or nullopt: no live layer, every layer is stored.
+    // An unknown liveId or nullopt: no live layer, every layer is stored. Storing a layer
+    // extracts it in the pyramid and copies its mesh (waits for the GPU, in that one frame),
+    // then the live one is extracted again.
     void setSurfaces(const std::vector<SurfaceLayer>& layers, std::optional<std::uint32_t> liveId);
     // The welded mesh of one layer at the isovalue it was last extracted at (empty if none yet
     // or unknown id); waits for the GPU. Throws GlError if the GPU fails.

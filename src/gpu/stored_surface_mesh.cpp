@@ -1,0 +1,171 @@
+#include "gpu/stored_surface_mesh.h"
+
+#include "core/error.h"
+#include "gpu/gl_loader.h"
+#include "gpu/gl_state.h"
+#include "gpu/shader_defines.h"
+#include "gpu/surface_buffers.h"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include <array>
+#include <limits>
+#include <vector>
+
+namespace isoview::gl {
+namespace {
+
+constexpr GLint kSliceOriginsUnit = 0;
+
+} // namespace
+
+StoredSurfaceMesh::StoredSurfaceMesh()
+{
+    // The extractor's vertex layout, so the same vertex shader reads both.
+    ScopedVertexArray vao(m_vertexArray.id());
+    ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_vertices.id());
+    m_vertices.label("stored isosurface vertices");
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(PackedSurfaceVertex),
+                          reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(PackedSurfaceVertex),
+                          reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, normal)));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_indices.id());
+    m_indices.label("stored isosurface indices");
+}
+
+void StoredSurfaceMesh::store(const IsoMesh& mesh)
+{
+    if (mesh.vertexCount() > std::numeric_limits<std::uint32_t>::max() ||
+        mesh.indices.size() > std::numeric_limits<std::uint32_t>::max()) {
+        throw GlError("a stored isosurface has more than 2^32 vertices or indices");
+    }
+    std::vector<PackedSurfaceVertex> packed(mesh.vertexCount());
+    for (std::size_t v = 0; v < packed.size(); ++v) {
+        PackedSurfaceVertex& p = packed[v];
+        for (int c = 0; c < 3; ++c) {
+            p.position[c] = mesh.positions[v][c];
+            p.normal[c] = mesh.normals[v][c];
+        }
+        // Edge keys of volumes under 2^32 voxels, as the extractor's own buffers hold them.
+        p.lowerVoxel = std::uint32_t(mesh.edgeKeys[v] / 3);
+        p.axis = std::uint32_t(mesh.edgeKeys[v] % 3);
+    }
+    {
+        ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, m_vertices.id());
+        glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(packed.size() * sizeof(PackedSurfaceVertex)),
+                     packed.empty() ? nullptr : packed.data(), GL_STATIC_DRAW);
+    }
+    {
+        // Through the copy target: the element array binding belongs to whichever VAO is bound.
+        ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, m_indices.id());
+        glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(mesh.indices.size() * sizeof(std::uint32_t)),
+                     mesh.indices.empty() ? nullptr : mesh.indices.data(), GL_STATIC_DRAW);
+    }
+    const std::uint64_t bytes =
+        packed.size() * sizeof(PackedSurfaceVertex) + mesh.indices.size() * sizeof(std::uint32_t);
+    m_vertexCount = 0;
+    m_indexCount = 0;
+    throwOnGlAllocationError("a stored isosurface", bytes);
+    m_vertexCount = std::uint32_t(packed.size());
+    m_indexCount = std::uint32_t(mesh.indices.size());
+}
+
+void StoredSurfaceMesh::clear()
+{
+    for (GLuint id : {m_vertices.id(), m_indices.id()}) {
+        ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, id);
+        glBufferData(GL_COPY_WRITE_BUFFER, 0, nullptr, GL_STATIC_DRAW);
+    }
+    m_vertexCount = 0;
+    m_indexCount = 0;
+}
+
+IsoMesh StoredSurfaceMesh::download() const
+{
+    std::vector<PackedSurfaceVertex> packed(m_vertexCount);
+    IsoMesh mesh;
+    mesh.indices.resize(m_indexCount);
+    if (m_indexCount == 0) return {};
+    {
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_vertices.id());
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
+                           GLsizeiptr(packed.size() * sizeof(PackedSurfaceVertex)), packed.data());
+    }
+    {
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_indices.id());
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
+                           GLsizeiptr(mesh.indices.size() * sizeof(std::uint32_t)),
+                           mesh.indices.data());
+    }
+    throwOnGlError("downloading a stored isosurface");
+    mesh.positions.reserve(packed.size());
+    mesh.normals.reserve(packed.size());
+    mesh.edgeKeys.reserve(packed.size());
+    for (const PackedSurfaceVertex& v : packed) {
+        mesh.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
+        mesh.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
+        mesh.edgeKeys.push_back(makeEdgeKey(v.lowerVoxel, int(v.axis)));
+    }
+    return mesh;
+}
+
+std::size_t StoredSurfaceMesh::bytes() const
+{
+    return std::size_t(m_vertexCount) * sizeof(PackedSurfaceVertex) +
+           std::size_t(m_indexCount) * sizeof(std::uint32_t);
+}
+
+StoredSurfaceProgram::StoredSurfaceProgram()
+    : m_program("stored isosurface",
+                {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                engineShaderDefines(SamplerKind::Unsigned))
+{
+    m_program.setSamplerUnit("u_sliceOrigins", kSliceOriginsUnit);
+    ScopedTextureBinding bind(m_sliceOrigins.id());
+    m_sliceOrigins.label("stored isosurface slice origins");
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+}
+
+void StoredSurfaceProgram::setVolume(glm::uvec3 dims, const VolumeGeometry& geometry)
+{
+    std::vector<glm::vec4> texels;
+    texels.reserve(geometry.sliceOrigins.size());
+    for (const glm::dvec3& o : geometry.sliceOrigins)
+        texels.emplace_back(glm::vec3(o), 1.0f);
+    if (texels.empty()) texels.emplace_back(0.0f);
+    {
+        ScopedTextureBinding bind(m_sliceOrigins.id());
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, GLsizei(texels.size()), 1, 0, GL_RGBA, GL_FLOAT,
+                     texels.data());
+    }
+    m_sliceOriginBytes = texels.size() * sizeof(glm::vec4);
+
+    ScopedProgram use(m_program.id());
+    glUniform3i(m_program.uniform("u_volumeDims"), GLint(dims.x), GLint(dims.y), GLint(dims.z));
+    const glm::mat4 indexToPhysical(geometry.indexToPhysical());
+    glUniformMatrix4fv(m_program.uniform("u_indexToPhysical"), 1, GL_FALSE,
+                       glm::value_ptr(indexToPhysical));
+    glUniform1i(m_program.uniform("u_hasSliceOrigins"), geometry.hasSliceOrigins() ? 1 : 0);
+}
+
+void StoredSurfaceProgram::draw(const StoredSurfaceMesh& mesh,
+                                const SurfaceDrawParams& params) const
+{
+    if (mesh.indexCount() == 0) return;
+    ScopedProgram use(m_program.id());
+    ScopedVertexArray vao(mesh.vertexArray());
+    ScopedTextureUnits<1> origins({m_sliceOrigins.id()});
+    glUniformMatrix4fv(m_program.uniform("u_physicalToClip"), 1, GL_FALSE,
+                       glm::value_ptr(params.physicalToClip));
+    glUniformMatrix3fv(m_program.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
+                       glm::value_ptr(params.physicalToViewNormal));
+    glUniform3fv(m_program.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
+    glUniform1f(m_program.uniform("u_opacity"), params.opacity);
+    glDrawElements(GL_TRIANGLES, GLsizei(mesh.indexCount()), GL_UNSIGNED_INT, nullptr);
+}
+
+} // namespace isoview::gl

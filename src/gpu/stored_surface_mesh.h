@@ -1,0 +1,66 @@
+// The isosurfaces of the scene that are not being dragged: each one's welded mesh kept in its
+// own GPU buffers (exact size) once extracted, and drawn from there every frame, so that moving
+// the live surface through the pyramid never re-extracts them. StoredSurfaceMesh is one such
+// copy; StoredSurfaceProgram draws copies with the extractor's own shaders (isosurface.vert
+// maps index space to physical space per slice, so tilted and unevenly spaced stacks stay
+// right; isosurface.frag shades, opaque or into the transparency accumulation).
+//
+// Contract: internal to the engine (SceneRenderer is the facade); every call, the constructors
+// and the destructors need the creating OpenGL context current. Bindings are restored.
+#pragma once
+
+#include "extraction/iso_mesh.h"
+#include "gpu/gl_objects.h"
+#include "gpu/isosurface_extractor.h"
+#include "gpu/shader_program.h"
+#include "volume/volume.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace isoview::gl {
+
+class StoredSurfaceMesh {
+public:
+    StoredSurfaceMesh();
+
+    // Replaces the copy with this mesh (positions in the volume's index space). Throws
+    // GpuMemoryError when the driver is out of memory for it, GlError otherwise.
+    void store(const IsoMesh& mesh);
+    // Forgets the copy (no GPU memory kept).
+    void clear();
+    // The copy as a welded mesh, equal to the one stored. Waits for the GPU; throws GlError.
+    IsoMesh download() const;
+
+    std::uint32_t indexCount() const { return m_indexCount; }
+    GLuint vertexArray() const { return m_vertexArray.id(); }
+    std::size_t bytes() const;
+
+private:
+    Buffer m_vertices = Buffer::create();
+    Buffer m_indices = Buffer::create();
+    VertexArray m_vertexArray = VertexArray::create();
+    std::uint32_t m_vertexCount = 0;
+    std::uint32_t m_indexCount = 0;
+};
+
+class StoredSurfaceProgram {
+public:
+    // Compiles the program. Throws ShaderError.
+    StoredSurfaceProgram();
+
+    // The index -> physical map of the volume the meshes belong to (its slice origins uploaded
+    // once here).
+    void setVolume(glm::uvec3 dims, const VolumeGeometry& geometry);
+    // Draws into the bound framebuffer with the caller's depth, cull and blend state.
+    void draw(const StoredSurfaceMesh& mesh, const SurfaceDrawParams& params) const;
+    // GPU memory of the slice origins.
+    std::size_t bytes() const { return m_sliceOriginBytes; }
+
+private:
+    ShaderProgram m_program;
+    Texture m_sliceOrigins = Texture::create();
+    std::size_t m_sliceOriginBytes = 0;
+};
+
+} // namespace isoview::gl
