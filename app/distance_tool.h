@@ -3,11 +3,12 @@
 //
 // While active (Tools > Measure Distance, D), a left click on the 3D view that does not drag
 // picks the surface point under the cursor (SurfacePicker, exact, on the CPU); a drag still
-// orbits. The first click sets the first point, the second the second one, a third starts a new
-// measurement. Esc in the view clears it. The points are in the volume's physical space
-// (patient LPS millimetres for DICOM), so other views can feed them: a slice view calls
-// addPoint() or setPoints() with the patient-space point under its cursor, and listens to
-// changed() to draw them.
+// orbits. A left click in a slice view added with addSliceView() places the point under the
+// cursor on the shown slice instead of moving the crosshair. The first click sets the first
+// point, the second the second one, a third starts a new measurement. Esc in a view clears it.
+// The points are in the volume's physical space (patient LPS millimetres for DICOM); the 3D view
+// shows them always, a slice view those that lie on its shown slice (within half a slice), with
+// the line and its length when both do.
 //
 // Thread: GUI thread only.
 #pragma once
@@ -26,6 +27,8 @@ namespace isoview::app {
 
 class ViewportWidget;
 class DistanceOverlay;
+class SliceDistanceOverlay;
+class SliceView;
 
 class DistanceTool : public QObject {
     Q_OBJECT
@@ -54,6 +57,13 @@ public:
     // The surface point under a position of the view (widget pixels), if any.
     std::optional<glm::dvec3> pickAt(const QPointF& viewPosition) const;
 
+    // Lets clicks in `view` place points while the tool is active and draws the points there
+    // (an overlay child of the view; the tool watches its mouse and key events).
+    void addSliceView(SliceView* view);
+    // The physical point (mm) under a position of a slice view (widget pixels): on its shown
+    // slice, within the image (clamped to the outermost voxel centres); none off the image.
+    static std::optional<glm::dvec3> slicePointAt(const SliceView& view, const QPointF& position);
+
 signals:
     void activeChanged(bool active);
     void changed();
@@ -64,8 +74,13 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    bool filterSliceViewEvent(SliceView* view, QEvent* event);
+    void updateOverlays();
+
     ViewportWidget* m_view;
     DistanceOverlay* m_overlay;
+    std::vector<SliceDistanceOverlay*> m_sliceOverlays; // children of the slice views
+    bool m_sliceClickHeld = false; // a slice view's left press placed a point: eat its drag
     bool m_active = false;
     std::shared_ptr<const SurfacePicker> m_picker;
     std::vector<glm::dvec3> m_points;

@@ -169,6 +169,7 @@ void MainWindow::createDocks()
     m_cropPanel->setUndoStack(m_tfPanel->undoStack()); // one edit history per volume
     m_tfStart = new TransferFunctionStart(this);
     m_measurements = new Measurements(this, m_view);
+    m_viewLayout->addDistanceTool(m_measurements->distanceTool()); // clicks in the slices too
     addDockWidget(Qt::RightDockWidgetArea, m_measurements->dock());
     tabifyDockWidget(m_tfDock, m_measurements->dock()); // a tab with the room it needs
     connect(m_cropPanel, &CropPanel::cropChanged, m_measurements, &Measurements::surfaceChanged);

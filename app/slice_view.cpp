@@ -267,28 +267,36 @@ void SliceView::paintEvent(QPaintEvent*)
         cross.lineTo(widgetPointOfPixel({cx, y + 0.5}));
     p.drawPath(cross);
 
-    // Title, anatomical letters and the readout.
-    p.setPen(QColor(230, 230, 230));
+    // Header (slice_header.h: wraps and elides in narrow views), anatomical letters, readout.
     const QRect inner = rect().adjusted(6, 4, -6, -4);
-    p.drawText(inner, Qt::AlignLeft | Qt::AlignTop,
-               QStringLiteral("%1  %2/%3")
-                   .arg(orientationTitle(m_orientation))
-                   .arg(s.sliceIndex + 1)
-                   .arg(sliceCount()));
     const auto& letters = s.axes.edgeLetters;
+    const std::vector<SliceHeaderItem> header = headerLayout();
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        const bool letter = i == 0 && !letters[2].empty(); // the top letter comes first
+        p.setPen(letter ? QColor(255, 220, 120) : QColor(230, 230, 230));
+        p.drawText(header[i].rect, Qt::AlignLeft | Qt::AlignTop, header[i].text);
+    }
     p.setPen(QColor(255, 220, 120));
     p.drawText(inner, Qt::AlignLeft | Qt::AlignVCenter,
                QString::fromLatin1(letters[0].data(), int(letters[0].size())));
     p.drawText(inner, Qt::AlignRight | Qt::AlignVCenter,
                QString::fromLatin1(letters[1].data(), int(letters[1].size())));
-    p.drawText(inner, Qt::AlignHCenter | Qt::AlignTop,
-               QString::fromLatin1(letters[2].data(), int(letters[2].size())));
     p.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom,
                QString::fromLatin1(letters[3].data(), int(letters[3].size())));
     p.setPen(QColor(230, 230, 230));
-    p.drawText(inner, Qt::AlignRight | Qt::AlignTop,
-               tr("W %1 L %2").arg(number(m_window.width), number(m_window.center)));
     if (!m_readout.isEmpty()) p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, m_readout);
+}
+
+std::vector<SliceHeaderItem> SliceView::headerLayout() const
+{
+    const auto& top = m_slice.axes.edgeLetters[2];
+    SliceHeaderTexts texts;
+    texts.orientation = orientationTitle(m_orientation);
+    if (m_volume)
+        texts.slice = QStringLiteral("%1/%2").arg(m_slice.sliceIndex + 1).arg(sliceCount());
+    texts.letter = QString::fromLatin1(top.data(), int(top.size()));
+    texts.window = tr("W %1 L %2").arg(number(m_window.width), number(m_window.center));
+    return layoutSliceHeader(fontMetrics(), rect().adjusted(6, 4, -6, -4), texts);
 }
 
 void SliceView::moveCrosshairTo(QPointF widgetPoint)

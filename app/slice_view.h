@@ -11,6 +11,7 @@
 #pragma once
 
 #include "extraction/marching_squares.h"
+#include "slice_header.h"
 #include "volume/volume_slice.h"
 
 #include <glm/glm.hpp>
@@ -56,6 +57,8 @@ public:
     // Where a slice pixel is drawn in the widget, and the pixel under a widget point.
     QPointF widgetPointOfPixel(glm::dvec2 pixel) const;
     std::optional<glm::dvec2> pixelAtWidgetPoint(QPointF point) const;
+    // The header texts as laid out at the view's size (never overlapping; slice_header.h).
+    std::vector<SliceHeaderItem> headerLayout() const;
     // "L 12.3  P -4.0  S 30.5 mm | 1043 HU" for the voxel last under the cursor; empty if none.
     QString readout() const { return m_readout; }
 

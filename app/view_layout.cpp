@@ -1,5 +1,6 @@
 #include "view_layout.h"
 
+#include "distance_tool.h"
 #include "viewport_widget.h"
 
 #include <QAction>
@@ -7,11 +8,15 @@
 #include <QGridLayout>
 #include <QMenu>
 #include <QSettings>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 
 namespace isoview::app {
 
 namespace {
 constexpr char kLayoutKey[] = "views/layout";
+constexpr char kSlicePlanesKey[] = "views/slicePlanesIn3D";
 } // namespace
 
 WindowLevel ViewLayout::presetWindow(WindowPreset preset)
@@ -59,6 +64,18 @@ ViewLayout::ViewLayout(ViewportWidget* view3d, QWidget* parent) : QWidget(parent
     connect(m_resetWindowAction, &QAction::triggered, this,
             [this] { setWindowLevel(m_defaultWindow); });
 
+    m_slicePlanesAction = new QAction(tr("Show Slice &Planes in 3D"), this);
+    m_slicePlanesAction->setObjectName("slicePlanesAction");
+    m_slicePlanesAction->setCheckable(true);
+    m_slicePlanesAction->setShortcut(QKeySequence(Qt::Key_P));
+    m_slicePlanesAction->setToolTip(
+        tr("The three slices through the crosshair in the 3D view, while the slice views show"));
+    m_slicePlanesAction->setChecked(QSettings().value(kSlicePlanesKey, true).toBool());
+    connect(m_slicePlanesAction, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(kSlicePlanesKey, on);
+        updateSlicePlanes();
+    });
+
     const int saved = QSettings().value(kLayoutKey, int(Layout::Grid2x2)).toInt();
     m_layout = saved >= 0 && saved <= 2 ? Layout(saved) : Layout::Grid2x2;
     arrange();
@@ -67,11 +84,18 @@ ViewLayout::ViewLayout(ViewportWidget* view3d, QWidget* parent) : QWidget(parent
 void ViewLayout::addActionsTo(QMenu* menu)
 {
     menu->addActions(m_layoutGroup->actions());
+    menu->addAction(m_slicePlanesAction);
     QMenu* window = menu->addMenu(tr("Slice &Window"));
     window->addAction(m_resetWindowAction);
     window->addSeparator();
     for (QAction* a : m_presetActions)
         window->addAction(a);
+}
+
+void ViewLayout::addDistanceTool(DistanceTool* tool)
+{
+    for (SliceView* v : m_slices)
+        tool->addSliceView(v);
 }
 
 void ViewLayout::arrange()
@@ -113,6 +137,25 @@ void ViewLayout::arrange()
         v->setVisible(slices);
     m_view3d->show();
     m_layoutActions[int(m_layout)]->setChecked(true);
+    updateSlicePlanes();
+}
+
+bool ViewLayout::slicePlanesShown() const
+{
+    return m_hasVolume && m_slicePlanesAction->isChecked() && m_layout != Layout::ThreeDOnly;
+}
+
+void ViewLayout::updateSlicePlanes()
+{
+    gl::SlicePlaneSettings planes;
+    planes.show = slicePlanesShown();
+    // The slices the views show: the nearest voxel plane through the crosshair (the engine
+    // clamps to the volume).
+    for (int axis = 0; axis < 3; ++axis)
+        planes.index[axis] = std::uint32_t(std::max(0L, std::lround(m_crosshair[axis])));
+    planes.windowCenter = m_window.center;
+    planes.windowWidth = m_window.width;
+    m_view3d->setSlicePlanes(planes);
 }
 
 void ViewLayout::setLayout(Layout layout)
@@ -161,6 +204,7 @@ void ViewLayout::setCrosshair(glm::dvec3 indexPoint)
     m_crosshair = indexPoint;
     for (SliceView* v : m_slices)
         v->setCrosshair(indexPoint);
+    updateSlicePlanes();
     emit crosshairChanged(indexPoint);
 }
 
@@ -169,6 +213,7 @@ void ViewLayout::setWindowLevel(WindowLevel window)
     m_window = window;
     for (SliceView* v : m_slices)
         v->setWindowLevel(window);
+    updateSlicePlanes();
     emit windowLevelChanged(window);
 }
 

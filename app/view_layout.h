@@ -1,8 +1,10 @@
 // The central area of the window: the 3D view and the axial, coronal and sagittal slice views,
 // arranged 2 x 2 (default), 1 x 3 (slices in a row under the 3D view) or 3D only. It links the
 // views (one crosshair, one window/level, the isovalue's contour in the surface's colour) and
-// holds the View menu's layout and window/level actions. Remembers the layout in QSettings
-// ("views/layout"). GUI thread only.
+// holds the View menu's layout and window/level actions. It also keeps the 3D view's slice
+// planes on the crosshair and window (View > Show Slice Planes in 3D, P; drawn while the slice
+// views are shown, not in 3D Only). Remembers the layout and the planes' toggle in QSettings
+// ("views/layout", "views/slicePlanesIn3D", on by default). GUI thread only.
 //
 // For sessions: layout(), crosshair() (index space, which also fixes the three slice indices)
 // and windowLevel() read the state; setLayout, setCrosshair and setWindowLevel restore it.
@@ -21,6 +23,7 @@ class QMenu;
 
 namespace isoview::app {
 
+class DistanceTool;
 class ViewportWidget;
 
 class ViewLayout : public QWidget {
@@ -50,9 +53,15 @@ public:
     WindowLevel defaultWindowLevel() const { return m_defaultWindow; }
 
     SliceView* sliceView(SliceOrientation orientation) const { return m_slices[int(orientation)]; }
+    // Lets the distance tool place and draw its points in the slice views.
+    void addDistanceTool(DistanceTool* tool);
     ViewportWidget* view3d() const { return m_view3d; }
-    // Adds the layout choices and the window/level submenu to a menu (the window's View menu).
+    // Adds the layout choices, the slice planes' toggle and the window/level submenu to a menu
+    // (the window's View menu).
     void addActionsTo(QMenu* menu);
+    QAction* slicePlanesAction() const { return m_slicePlanesAction; }
+    // Whether the 3D view draws the planes now (the toggle, a volume and slice views shown).
+    bool slicePlanesShown() const;
 
 signals:
     void layoutChanged(isoview::app::ViewLayout::Layout layout);
@@ -61,6 +70,7 @@ signals:
 
 private:
     void arrange();
+    void updateSlicePlanes();
 
     ViewportWidget* m_view3d;
     std::array<SliceView*, 3> m_slices{};
@@ -74,6 +84,7 @@ private:
     std::array<QAction*, 3> m_layoutActions{};
     std::array<QAction*, 3> m_presetActions{};
     QAction* m_resetWindowAction = nullptr;
+    QAction* m_slicePlanesAction = nullptr;
 };
 
 } // namespace isoview::app

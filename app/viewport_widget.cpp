@@ -199,6 +199,12 @@ void ViewportWidget::setOrientationMarkerVisible(bool visible)
     scheduleFrame();
 }
 
+void ViewportWidget::setSlicePlanes(const gl::SlicePlaneSettings& planes)
+{
+    m_slicePlanes = planes;
+    scheduleFrame();
+}
+
 void ViewportWidget::setProjection(Projection projection)
 {
     m_camera.setProjection(projection);
@@ -299,6 +305,7 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     params.mode = m_mode;
     params.surfaceColor = m_surfaceColor;
     params.orientationMarker = m_showMarker;
+    params.slicePlanes = m_slicePlanes;
     const VolumeQuality quality = m_framePolicy.volumeQuality(m_drag != Drag::None);
     params.volumeResolutionScale = fullResolution ? 1.0f : quality.resolutionScale;
     params.volumeStepVoxels = fullResolution ? 0.5f : quality.stepVoxels;

@@ -61,6 +61,9 @@ public:
     void setSurfaceColor(const QColor& color);
     QColor surfaceColor() const;
     void setOrientationMarkerVisible(bool visible);
+    // The slice views' planes in the 3D view (ViewLayout keeps them on the crosshair).
+    void setSlicePlanes(const gl::SlicePlaneSettings& planes);
+    const gl::SlicePlaneSettings& slicePlanes() const { return m_slicePlanes; }
 
     OrbitCamera& camera() { return m_camera; }
     void setProjection(Projection projection);
@@ -134,6 +137,7 @@ private:
     gl::RenderMode m_mode = gl::RenderMode::Surface;
     glm::vec3 m_surfaceColor{0.9f, 0.85f, 0.75f};
     bool m_showMarker = true;
+    gl::SlicePlaneSettings m_slicePlanes;
     QString m_rendererName;
 
     std::optional<VoxelBox> m_crop; // none: the whole volume
