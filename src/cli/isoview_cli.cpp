@@ -3,6 +3,7 @@
 // and writes it as PLY, STL or OBJ; or describes a volume (--info).
 //
 //   isoview-cli PATH --iso VALUE [-o mesh.ply] [--series N] [options]
+//   isoview-cli PATH --iso A --iso B ... [-o 'mesh_{iso}.ply'] [--merge-ply all.ply] [options]
 //   isoview-cli PATH --info [--series N]
 //
 // PATH is anything the loaders open (DICOM file/folder/DICOMDIR, NRRD, MetaImage, raw).
@@ -16,25 +17,30 @@
 #include "gpu/scene_renderer.h"
 #include "io/volume_loader.h"
 #include "isoview_version.h"
+#include "mesh_export/merged_surfaces.h"
 #include "mesh_export/mesh_export.h"
 #include "mesh_export/ply_writer.h"
 #include "mesh_processing/physical_mesh.h"
 #include "mesh_processing/print_preparation.h"
+#include "render/surface_list.h"
 
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
 constexpr std::string_view kUsage =
     "usage: isoview-cli PATH --iso VALUE [-o OUTPUT.ply|.stl|.obj] [options]\n"
+    "       isoview-cli PATH --iso A --iso B ... [-o 'OUTPUT_{iso}.ply'] [--merge-ply ALL.ply]\n"
     "       isoview-cli PATH --info [--series N]\n"
     "\n"
     "Extracts the isosurface of the volume at PATH at VALUE (in the volume's real units, HU for\n"
@@ -47,9 +53,16 @@ constexpr std::string_view kUsage =
     "and --raw-type.\n"
     "\n"
     "options:\n"
-    "  --iso VALUE      isovalue in real units\n"
+    "  --iso VALUE      isovalue in real units; repeat it for several surfaces (statistics\n"
+    "                   are printed for each)\n"
     "  -o, --output F   mesh file to write: .ply (binary), .stl (binary) or .obj; another\n"
-    "                   extension gets PLY (optional: without it only statistics are printed)\n"
+    "                   extension gets PLY (optional: without it only statistics are printed).\n"
+    "                   With several --iso, F names one file per surface through {iso} (the\n"
+    "                   isovalue, e.g. skin_{iso}.ply -> skin_300.ply) or {n} (its place among\n"
+    "                   the --iso options, from 1)\n"
+    "  --merge-ply F    also write every surface into one PLY, each vertex coloured by its\n"
+    "                   surface in the viewer's palette, in --iso order: red, blue, green,\n"
+    "                   amber, violet, cyan, then again from red\n"
     "  --info           print the volume's dimensions, geometry, values and series; no GPU\n"
     "  --series N       which DICOM series or NIfTI volume to load (as --info numbers them;\n"
     "                   default: the largest series, the first volume)\n"
@@ -80,8 +93,9 @@ constexpr std::string_view kUsage =
 
 struct Arguments {
     std::string volumePath;
-    std::optional<double> iso;
+    std::vector<double> isos;
     std::string output;
+    std::string mergedPly;
     bool info = false;
     bool strict = false;
     std::optional<std::size_t> series;
@@ -112,6 +126,84 @@ std::optional<double> parseNumber(const std::string& text, std::string_view name
         return std::nullopt;
     }
     return n;
+}
+
+bool isNamePattern(const std::string& output)
+{
+    return output.find("{iso}") != std::string::npos || output.find("{n}") != std::string::npos;
+}
+
+// "300", "-0.5", "40.5": the isovalue as a file name part.
+std::string isoText(double iso)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), "%g", iso);
+    return buffer;
+}
+
+// The file the surface at `index` (from 0) is written to: the -o name, {iso} and {n} replaced.
+std::string outputFor(const std::string& pattern, std::size_t index, double iso)
+{
+    std::string name = pattern;
+    const auto replaceAll = [&](std::string_view key, const std::string& with) {
+        for (std::size_t at = name.find(key); at != std::string::npos;
+             at = name.find(key, at + with.size()))
+            name.replace(at, key.size(), with);
+    };
+    replaceAll("{iso}", isoText(iso));
+    replaceAll("{n}", std::to_string(index + 1));
+    return name;
+}
+
+// The same path however spelled (relative, "./", "a/../"); the files need not exist yet.
+bool sameFile(const std::string& a, const std::string& b)
+{
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const fs::path pa = fs::absolute(a, error).lexically_normal();
+    const fs::path pb = fs::absolute(b, error).lexically_normal();
+    return pa == pb;
+}
+
+// Several surfaces need one name each, and no two outputs may share a name (the second would
+// replace the first). Says why and returns false otherwise.
+bool checkOutputNames(const Arguments& args)
+{
+    if (args.isos.size() > 1 && !args.output.empty() && !isNamePattern(args.output)) {
+        std::cerr << "isoview-cli: with several --iso, -o needs {iso} or {n} in its name to give "
+                     "each surface its own file (e.g. -o 'surface_{iso}.ply'); --merge-ply "
+                     "ALL.ply writes them all into one PLY\n";
+        return false;
+    }
+    if (!args.mergedPly.empty()) {
+        const std::optional<isoview::MeshFormat> format =
+            isoview::meshFormatForPath(args.mergedPly);
+        if (format && *format != isoview::MeshFormat::Ply) {
+            std::cerr << "isoview-cli: --merge-ply writes PLY (it keeps a colour per vertex), "
+                         "not '"
+                      << args.mergedPly << "'\n";
+            return false;
+        }
+    }
+    std::vector<std::pair<std::string, std::string>> names; // file, what writes it
+    if (!args.output.empty()) {
+        for (std::size_t i = 0; i < args.isos.size(); ++i) {
+            names.emplace_back(outputFor(args.output, i, args.isos[i]),
+                               "--iso " + isoText(args.isos[i]));
+        }
+    }
+    if (!args.mergedPly.empty()) names.emplace_back(args.mergedPly, "--merge-ply");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (sameFile(names[i].first, names[j].first)) {
+                std::cerr << "isoview-cli: " << names[j].second << " and " << names[i].second
+                          << " would both write '" << names[i].first
+                          << "'; give each output its own name\n";
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 // Returns nullopt after printing the problem (or the help) when the arguments are unusable.
@@ -150,11 +242,15 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
                 std::cerr << "isoview-cli: --iso expects a finite number, got '" << *v << "'\n";
                 return std::nullopt;
             }
-            args.iso = iso;
+            args.isos.push_back(iso);
         } else if (a == "-o" || a == "--output") {
             const auto v = value("-o");
             if (!v) return std::nullopt;
             args.output = *v;
+        } else if (a == "--merge-ply") {
+            const auto v = value("--merge-ply");
+            if (!v) return std::nullopt;
+            args.mergedPly = *v;
         } else if (a == "--spacing") {
             glm::dvec3 spacing;
             for (int axis = 0; axis < 3; ++axis) {
@@ -269,7 +365,7 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             return std::nullopt;
         }
     }
-    if (args.volumePath.empty() || (!args.iso && !args.info)) {
+    if (args.volumePath.empty() || (args.isos.empty() && !args.info)) {
         std::cerr << kUsage;
         return std::nullopt;
     }
@@ -283,6 +379,7 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
         std::cerr << "isoview-cli: raw data needs both --raw-dims and --raw-type\n";
         return std::nullopt;
     }
+    if (!checkOutputNames(args)) return std::nullopt;
     return args;
 }
 
@@ -382,7 +479,11 @@ int main(int argc, char** argv)
         Volume volume = io::loadVolume(source, loadOptions);
         // The output is checked now, not after a long extraction: a FIFO, a device or one of
         // the files just read is refused before any work (and checked again when written).
-        if (!args->output.empty()) requireReplaceableDestination(args->output);
+        if (!args->output.empty()) {
+            for (std::size_t i = 0; i < args->isos.size(); ++i)
+                requireReplaceableDestination(outputFor(args->output, i, args->isos[i]));
+        }
+        if (!args->mergedPly.empty()) requireReplaceableDestination(args->mergedPly);
         if (args->spacing) {
             VolumeGeometry geometry = volume.geometry();
             geometry.spacing = *args->spacing;
@@ -411,17 +512,6 @@ int main(int argc, char** argv)
         gl::finishGpuWork();
         const double uploadMs = millisecondsSince(start);
 
-        // Pyramid build plus the count read-back: the per-isovalue work before drawing.
-        start = std::chrono::steady_clock::now();
-        scene.setIsovalue(*args->iso);
-        scene.extractSurface();
-        const std::uint32_t vertexCount = scene.vertexCount();
-        const double extractMs = millisecondsSince(start);
-
-        start = std::chrono::steady_clock::now();
-        const IsoMesh mesh = scene.capture();
-        const double captureMs = millisecondsSince(start);
-
         const gl::GpuMemoryUse memory = scene.memoryUse();
         std::printf("volume: %s\n", args->volumePath.c_str());
         std::printf("dimensions: %ux%ux%u %s, spacing %g %g %g\n", d.x, d.y, d.z,
@@ -429,58 +519,87 @@ int main(int argc, char** argv)
         std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
                     context.platformDescription().c_str());
         std::printf("bricks: %zu\n", scene.brickCount());
-        std::printf("isovalue: %g\n", *args->iso);
-        std::printf("triangles: %zu\n", mesh.triangleCount());
-        std::printf("vertices: %zu\n", mesh.vertexCount());
-        std::printf("unwelded_vertices: %u\n", vertexCount);
         std::printf("load_ms: %.2f\nupload_ms: %.2f\n", loadMs, uploadMs);
-        std::printf("extraction_ms: %.2f\ncapture_ms: %.2f\n", extractMs, captureMs);
         std::printf("gpu_bytes: volume %zu, pyramid %zu (%.2f bytes per voxel)\n",
                     memory.volumeTextureBytes, memory.pyramidBytes,
                     double(memory.volumeTextureBytes + memory.pyramidBytes) /
                         double(memory.voxels));
 
-        // Print preparation works in millimetres; the file then gets the prepared mesh with an
-        // identity geometry (or, for --voxel-space, the mesh mapped back to voxel indices).
-        const IsoMesh* written = &mesh;
+        // One surface after the other through the same pyramid; each is kept for --merge-ply.
+        const bool several = args->isos.size() > 1;
+        std::vector<IsoMesh> surfaces;
+        surfaces.reserve(args->isos.size());
+        // Print preparation works in millimetres; the files then get the prepared meshes with
+        // an identity geometry (or, for --voxel-space, the meshes mapped back to voxel indices).
         VolumeGeometry writtenGeometry = volume.geometry();
-        IsoMesh prepared;
-        if (args->steps.any()) {
+        if (args->steps.any() && !args->voxelSpace) writtenGeometry = VolumeGeometry{};
+        for (std::size_t i = 0; i < args->isos.size(); ++i) {
+            const double iso = args->isos[i];
+            // Pyramid build plus the count read-back: the per-isovalue work before drawing.
             start = std::chrono::steady_clock::now();
-            const VoxelBox crop = scene.crop();
-            PreparedMesh p = prepareMesh(mesh, volume, float(volume.rescale().toStored(*args->iso)),
-                                         crop, args->steps);
-            std::printf("%s", p.report.text().c_str());
-            std::printf("processing_ms: %.2f\n", millisecondsSince(start));
-            if (args->voxelSpace) {
-                prepared = toIndexMesh(p.mesh, volume.geometry());
-            } else {
-                prepared = std::move(p.mesh);
-                writtenGeometry = VolumeGeometry{};
+            scene.setIsovalue(iso);
+            scene.extractSurface();
+            const std::uint32_t vertexCount = scene.vertexCount();
+            const double extractMs = millisecondsSince(start);
+
+            start = std::chrono::steady_clock::now();
+            IsoMesh mesh = scene.capture();
+            const double captureMs = millisecondsSince(start);
+
+            if (several) std::printf("surface: %zu\n", i + 1);
+            std::printf("isovalue: %g\n", iso);
+            std::printf("triangles: %zu\n", mesh.triangleCount());
+            std::printf("vertices: %zu\n", mesh.vertexCount());
+            std::printf("unwelded_vertices: %u\n", vertexCount);
+            std::printf("extraction_ms: %.2f\ncapture_ms: %.2f\n", extractMs, captureMs);
+
+            if (args->steps.any()) {
+                start = std::chrono::steady_clock::now();
+                PreparedMesh p = prepareMesh(mesh, volume, float(volume.rescale().toStored(iso)),
+                                             scene.crop(), args->steps);
+                std::printf("%s", p.report.text().c_str());
+                std::printf("processing_ms: %.2f\n", millisecondsSince(start));
+                mesh = args->voxelSpace ? toIndexMesh(p.mesh, volume.geometry())
+                                        : std::move(p.mesh);
             }
-            written = &prepared;
+            surfaces.push_back(std::move(mesh));
         }
 
+        const std::string processing =
+            args->steps.any() ? describeSteps(args->steps) : std::string();
+        const MeshSpace space = args->voxelSpace ? MeshSpace::VoxelIndex : MeshSpace::Physical;
+        PlyOptions plyOptions;
+        plyOptions.encoding = args->ascii ? PlyEncoding::Ascii : PlyEncoding::BinaryLittleEndian;
+        plyOptions.space = space;
+        // DICOM, NRRD and MetaImage geometry is patient LPS; raw files carry none.
+        const std::string& sourceFormat = volume.metadata().sourceFormat;
+        plyOptions.physicalSpaceName =
+            sourceFormat.empty() || sourceFormat == "raw" ? "world" : "LPS";
+        plyOptions.processing = processing;
         if (!args->output.empty()) {
-            const std::string processing =
-                args->steps.any() ? describeSteps(args->steps) : std::string();
-            const MeshSpace space = args->voxelSpace ? MeshSpace::VoxelIndex : MeshSpace::Physical;
-            const std::optional<MeshFormat> format = meshFormatForPath(args->output);
-            if (format == MeshFormat::Stl || format == MeshFormat::Obj) {
-                exportMesh(args->output, *written, writtenGeometry,
-                           {.format = *format, .space = space, .processing = processing});
-            } else {
-                PlyOptions options;
-                options.encoding =
-                    args->ascii ? PlyEncoding::Ascii : PlyEncoding::BinaryLittleEndian;
-                options.space = space;
-                // DICOM, NRRD and MetaImage geometry is patient LPS; raw files carry none.
-                const std::string& source = volume.metadata().sourceFormat;
-                options.physicalSpaceName = source.empty() || source == "raw" ? "world" : "LPS";
-                options.processing = processing;
-                writePly(args->output, *written, writtenGeometry, options);
+            for (std::size_t i = 0; i < surfaces.size(); ++i) {
+                const std::string path = outputFor(args->output, i, args->isos[i]);
+                const std::optional<MeshFormat> format = meshFormatForPath(path);
+                if (format == MeshFormat::Stl || format == MeshFormat::Obj) {
+                    exportMesh(path, surfaces[i], writtenGeometry,
+                               {.format = *format, .space = space, .processing = processing});
+                } else {
+                    writePly(path, surfaces[i], writtenGeometry, plyOptions);
+                }
+                std::printf("wrote: %s\n", path.c_str());
             }
-            std::printf("wrote: %s\n", args->output.c_str());
+        }
+        if (!args->mergedPly.empty()) {
+            const std::vector<glm::vec3>& palette = SurfaceList::palette();
+            std::vector<ColoredSurface> parts;
+            for (std::size_t i = 0; i < surfaces.size(); ++i)
+                parts.push_back({&surfaces[i], toColor8(palette[i % palette.size()])});
+            const MergedSurfaces merged = mergeSurfaces(parts);
+            PlyOptions mergedOptions = plyOptions;
+            mergedOptions.vertexColors = merged.vertexColors;
+            writePly(args->mergedPly, merged.mesh, writtenGeometry, mergedOptions);
+            std::printf("wrote: %s (%zu surfaces, %zu triangles)\n", args->mergedPly.c_str(),
+                        surfaces.size(), merged.mesh.triangleCount());
         }
         return 0;
     } catch (const Error& e) {

@@ -46,7 +46,7 @@ std::string makeHeader(const IsoMesh& mesh, const PlyOptions& options, const std
     for (const char* name : floats) {
         header += std::string("property float ") + name + "\n";
     }
-    if (options.vertexColor) {
+    if (options.vertexColor || !options.vertexColors.empty()) {
         for (const char* name : {"red", "green", "blue"}) {
             header += std::string("property uchar ") + name + "\n";
         }
@@ -83,6 +83,13 @@ void writePly(const std::filesystem::path& path, const IsoMesh& mesh,
     validateSpaceName(spaceName);
     validateMeshForExport(mesh, "PLY", kMaxPlyVertices);
     requireHeaderText(options.processing, "PLY processing note");
+    const bool perVertexColor = !options.vertexColors.empty();
+    if (perVertexColor && options.vertexColors.size() != mesh.vertexCount()) {
+        throw InvalidInputError("cannot export mesh to '" + path.string() + "': " +
+                                std::to_string(options.vertexColors.size()) +
+                                " vertex colours for " + std::to_string(mesh.vertexCount()) +
+                                " vertices");
+    }
 
     const bool ascii = options.encoding == PlyEncoding::Ascii;
     ExportProgress progress(options.progress, mesh.vertexCount() + mesh.triangleCount(), path);
@@ -107,9 +114,10 @@ void writePly(const std::filesystem::path& path, const IsoMesh& mesh,
             requireFinite(normal, v, path);
             appendVector(chunk, normal, ascii, false);
         }
-        if (options.vertexColor) {
+        if (options.vertexColor || perVertexColor) {
+            const glm::u8vec3 color = perVertexColor ? options.vertexColors[v] : *options.vertexColor;
             for (int c = 0; c < 3; ++c) {
-                const std::uint8_t component = (*options.vertexColor)[c];
+                const std::uint8_t component = color[c];
                 if (ascii) {
                     chunk += ' ';
                     appendInteger(chunk, component);

@@ -8,7 +8,7 @@
 //   element vertex N
 //   property float x / y / z                   (one property line each)
 //   property float nx / ny / nz                (unless options.normals is false)
-//   property uchar red / green / blue          (only with options.vertexColor)
+//   property uchar red / green / blue          (only with options.vertexColor or vertexColors)
 //   element face M
 //   property list uchar int vertex_indices
 //   end_header
@@ -22,7 +22,7 @@
 // partial file is left at path and a previous file there is untouched. Throws
 // InvalidInputError when the mesh is inconsistent (normal count differs from vertex count,
 // index count not a multiple of 3, an index out of range, more than 2^31 - 1 vertices, a
-// non-finite coordinate or normal) or physicalSpaceName is not a single printable word;
+// non-finite coordinate or normal, vertexColors of another length than the vertices) or physicalSpaceName is not a single printable word;
 // IoError when the file cannot be written; CancelledError when options.progress returns false.
 // Progress counts records: (vertices + triangles written, their total), every
 // kExportProgressInterval records and once at the end. ASCII output always uses '.' as the
@@ -44,6 +44,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace isoview {
 
@@ -58,6 +59,9 @@ struct PlyOptions {
     std::string physicalSpaceName = {};
     bool normals = true;
     std::optional<glm::u8vec3> vertexColor = {}; // the same colour on every vertex
+    // One colour per vertex (merged_surfaces.h: each surface of one file in its own); when not
+    // empty it replaces vertexColor and must hold one entry per vertex.
+    std::vector<glm::u8vec3> vertexColors = {};
     ExportProgressCallback progress = {};
     // Processing applied before export, written as "comment isoview processing: <words>".
     // Printable ASCII, one line.
