@@ -559,8 +559,8 @@ int main(int argc, char** argv)
                                              scene.crop(), args->steps);
                 std::printf("%s", p.report.text().c_str());
                 std::printf("processing_ms: %.2f\n", millisecondsSince(start));
-                mesh = args->voxelSpace ? toIndexMesh(p.mesh, volume.geometry())
-                                        : std::move(p.mesh);
+                mesh =
+                    args->voxelSpace ? toIndexMesh(p.mesh, volume.geometry()) : std::move(p.mesh);
             }
             surfaces.push_back(std::move(mesh));
         }

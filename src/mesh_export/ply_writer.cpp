@@ -85,8 +85,8 @@ void writePly(const std::filesystem::path& path, const IsoMesh& mesh,
     requireHeaderText(options.processing, "PLY processing note");
     const bool perVertexColor = !options.vertexColors.empty();
     if (perVertexColor && options.vertexColors.size() != mesh.vertexCount()) {
-        throw InvalidInputError("cannot export mesh to '" + path.string() + "': " +
-                                std::to_string(options.vertexColors.size()) +
+        throw InvalidInputError("cannot export mesh to '" + path.string() +
+                                "': " + std::to_string(options.vertexColors.size()) +
                                 " vertex colours for " + std::to_string(mesh.vertexCount()) +
                                 " vertices");
     }
@@ -115,7 +115,8 @@ void writePly(const std::filesystem::path& path, const IsoMesh& mesh,
             appendVector(chunk, normal, ascii, false);
         }
         if (options.vertexColor || perVertexColor) {
-            const glm::u8vec3 color = perVertexColor ? options.vertexColors[v] : *options.vertexColor;
+            const glm::u8vec3 color =
+                perVertexColor ? options.vertexColors[v] : *options.vertexColor;
             for (int c = 0; c < 3; ++c) {
                 const std::uint8_t component = color[c];
                 if (ascii) {

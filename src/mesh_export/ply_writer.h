@@ -22,7 +22,8 @@
 // partial file is left at path and a previous file there is untouched. Throws
 // InvalidInputError when the mesh is inconsistent (normal count differs from vertex count,
 // index count not a multiple of 3, an index out of range, more than 2^31 - 1 vertices, a
-// non-finite coordinate or normal, vertexColors of another length than the vertices) or physicalSpaceName is not a single printable word;
+// non-finite coordinate or normal, vertexColors not one per vertex) or physicalSpaceName
+// is not a single printable word;
 // IoError when the file cannot be written; CancelledError when options.progress returns false.
 // Progress counts records: (vertices + triangles written, their total), every
 // kExportProgressInterval records and once at the end. ASCII output always uses '.' as the
