@@ -130,6 +130,7 @@ protected:
         const std::vector<glm::dvec3>& points = m_tool->points();
         if (points.empty()) return;
         std::vector<std::optional<QPointF>> at;
+        at.reserve(points.size());
         for (const glm::dvec3& p : points)
             at.push_back(widgetPointOf(p));
         QPainter painter(this);
