@@ -28,8 +28,9 @@ constexpr float kBorderPixels = 1.5f;
 void appendSquare(std::vector<OutlineVertex>& out, glm::vec3 centre, float half, float face,
                   float border)
 {
-    const std::array<glm::vec2, 6> corners = {glm::vec2(-1, -1), glm::vec2(1, -1), glm::vec2(1, 1),
-                                              glm::vec2(-1, -1), glm::vec2(1, 1), glm::vec2(-1, 1)};
+    const std::array<glm::vec2, 6> corners = {glm::vec2(-1, -1), glm::vec2(1, -1),
+                                              glm::vec2(1, 1),   glm::vec2(-1, -1),
+                                              glm::vec2(1, 1),   glm::vec2(-1, 1)};
     for (glm::vec2 c : corners)
         out.push_back({centre, c * half, face, border});
 }
@@ -67,8 +68,8 @@ void CropBoxOutline::upload(const VoxelBox& box)
 {
     std::vector<OutlineVertex> vertices;
     for (const glm::vec3& p : cropBoxEdgeLines(box))
-        vertices.push_back({glm::vec3(m_geometry.toPhysical(glm::dvec3(p))), glm::vec2(0.0f),
-                            -1.0f, 0.0f});
+        vertices.push_back(
+            {glm::vec3(m_geometry.toPhysical(glm::dvec3(p))), glm::vec2(0.0f), -1.0f, 0.0f});
     m_lineVertexCount = GLsizei(vertices.size());
     for (int face = 0; face < kCropBoxFaceCount; ++face) {
         const glm::vec3 centre(m_geometry.toPhysical(cropFaceCenter(box, face)));
@@ -95,8 +96,7 @@ void CropBoxOutline::draw(const VoxelBox& box, const glm::mat4& physicalToClip,
     ScopedVertexArray vao(m_vertexArray.id());
     glUniformMatrix4fv(m_program.uniform("u_physicalToClip"), 1, GL_FALSE,
                        glm::value_ptr(physicalToClip));
-    glUniform2f(m_program.uniform("u_viewportSize"), float(viewportSize.x),
-                float(viewportSize.y));
+    glUniform2f(m_program.uniform("u_viewportSize"), float(viewportSize.x), float(viewportSize.y));
     glUniform3fv(m_program.uniform("u_color"), 1, glm::value_ptr(kEdgeColor));
     glUniform3fv(m_program.uniform("u_highlightColor"), 1, glm::value_ptr(kHighlightColor));
     glUniform1i(m_program.uniform("u_highlightedFace"), overlay.highlightedFace);

@@ -49,9 +49,8 @@ VoxelBox moveCropFace(const VoxelBox& box, int face, double index, glm::uvec3 di
     const double rounded = std::round(index);
     if (cropFaceIsLast(face)) {
         const double lowest = double(box.first[axis]) + 1.0;
-        moved.last[axis] =
-            std::uint32_t(std::clamp(rounded, std::min(lowest, double(dims[axis] - 1)),
-                                     double(dims[axis] - 1)));
+        moved.last[axis] = std::uint32_t(
+            std::clamp(rounded, std::min(lowest, double(dims[axis] - 1)), double(dims[axis] - 1)));
     } else {
         const double highest = double(box.last[axis]) - 1.0;
         moved.first[axis] = std::uint32_t(std::clamp(rounded, 0.0, std::max(highest, 0.0)));
@@ -59,8 +58,8 @@ VoxelBox moveCropFace(const VoxelBox& box, int face, double index, glm::uvec3 di
     return moved;
 }
 
-std::optional<glm::dvec2> projectToWindow(const glm::dvec3& physical, const glm::dmat4& physicalToClip,
-                                          glm::dvec2 viewportSize)
+std::optional<glm::dvec2> projectToWindow(const glm::dvec3& physical,
+                                          const glm::dmat4& physicalToClip, glm::dvec2 viewportSize)
 {
     const glm::dvec4 clip = physicalToClip * glm::dvec4(physical, 1.0);
     if (!(clip.w > 0.0)) return std::nullopt;
@@ -95,9 +94,8 @@ std::optional<int> pickCropFace(const VoxelBox& box, const VolumeGeometry& geome
 }
 
 std::optional<double> dragCropFace(const VoxelBox& startBox, int face,
-                                   const VolumeGeometry& geometry,
-                                   const glm::dmat4& physicalToClip, glm::dvec2 viewportSize,
-                                   glm::dvec2 windowDelta)
+                                   const VolumeGeometry& geometry, const glm::dmat4& physicalToClip,
+                                   glm::dvec2 viewportSize, glm::dvec2 windowDelta)
 {
     const int axis = cropFaceAxis(face);
     const glm::dvec3 c = cropFaceCenter(startBox, face);

@@ -30,8 +30,14 @@ struct CropBoxOverlay {
     bool operator==(const CropBoxOverlay&) const = default;
 };
 
-inline int cropFaceAxis(int face) { return face / 2; }
-inline bool cropFaceIsLast(int face) { return face % 2 == 1; }
+inline int cropFaceAxis(int face)
+{
+    return face / 2;
+}
+inline bool cropFaceIsLast(int face)
+{
+    return face % 2 == 1;
+}
 
 // The box's 12 edges as a line list (pairs of index-space points). Edges along K are split at
 // every slice between, so a stack with measured slice positions bends them where its slices
@@ -48,7 +54,8 @@ VoxelBox moveCropFace(const VoxelBox& box, int face, double index, glm::uvec3 di
 
 // Window pixels (x right, y down, origin top left) of a physical point, or nullopt behind the
 // camera.
-std::optional<glm::dvec2> projectToWindow(const glm::dvec3& physical, const glm::dmat4& physicalToClip,
+std::optional<glm::dvec2> projectToWindow(const glm::dvec3& physical,
+                                          const glm::dmat4& physicalToClip,
                                           glm::dvec2 viewportSize);
 
 // The face whose handle's centre is nearest `window` (pixels, as projectToWindow), if within
@@ -62,8 +69,7 @@ std::optional<int> pickCropFace(const VoxelBox& box, const VolumeGeometry& geome
 // handle (pixels per voxel measured there), so the face follows the mouse along its axis.
 // nullopt when the axis points at the camera (no screen direction to follow).
 std::optional<double> dragCropFace(const VoxelBox& startBox, int face,
-                                   const VolumeGeometry& geometry,
-                                   const glm::dmat4& physicalToClip, glm::dvec2 viewportSize,
-                                   glm::dvec2 windowDelta);
+                                   const VolumeGeometry& geometry, const glm::dmat4& physicalToClip,
+                                   glm::dvec2 viewportSize, glm::dvec2 windowDelta);
 
 } // namespace isoview
