@@ -13,13 +13,17 @@ namespace isoview::app {
 namespace {
 
 // One crop edit: the box before and after. Steps of the same spin box in a row merge, so a run
-// of arrow presses is one undo step; field -1 (Reset) never merges.
+// of arrow presses is one undo step; Reset and handle drags (negative fields) never merge.
 class CropBoxCommand : public QUndoCommand {
 public:
     static constexpr int kId = 0x7f10;
+    static constexpr int kResetField = -1;
+    static constexpr int kDragField = -2;
 
     CropBoxCommand(CropPanel& panel, const VoxelBox& before, const VoxelBox& after, int field)
-        : QUndoCommand(field < 0 ? CropPanel::tr("Reset crop box") : CropPanel::tr("Crop")),
+        : QUndoCommand(field == kResetField  ? CropPanel::tr("Reset crop box")
+                       : field == kDragField ? CropPanel::tr("Drag crop box")
+                                             : CropPanel::tr("Crop")),
           m_panel(panel), m_before(before), m_after(after), m_field(field)
     {
     }
@@ -66,7 +70,7 @@ CropPanel::CropPanel(QWidget* parent) : QWidget(parent)
     }
     m_reset = new QPushButton(tr("Reset"), this);
     m_reset->setToolTip(tr("The whole volume"));
-    connect(m_reset, &QPushButton::clicked, this, [this] { edit(VoxelBox::whole(m_dims), -1); });
+    connect(m_reset, &QPushButton::clicked, this, &CropPanel::resetByUser);
     grid->addWidget(m_reset, 4, 2);
     grid->setRowStretch(5, 1);
     setEnabled(false);
@@ -83,6 +87,19 @@ void CropPanel::setVolumeDims(glm::uvec3 dims)
 void CropPanel::reset()
 {
     setBox(VoxelBox::whole(m_dims));
+}
+
+void CropPanel::resetByUser()
+{
+    edit(VoxelBox::whole(m_dims), CropBoxCommand::kResetField);
+}
+
+void CropPanel::finishDrag(const VoxelBox& before)
+{
+    if (m_dims.x == 0 || before == m_box) return;
+    if (m_undoStack == nullptr) return; // already applied by previewBox
+    // Pushing runs redo(), which sets the box it already shows: no second change.
+    m_undoStack->push(new CropBoxCommand(*this, before, m_box, CropBoxCommand::kDragField));
 }
 
 void CropPanel::setBox(const VoxelBox& requested)

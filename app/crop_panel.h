@@ -4,6 +4,8 @@
 //
 // Undo: given an undo stack (setUndoStack), every edit made in the panel is one undo step:
 // the steps of one spin box in a row (arrow keys, the wheel) merge into one, Reset is one.
+// The handles in the slice views and the 3D view edit through previewBox (live, every mouse
+// move) and finishDrag (the whole drag one undo step), so the spin boxes follow them.
 // setVolumeDims is no edit. GUI thread only.
 #pragma once
 
@@ -30,6 +32,16 @@ public:
     // cropChanged when the box changed.
     void setBox(const VoxelBox& box);
     void reset();
+    glm::uvec3 volumeDims() const { return m_dims; }
+
+    // A handle drag in progress: the box applied at once (clamped as setBox does), no undo
+    // step yet, so the surface and every view follow the mouse.
+    void previewBox(const VoxelBox& box) { setBox(box); }
+    // The drag ended: one undo step from `before` (the box when the drag began) to the box
+    // now; nothing when they are the same.
+    void finishDrag(const VoxelBox& before);
+    // Reset as the user's edit (one undo step), as the Reset button does.
+    void resetByUser();
     // Where the panel's edits go as undoable steps (the window's edit history); none: edits
     // are applied at once and cannot be undone. The stack must outlive the panel or be unset.
     void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }

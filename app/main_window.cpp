@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "crop_panel.h"
+#include "crop_tool.h"
 #include "export_report.h"
 #include "frame_worker.h"
 #include "isovalue_panel.h"
@@ -167,6 +168,7 @@ void MainWindow::createDocks()
     connect(m_cropPanel, &CropPanel::cropChanged, this,
             [this](const VoxelBox& box) { m_view->setCrop(box); });
     m_cropPanel->setUndoStack(m_tfPanel->undoStack()); // one edit history per volume
+    m_cropTool = new CropTool(m_cropPanel, m_cropDock, m_viewLayout, this);
     m_tfStart = new TransferFunctionStart(this);
     m_measurements = new Measurements(this, m_view);
     m_viewLayout->addDistanceTool(m_measurements->distanceTool()); // clicks in the slices too
@@ -295,6 +297,7 @@ void MainWindow::createMenus()
     edit->addAction(m_tfPanel->redoAction());
     edit->addSeparator();
     edit->addAction(m_tfStart->keepAction());
+    edit->addAction(m_cropTool->resetAction());
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addActions(m_modeGroup->actions());
@@ -311,6 +314,7 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(m_isovalueDock->toggleViewAction());
     m_viewMenu->addAction(m_tfDock->toggleViewAction());
     m_viewMenu->addAction(m_cropDock->toggleViewAction());
+    m_viewMenu->addAction(m_cropTool->showAction());
     m_viewMenu->addAction(m_measurements->dock()->toggleViewAction());
     QAction* logToggle = m_logDock->toggleViewAction();
     logToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));

@@ -122,6 +122,7 @@ private:
     QDockWidget* m_tfDock = nullptr;
     class CropPanel* m_cropPanel = nullptr;
     QDockWidget* m_cropDock = nullptr;
+    class CropTool* m_cropTool = nullptr; // the crop box's handles in the views
     QDockWidget* m_logDock = nullptr;
     class TransferFunctionStart* m_tfStart = nullptr;
     class SessionController* m_sessionController = nullptr;

@@ -199,6 +199,13 @@ void ViewportWidget::setOrientationMarkerVisible(bool visible)
     scheduleFrame();
 }
 
+void ViewportWidget::setCropBoxOverlay(const CropBoxOverlay& overlay)
+{
+    if (overlay == m_cropBoxOverlay) return;
+    m_cropBoxOverlay = overlay;
+    scheduleFrame();
+}
+
 void ViewportWidget::setSlicePlanes(const gl::SlicePlaneSettings& planes)
 {
     m_slicePlanes = planes;
@@ -305,6 +312,7 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     params.mode = m_mode;
     params.surfaceColor = m_surfaceColor;
     params.orientationMarker = m_showMarker;
+    params.cropBox = m_cropBoxOverlay;
     params.slicePlanes = m_slicePlanes;
     const VolumeQuality quality = m_framePolicy.volumeQuality(m_drag != Drag::None);
     params.volumeResolutionScale = fullResolution ? 1.0f : quality.resolutionScale;

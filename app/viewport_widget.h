@@ -61,6 +61,8 @@ public:
     void setSurfaceColor(const QColor& color);
     QColor surfaceColor() const;
     void setOrientationMarkerVisible(bool visible);
+    // The crop box's outline and handles over the frame (crop_handles_3d.h drives it).
+    void setCropBoxOverlay(const CropBoxOverlay& overlay);
     // The slice views' planes in the 3D view (ViewLayout keeps them on the crosshair).
     void setSlicePlanes(const gl::SlicePlaneSettings& planes);
     const gl::SlicePlaneSettings& slicePlanes() const { return m_slicePlanes; }
@@ -137,6 +139,7 @@ private:
     gl::RenderMode m_mode = gl::RenderMode::Surface;
     glm::vec3 m_surfaceColor{0.9f, 0.85f, 0.75f};
     bool m_showMarker = true;
+    CropBoxOverlay m_cropBoxOverlay;
     gl::SlicePlaneSettings m_slicePlanes;
     QString m_rendererName;
 
