@@ -66,6 +66,7 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> indices;      // iso_indices.comp, or .vert on the 3.3 path
     std::optional<ShaderProgram> blockOffsets; // vp_block_offsets.comp (compute path only)
     std::optional<ShaderProgram> surface;      // draws the welded mesh
+    std::optional<ShaderProgram> translucentSurface; // the same into transparency accumulation
     std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
     SurfaceBuffers buffers;
 
@@ -246,8 +247,8 @@ struct IsosurfaceExtractor::Impl {
         buffers.release(); // a new volume or crop starts small again
         if (pyramid) {
             const std::initializer_list<const ShaderProgram*> all = {
-                &programs.classify, &programs.vertices, &*reduce, &*reduceBlocks,
-                &*record,           &*indices,          &*surface};
+                &programs.classify, &programs.vertices, &*reduce,  &*reduceBlocks,
+                &*record,           &*indices,          &*surface, &*translucentSurface};
             for (const ShaderProgram* p : all)
                 setLayoutUniforms(*p);
             if (blockOffsets) setLayoutUniforms(*blockOffsets);
@@ -365,8 +366,12 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
                       std::vector<ShaderStage>{{GL_VERTEX_SHADER, "isosurface.vert"},
                                                {GL_FRAGMENT_SHADER, "isosurface.frag"}},
                       defines);
+    d.translucentSurface.emplace("translucent isosurface",
+                                 std::vector<ShaderStage>{{GL_VERTEX_SHADER, "isosurface.vert"},
+                                                          {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                                 defines + kTranslucentSurfaceDefine);
     const std::initializer_list<const ShaderProgram*> shared = {
-        &*d.reduce, &*d.reduceBlocks, &*d.record, &*d.indices, &*d.surface};
+        &*d.reduce, &*d.reduceBlocks, &*d.record, &*d.indices, &*d.surface, &*d.translucentSurface};
     for (const ShaderProgram* p : shared)
         pointSamplersAtUnits(*p);
     throwOnGlError("setting up the isosurface extractor");
@@ -482,7 +487,7 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
         d.meshComplete && d.caps.computeExtraction ? HistoPyramid::Counts{} : d.completeMesh();
     if (!d.caps.computeExtraction && counts.indices == 0) return;
 
-    const ShaderProgram& surface = *d.surface;
+    const ShaderProgram& surface = params.opacity < 1.0f ? *d.translucentSurface : *d.surface;
     ScopedProgram use(surface.id());
     ScopedVertexArray vao(d.buffers.vertexArray());
     ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
@@ -491,7 +496,7 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
     glUniformMatrix3fv(surface.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(surface.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
-    glUniform1f(surface.uniform("u_opacity"), params.opacity);
+    if (params.opacity < 1.0f) glUniform1f(surface.uniform("u_opacity"), params.opacity);
     if (d.caps.computeExtraction) {
         ScopedBufferBinding command(GL_DRAW_INDIRECT_BUFFER, d.pyramid->recordBuffer());
         glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,

@@ -52,6 +52,9 @@ struct SurfaceDrawParams {
     float opacity = 1.0f;
 };
 
+// Appended to the engine's defines for isosurface.frag's translucent build.
+inline constexpr const char* kTranslucentSurfaceDefine = "#define ISOVIEW_TRANSLUCENT 1\n";
+
 class IsosurfaceExtractor {
 public:
     struct Options {

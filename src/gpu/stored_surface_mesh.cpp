@@ -118,11 +118,16 @@ std::size_t StoredSurfaceMesh::bytes() const
 }
 
 StoredSurfaceProgram::StoredSurfaceProgram()
-    : m_program("stored isosurface",
-                {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                engineShaderDefines(SamplerKind::Unsigned))
+    : m_opaque("stored isosurface",
+               {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+               engineShaderDefines(SamplerKind::Unsigned)),
+      m_translucent(
+          "stored translucent isosurface",
+          {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+          engineShaderDefines(SamplerKind::Unsigned) + kTranslucentSurfaceDefine)
 {
-    m_program.setSamplerUnit("u_sliceOrigins", kSliceOriginsUnit);
+    for (const ShaderProgram* program : {&m_opaque, &m_translucent})
+        program->setSamplerUnit("u_sliceOrigins", kSliceOriginsUnit);
     ScopedTextureBinding bind(m_sliceOrigins.id());
     m_sliceOrigins.label("stored isosurface slice origins");
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -144,27 +149,31 @@ void StoredSurfaceProgram::setVolume(glm::uvec3 dims, const VolumeGeometry& geom
     }
     m_sliceOriginBytes = texels.size() * sizeof(glm::vec4);
 
-    ScopedProgram use(m_program.id());
-    glUniform3i(m_program.uniform("u_volumeDims"), GLint(dims.x), GLint(dims.y), GLint(dims.z));
     const glm::mat4 indexToPhysical(geometry.indexToPhysical());
-    glUniformMatrix4fv(m_program.uniform("u_indexToPhysical"), 1, GL_FALSE,
-                       glm::value_ptr(indexToPhysical));
-    glUniform1i(m_program.uniform("u_hasSliceOrigins"), geometry.hasSliceOrigins() ? 1 : 0);
+    for (const ShaderProgram* program : {&m_opaque, &m_translucent}) {
+        ScopedProgram use(program->id());
+        glUniform3i(program->uniform("u_volumeDims"), GLint(dims.x), GLint(dims.y), GLint(dims.z));
+        glUniformMatrix4fv(program->uniform("u_indexToPhysical"), 1, GL_FALSE,
+                           glm::value_ptr(indexToPhysical));
+        glUniform1i(program->uniform("u_hasSliceOrigins"), geometry.hasSliceOrigins() ? 1 : 0);
+    }
 }
 
 void StoredSurfaceProgram::draw(const StoredSurfaceMesh& mesh,
                                 const SurfaceDrawParams& params) const
 {
     if (mesh.indexCount() == 0) return;
-    ScopedProgram use(m_program.id());
+    const bool translucent = params.opacity < 1.0f;
+    const ShaderProgram& program = translucent ? m_translucent : m_opaque;
+    ScopedProgram use(program.id());
     ScopedVertexArray vao(mesh.vertexArray());
     ScopedTextureUnits<1> origins({m_sliceOrigins.id()});
-    glUniformMatrix4fv(m_program.uniform("u_physicalToClip"), 1, GL_FALSE,
+    glUniformMatrix4fv(program.uniform("u_physicalToClip"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToClip));
-    glUniformMatrix3fv(m_program.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
+    glUniformMatrix3fv(program.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToViewNormal));
-    glUniform3fv(m_program.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
-    glUniform1f(m_program.uniform("u_opacity"), params.opacity);
+    glUniform3fv(program.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
+    if (translucent) glUniform1f(program.uniform("u_opacity"), params.opacity);
     glDrawElements(GL_TRIANGLES, GLsizei(mesh.indexCount()), GL_UNSIGNED_INT, nullptr);
 }
 

@@ -58,7 +58,8 @@ public:
     std::size_t bytes() const { return m_sliceOriginBytes; }
 
 private:
-    ShaderProgram m_program;
+    ShaderProgram m_opaque;
+    ShaderProgram m_translucent; // isosurface.frag's accumulation build
     Texture m_sliceOrigins = Texture::create();
     std::size_t m_sliceOriginBytes = 0;
 };
