@@ -21,6 +21,10 @@ struct FrameWorker::RenderThreadState {
     std::optional<double> appliedIsovalue;
     VoxelBox appliedCrop;
     std::shared_ptr<const TransferFunction> appliedTransferFunction;
+    // The surfaces last given to the renderer, the live one's isovalue left out (it goes
+    // through setIsovalue, so a slider drag never resends the list).
+    std::optional<std::vector<gl::SurfaceLayer>> appliedSurfaces;
+    std::uint32_t appliedLive = 0;
 };
 
 FrameWorker::FrameWorker() : m_state(std::make_unique<RenderThreadState>())
@@ -112,6 +116,7 @@ std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volu
             m_state->appliedCrop = VoxelBox::whole(volume->dims());
             m_state->volume = std::move(volume);
             m_state->appliedIsovalue.reset(); // the renderer needs it again
+            m_state->appliedSurfaces.reset();
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what()) + m_budgetNote;
         }
@@ -126,6 +131,20 @@ CapturedSurface FrameWorker::capture()
         const std::optional<double> isovalue = m_state->renderer->renderedIsovalue();
         if (!m_state->volume || !isovalue) return;
         surface.mesh = m_state->renderer->capture();
+        surface.isovalue = *isovalue;
+        surface.crop = m_state->renderer->crop();
+    });
+    return surface;
+}
+
+CapturedSurface FrameWorker::capture(std::uint32_t layerId)
+{
+    CapturedSurface surface;
+    runOnRenderThread([&] {
+        if (!m_state->volume) return;
+        const std::optional<double> isovalue = m_state->renderer->extractedIsovalue(layerId);
+        if (!isovalue) return;
+        surface.mesh = m_state->renderer->capture(layerId);
         surface.isovalue = *isovalue;
         surface.crop = m_state->renderer->crop();
     });
@@ -186,6 +205,20 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
         s.renderer->setCrop(request.crop); // the view keeps it within the volume
         s.appliedCrop = request.crop;
         s.appliedIsovalue.reset(); // extract again for the new cells
+    }
+    if (!request.surfaces.empty()) {
+        std::vector<gl::SurfaceLayer> layers = request.surfaces;
+        std::vector<gl::SurfaceLayer> compared = layers;
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            if (layers[i].id != request.liveSurface) continue;
+            layers[i].isovalue = request.isovalue;
+            compared[i].isovalue = 0.0;
+        }
+        if (s.appliedSurfaces != compared || s.appliedLive != request.liveSurface) {
+            s.renderer->setSurfaces(layers, request.liveSurface);
+            s.appliedSurfaces = std::move(compared);
+            s.appliedLive = request.liveSurface;
+        }
     }
     if (s.appliedIsovalue != request.isovalue) {
         s.renderer->setIsovalue(request.isovalue);

@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace isoview::app {
 
@@ -36,7 +37,11 @@ namespace isoview::app {
 // loses nothing.
 struct FrameRequest {
     gl::SceneParams params; // targetFramebuffer is the render thread's own
-    double isovalue = 0.0;  // real units
+    double isovalue = 0.0;  // real units; the live surface's
+    // Every surface (empty: the single surface of isovalue and params.surfaceColor) and the
+    // live one, whose isovalue is `isovalue` (the renderer re-extracts it as that moves).
+    std::vector<gl::SurfaceLayer> surfaces;
+    std::uint32_t liveSurface = 0;
     std::shared_ptr<const TransferFunction> transferFunction; // null: none yet
     // A full-resolution frame of a still view (or a screenshot) beyond the adaptive volume
     // resolution: its ray-casting time does not steer the adaptation.
@@ -88,6 +93,9 @@ public:
 
     // The surface last rendered (empty mesh when none). Throws GlError.
     CapturedSurface capture();
+    // One surface of the request's list as last extracted (empty mesh when none yet, hidden or
+    // unknown). Throws GlError.
+    CapturedSurface capture(std::uint32_t layerId);
 
     struct RenderThreadState; // lives on the render thread
 

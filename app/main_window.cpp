@@ -19,6 +19,7 @@
 #include "shortcut_table.h"
 #include "stack_geometry_note.h"
 #include "surface_export_job.h"
+#include "surface_list_panel.h"
 #include "transfer_function_panel.h"
 #include "transfer_function_start.h"
 #include "view_layout.h"
@@ -176,6 +177,25 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_tfDock, m_measurements->dock()); // a tab with the room it needs
     connect(m_cropPanel, &CropPanel::cropChanged, m_measurements, &Measurements::surfaceChanged);
 
+    m_surfacesPanel = new SurfaceListPanel(this);
+    m_surfacesPanel->attach(m_isovaluePanel, m_tfPanel, m_view, m_tfPanel->undoStack());
+    m_surfacesDock = new QDockWidget(tr("Surfaces"), this);
+    m_surfacesDock->setObjectName("surfacesDock");
+    m_surfacesDock->setWidget(m_surfacesPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_surfacesDock);
+    // The window's surface colour (Surface > Colour, Colour from TF) is the selected surface's.
+    connect(m_surfacesPanel, &SurfaceListPanel::selectedColorChanged, this,
+            [this](const std::optional<QColor>& c) {
+                if (c)
+                    m_surfaceColorOverride.emplace(QColor::fromRgba(c->rgba()));
+                else
+                    m_surfaceColorOverride.reset();
+                if (m_tfColorAction) m_tfColorAction->setChecked(!c);
+                updateSurfaceColor();
+            });
+    connect(m_surfacesPanel, &SurfaceListPanel::selectionChanged, m_measurements,
+            &Measurements::surfaceChanged);
+
     m_logPanel = new LogPanel(this);
     m_logPanel->attachToEngineLog();
     m_logDock = new QDockWidget(tr("Log"), this);
@@ -259,7 +279,7 @@ void MainWindow::createActions()
     m_tfColorAction->setCheckable(true);
     m_tfColorAction->setChecked(true);
     connect(m_tfColorAction, &QAction::toggled, this, [this](bool on) {
-        if (on) m_surfaceColorOverride.reset();
+        if (on) m_surfacesPanel->setSelectedColor(std::nullopt);
         updateSurfaceColor();
     });
     m_surfaceColorAction = new QAction(tr("Surface &Colour..."), this);
@@ -316,6 +336,7 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(m_cropDock->toggleViewAction());
     m_viewMenu->addAction(m_cropTool->showAction());
     m_viewMenu->addAction(m_measurements->dock()->toggleViewAction());
+    m_viewMenu->addAction(m_surfacesDock->toggleViewAction());
     QAction* logToggle = m_logDock->toggleViewAction();
     logToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_viewMenu->addAction(logToggle);
@@ -326,6 +347,10 @@ void MainWindow::createMenus()
     surface->addSeparator();
     surface->addAction(m_tfColorAction);
     surface->addAction(m_surfaceColorAction);
+    surface->addSeparator();
+    surface->addAction(m_surfacesPanel->addAction());
+    surface->addAction(m_surfacesPanel->removeAction());
+    surface->addAction(m_surfacesPanel->renameAction());
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_measurements->distanceAction());
@@ -575,6 +600,7 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
     m_tfPanel->setTransferFunction(tf);
     m_view->setTransferFunction(m_tfPanel->transferFunction());
     m_isovaluePanel->setIsovalue(iso);
+    m_surfacesPanel->resetForVolume(m_isovaluePanel->isovalue(), m_surfaceColorOverride);
     m_view->setIsovalue(m_isovaluePanel->isovalue());
     m_viewLayout->setVolume(doc->volume, doc->realRange);
     m_viewLayout->setIsovalue(m_isovaluePanel->isovalue());
@@ -648,24 +674,15 @@ void MainWindow::updateSurfaceColor()
     if (!m_document) return;
     // The transfer function's colour at the isovalue, brightened when it is dark: a surface
     // is shaded, and a near-black surface shows nothing.
-    glm::vec3 c = glm::vec3(m_tfPanel->transferFunction().evaluate(m_view->isovalue()));
-    const float brightest = std::max({c.r, c.g, c.b});
-    if (brightest < 0.05f)
-        c = {0.9f, 0.85f, 0.75f};
-    else if (brightest < 0.75f)
-        c *= 0.85f / brightest;
+    const glm::vec3 c =
+        transferFunctionSurfaceColor(m_tfPanel->transferFunction(), m_view->isovalue());
     m_view->setSurfaceColor(QColor::fromRgbF(c.r, c.g, c.b));
     m_viewLayout->setContourColor(m_view->surfaceColor());
 }
 
 void MainWindow::setSurfaceColorOverride(const std::optional<QColor>& color)
 {
-    if (color)
-        m_surfaceColorOverride.emplace(QColor::fromRgba(color->rgba())); // as chooseSurfaceColor
-    else
-        m_surfaceColorOverride.reset();
-    m_tfColorAction->setChecked(!color); // toggling on clears the override
-    updateSurfaceColor();
+    m_surfacesPanel->setSelectedColor(color); // its selectedColorChanged updates the view
 }
 
 void MainWindow::chooseSurfaceColor()
@@ -673,11 +690,7 @@ void MainWindow::chooseSurfaceColor()
     const QColor chosen =
         QColorDialog::getColor(m_view->surfaceColor(), this, tr("Surface Colour"));
     if (!chosen.isValid()) return;
-    // NOTE: assigned through emplace from the colour's RGBA, which keeps GCC 12's
-    // -Wdangling-pointer false positive on std::optional<QColor> assignment quiet.
-    m_surfaceColorOverride.emplace(QColor::fromRgba(chosen.rgba()));
-    m_tfColorAction->setChecked(false);
-    updateSurfaceColor();
+    m_surfacesPanel->setSelectedColor(QColor::fromRgba(chosen.rgba())); // undoable
 }
 
 void MainWindow::stepIsovalue(int direction)

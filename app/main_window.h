@@ -71,6 +71,8 @@ public:
     void setSurfaceColorOverride(const std::optional<QColor>& color);
     // The Measurements dock, the distance tool and its actions (measurements.h).
     class Measurements* measurements() const { return m_measurements; }
+    // The Surfaces dock: the isosurfaces, the selected one edited by the isovalue panel.
+    class SurfaceListPanel* surfaceListPanel() const { return m_surfacesPanel; }
 
 signals:
     void volumeLoaded();
@@ -127,6 +129,8 @@ private:
     class TransferFunctionStart* m_tfStart = nullptr;
     class SessionController* m_sessionController = nullptr;
     class Measurements* m_measurements = nullptr;
+    class SurfaceListPanel* m_surfacesPanel = nullptr;
+    QDockWidget* m_surfacesDock = nullptr;
 
     std::shared_ptr<VolumeDocument> m_document;
     BackgroundTask m_loadTask;

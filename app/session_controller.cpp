@@ -3,9 +3,12 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "crop_panel.h"
+#include "distance_tool.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"
 #include "main_window.h"
+#include "measurements.h"
+#include "surface_list_panel.h"
 #include "transfer_function_panel.h"
 #include "view_layout.h"
 
@@ -124,6 +127,14 @@ Session SessionController::currentSession() const
 
     ViewportWidget* view = m_window->viewport();
     s.isovalue = m_window->isovaluePanel()->isovalue();
+    const SurfaceList& surfaces = m_window->surfaceListPanel()->surfaces();
+    s.surfaces = surfaces.surfaces();
+    for (Surface& surface : s.surfaces)
+        surface.id = 0; // a session names surfaces by position
+    s.selectedSurface = surfaces.selectedIndex();
+    if (const std::vector<glm::dvec3>& p = m_window->measurements()->distanceTool()->points();
+        p.size() == 2)
+        s.distance = std::array<glm::dvec3, 2>{p[0], p[1]};
     s.transferFunction = m_window->transferFunctionPanel()->transferFunction();
     s.camera = view->camera().pose();
     const VoxelBox crop = m_window->cropPanel()->box();
@@ -296,6 +307,13 @@ void SessionController::apply(const Session& session)
              session.volume.seriesUid + " as when the session was saved");
     }
     m_window->isovaluePanel()->setIsovalue(session.isovalue);
+    // The surfaces before the transfer function below, which clears the edit history, and
+    // before the crop, whose frame then extracts every surface once.
+    try {
+        m_window->surfaceListPanel()->restore(session.surfaces, session.selectedSurface);
+    } catch (const Error& e) { // loadSession has checked them; a session built in code may not
+        note(std::string("session: its surfaces were not applied: ") + e.what());
+    }
     if (session.crop) {
         if (session.crop->fitsIn(volume.dims()))
             m_window->cropPanel()->setBox(*session.crop);
@@ -311,12 +329,11 @@ void SessionController::apply(const Session& session)
         if (a->data().toInt() == int(toRenderMode(session.renderMode))) a->trigger();
     }
     m_window->orientationMarkerAction()->setChecked(session.orientationMarker);
-    if (session.surfaceColor) {
-        const glm::vec3 c = *session.surfaceColor;
-        m_window->setSurfaceColorOverride(QColor::fromRgbF(c.r, c.g, c.b));
-    } else {
-        m_window->setSurfaceColorOverride(std::nullopt);
-    }
+    DistanceTool* distance = m_window->measurements()->distanceTool();
+    if (session.distance)
+        distance->setPoints((*session.distance)[0], (*session.distance)[1]);
+    else
+        distance->clear();
     if (ViewLayout* views = m_window->viewLayout(); views && session.sliceViews) {
         const SessionSliceViews& slices = *session.sliceViews;
         for (const auto& [layout, name] : kLayoutNames) {

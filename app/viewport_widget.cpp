@@ -206,6 +206,15 @@ void ViewportWidget::setCropBoxOverlay(const CropBoxOverlay& overlay)
     scheduleFrame();
 }
 
+void ViewportWidget::setSurfaces(std::vector<gl::SurfaceLayer> layers, std::uint32_t liveId,
+                                 const QString& liveName)
+{
+    m_surfaces = std::move(layers);
+    m_liveSurface = liveId;
+    m_liveSurfaceName = liveName;
+    scheduleFrame();
+}
+
 void ViewportWidget::setSlicePlanes(const gl::SlicePlaneSettings& planes)
 {
     m_slicePlanes = planes;
@@ -264,6 +273,12 @@ CapturedSurface ViewportWidget::captureSurface()
     return m_worker->capture();
 }
 
+CapturedSurface ViewportWidget::captureSurface(std::uint32_t layerId)
+{
+    if (!m_worker || !m_volumeUploaded) return {};
+    return m_worker->capture(layerId);
+}
+
 QImage ViewportWidget::grabView()
 {
     // Volume rendering may be on screen at reduced resolution (while dragging, or before the
@@ -318,6 +333,8 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     params.volumeResolutionScale = fullResolution ? 1.0f : quality.resolutionScale;
     params.volumeStepVoxels = fullResolution ? 0.5f : quality.stepVoxels;
     request.isovalue = m_isovalueReal;
+    request.surfaces = m_surfaces;
+    request.liveSurface = m_liveSurface;
     request.transferFunction = m_transferFunction;
     request.fullResolution = fullResolution;
     request.crop =
@@ -389,8 +406,11 @@ QString ViewportWidget::emptySurfaceHint() const
     const auto real = [this](double v) {
         return QString::number(m_volume->rescale().toReal(v), 'g', 6);
     };
-    return tr("No surface at isovalue %1: the data range is %2\u00a0…\u00a0%3")
-        .arg(QString::number(*m_shown->isovalue, 'g', 6), real(stored.min), real(stored.max));
+    const QString hint =
+        tr("No surface at isovalue %1: the data range is %2\u00a0…\u00a0%3")
+            .arg(QString::number(*m_shown->isovalue, 'g', 6), real(stored.min), real(stored.max));
+    // With several surfaces the hint is about the selected one, which the slider moves.
+    return m_surfaces.size() > 1 ? m_liveSurfaceName + ": " + hint : hint;
 }
 
 void ViewportWidget::paintOrientationLabels(const gl::SceneParams& params)

@@ -63,6 +63,11 @@ public:
     void setOrientationMarkerVisible(bool visible);
     // The crop box's outline and handles over the frame (crop_handles_3d.h drives it).
     void setCropBoxOverlay(const CropBoxOverlay& overlay);
+    // The isosurfaces to draw (surface_list_panel.h); liveId is the selected one, which
+    // setIsovalue() moves and the other calls below mean (liveName: for the empty-surface hint).
+    // Until the first call: one surface, setIsovalue's and setSurfaceColor's.
+    void setSurfaces(std::vector<gl::SurfaceLayer> layers, std::uint32_t liveId,
+                     const QString& liveName);
     // The slice views' planes in the 3D view (ViewLayout keeps them on the crosshair).
     void setSlicePlanes(const gl::SlicePlaneSettings& planes);
     const gl::SlicePlaneSettings& slicePlanes() const { return m_slicePlanes; }
@@ -81,6 +86,8 @@ public:
     IsoMesh captureMesh();
     // The same with the isovalue and crop it was extracted at (frame_worker.h).
     CapturedSurface captureSurface();
+    // One surface's (setSurfaces' id) as last extracted; empty for a hidden or unknown one.
+    CapturedSurface captureSurface(std::uint32_t layerId);
     // The isovalue (real units) of the surface on screen.
     std::optional<double> renderedIsovalue() const;
     // The figures of the last frame shown.
@@ -141,6 +148,9 @@ private:
     bool m_showMarker = true;
     CropBoxOverlay m_cropBoxOverlay;
     gl::SlicePlaneSettings m_slicePlanes;
+    std::vector<gl::SurfaceLayer> m_surfaces; // empty: the single surface
+    std::uint32_t m_liveSurface = 0;
+    QString m_liveSurfaceName;
     QString m_rendererName;
 
     std::optional<VoxelBox> m_crop; // none: the whole volume

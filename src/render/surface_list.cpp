@@ -30,8 +30,7 @@ void checkColor(const std::optional<glm::vec3>& color)
 void checkOpacity(float opacity)
 {
     if (!(opacity >= 0.0f && opacity <= 1.0f))
-        throw InvalidInputError("surface opacity must lie in 0..1, got " +
-                                std::to_string(opacity));
+        throw InvalidInputError("surface opacity must lie in 0..1, got " + std::to_string(opacity));
 }
 
 void checkName(const std::string& name)
@@ -39,15 +38,15 @@ void checkName(const std::string& name)
     if (name.empty()) throw InvalidInputError("a surface needs a name");
 }
 
-void checkValues(const Surface& s)
+} // namespace
+
+void checkSurfaceValues(const Surface& s)
 {
     checkName(s.name);
     checkIsovalue(s.isovalue);
     checkColor(s.color);
     checkOpacity(s.opacity);
 }
-
-} // namespace
 
 SurfaceList::SurfaceList(double isovalue)
 {
@@ -99,8 +98,9 @@ std::uint32_t SurfaceList::add(double isovalue)
     checkIsovalue(isovalue);
     ++m_added;
     const std::vector<glm::vec3>& colors = palette();
-    Surface s{m_nextId++, "Surface " + std::to_string(m_added), isovalue,
-              colors[std::size_t(m_added - 2) % colors.size()], 1.0f, true};
+    Surface s{m_nextId++, "Surface " + std::to_string(m_added),
+              isovalue,   colors[std::size_t(m_added - 2) % colors.size()],
+              1.0f,       true};
     m_surfaces.push_back(s);
     m_selected = m_surfaces.size() - 1;
     notify(Change::Added, s.id);
@@ -112,7 +112,7 @@ void SurfaceList::insert(std::size_t index, const Surface& surface)
 {
     if (find(surface.id))
         throw InvalidInputError("surface id " + std::to_string(surface.id) + " is in the list");
-    checkValues(surface);
+    checkSurfaceValues(surface);
     const std::uint32_t selectedId = selected().id;
     index = std::min(index, m_surfaces.size());
     m_surfaces.insert(m_surfaces.begin() + std::ptrdiff_t(index), surface);
@@ -195,7 +195,7 @@ void SurfaceList::reset(const std::vector<Surface>& surfaces, std::size_t select
                                 " is beyond the " + std::to_string(surfaces.size()) + " surfaces");
     }
     for (const Surface& s : surfaces)
-        checkValues(s);
+        checkSurfaceValues(s);
     std::vector<Surface> next = surfaces;
     for (Surface& s : next)
         s.id = m_nextId++;
@@ -203,6 +203,20 @@ void SurfaceList::reset(const std::vector<Surface>& surfaces, std::size_t select
     m_selected = selected;
     m_added = std::max(m_added, int(m_surfaces.size()));
     notify(Change::Reset, this->selected().id);
+}
+
+glm::vec3 transferFunctionSurfaceColor(const TransferFunction& tf, double isovalue)
+{
+    glm::vec3 c = glm::vec3(tf.evaluate(isovalue));
+    const float brightest = std::max({c.r, c.g, c.b});
+    if (brightest < 0.05f) return {0.9f, 0.85f, 0.75f};
+    if (brightest < 0.75f) c *= 0.85f / brightest;
+    return c;
+}
+
+glm::vec3 surfaceDrawColor(const Surface& surface, const TransferFunction& tf)
+{
+    return surface.color ? *surface.color : transferFunctionSurfaceColor(tf, surface.isovalue);
 }
 
 } // namespace isoview

@@ -17,6 +17,8 @@
 //   list.select(list.surfaces().front().id);
 #pragma once
 
+#include "render/transfer_function.h"
+
 #include <glm/glm.hpp>
 
 #include <cstddef>
@@ -101,5 +103,15 @@ private:
     int m_added = 1; // surfaces named so far ("Surface 1" is the first)
     Listener m_listener;
 };
+
+// Throws InvalidInputError when a value could not go into a list: an empty name, a non-finite
+// isovalue, a colour component or opacity outside [0, 1].
+void checkSurfaceValues(const Surface& surface);
+
+// The colour a surface without one of its own is drawn in: the transfer function's colour at
+// its isovalue, brightened when dark (a shaded near-black surface shows nothing). Linear RGB.
+glm::vec3 transferFunctionSurfaceColor(const TransferFunction& tf, double isovalue);
+// The surface's own colour, else the transfer function's (as above).
+glm::vec3 surfaceDrawColor(const Surface& surface, const TransferFunction& tf);
 
 } // namespace isoview

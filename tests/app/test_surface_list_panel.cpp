@@ -1,0 +1,237 @@
+// The Surfaces dock on the bundled sample (llvmpipe under Xvfb): two surfaces each give the CPU
+// reference's triangles, the slider moves only the selected one, the panel's edits undo and
+// redo, the last surface cannot be removed, and a session keeps every surface and the distance.
+#include "app_test_support.h"
+#include "distance_tool.h"
+#include "extraction/cpu_marching_cubes.h"
+#include "frame_worker.h"
+#include "isovalue_panel.h"
+#include "main_window.h"
+#include "measurements.h"
+#include "session_controller.h"
+#include "support/temp_dir.h"
+#include "surface_list_panel.h"
+#include "test_paths.h"
+#include "transfer_function_panel.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <memory>
+#include <string>
+
+namespace isoview::app {
+namespace {
+
+using test::waitUntil;
+
+QString samplePath()
+{
+    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
+                                  "/resources/samples/mr_head.nhdr");
+}
+
+bool waitForLiveSurface(MainWindow& w)
+{
+    return waitUntil([&] {
+        const std::optional<double> shown = w.viewport()->renderedIsovalue();
+        return shown && *shown == w.isovaluePanel()->isovalue();
+    });
+}
+
+std::unique_ptr<MainWindow> openSample(double iso)
+{
+    auto w = std::make_unique<MainWindow>();
+    w->resize(900, 640);
+    w->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(samplePath(), iso);
+    EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    EXPECT_TRUE(waitForLiveSurface(*w));
+    return w;
+}
+
+std::uint64_t cpuTriangles(const Volume& v, double real)
+{
+    return extractIsosurfaceCpu(v, float(v.rescale().toStored(real))).triangleCount();
+}
+
+// One surface's mesh as the renderer holds it, once it has been extracted at isovalue.
+CapturedSurface captureAt(MainWindow& w, std::uint32_t id, double isovalue)
+{
+    CapturedSurface captured;
+    waitUntil([&] {
+        captured = w.viewport()->captureSurface(id);
+        return captured.isovalue == isovalue && captured.mesh.triangleCount() > 0;
+    });
+    return captured;
+}
+
+TEST(SurfaceListPanelTest, TwoSurfacesGiveTheirCpuCountsAndTheSliderMovesOnlyTheSelectedOne)
+{
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    ASSERT_NE(panel, nullptr);
+    const Volume& volume = *w->document()->volume;
+    ASSERT_EQ(panel->surfaces().size(), 1u);
+    EXPECT_EQ(panel->surfaces().selected().name, "Surface 1");
+
+    panel->addAction()->trigger();
+    ASSERT_EQ(panel->surfaces().size(), 2u);
+    const std::uint32_t first = panel->surfaces().surfaces()[0].id;
+    const std::uint32_t second = panel->surfaces().surfaces()[1].id;
+    EXPECT_EQ(panel->surfaces().selected().id, second);
+    w->isovaluePanel()->setIsovalue(100.0);
+    ASSERT_TRUE(waitForLiveSurface(*w));
+    EXPECT_EQ(panel->surfaces().surfaces()[0].isovalue, 40.0);
+    EXPECT_EQ(panel->surfaces().surfaces()[1].isovalue, 100.0);
+
+    const CapturedSurface skin = captureAt(*w, first, 40.0);
+    const CapturedSurface inner = captureAt(*w, second, 100.0);
+    EXPECT_EQ(skin.mesh.triangleCount(), cpuTriangles(volume, 40.0));
+    EXPECT_EQ(inner.mesh.triangleCount(), cpuTriangles(volume, 100.0));
+    EXPECT_NE(skin.mesh.triangleCount(), inner.mesh.triangleCount());
+
+    // The slider edits the selected surface only: the first one's mesh stays as it was.
+    w->isovaluePanel()->setIsovalue(70.0);
+    ASSERT_TRUE(waitForLiveSurface(*w));
+    const CapturedSurface moved = captureAt(*w, second, 70.0);
+    EXPECT_EQ(moved.mesh.triangleCount(), cpuTriangles(volume, 70.0));
+    const CapturedSurface still = captureAt(*w, first, 40.0);
+    EXPECT_EQ(still.mesh.positions, skin.mesh.positions);
+    EXPECT_EQ(still.mesh.indices, skin.mesh.indices);
+    EXPECT_EQ(panel->surfaces().surfaces()[0].isovalue, 40.0);
+
+    // Selecting the first surface puts its isovalue on the slider, and the view shows it live.
+    panel->select(first);
+    EXPECT_EQ(w->isovaluePanel()->isovalue(), 40.0);
+    ASSERT_TRUE(waitForLiveSurface(*w));
+    EXPECT_EQ(w->viewport()->captureSurface().mesh.triangleCount(), cpuTriangles(volume, 40.0));
+    EXPECT_EQ(captureAt(*w, second, 70.0).mesh.triangleCount(), cpuTriangles(volume, 70.0));
+    test::saveScreenshot(*w, "surface_list_two_surfaces");
+}
+
+TEST(SurfaceListPanelTest, EditsUndoAndRedoAndTheLastSurfaceStays)
+{
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    QUndoStack* stack = w->transferFunctionPanel()->undoStack();
+    const SurfaceList& list = panel->surfaces();
+    const std::uint32_t first = list.selected().id;
+
+    EXPECT_FALSE(panel->removeAction()->isEnabled());
+    EXPECT_FALSE(panel->removeSurface(first)); // the last one
+    EXPECT_EQ(list.size(), 1u);
+
+    panel->addSurface();
+    ASSERT_EQ(list.size(), 2u);
+    const Surface added = list.selected();
+    EXPECT_TRUE(panel->removeAction()->isEnabled());
+    stack->undo();
+    EXPECT_EQ(list.size(), 1u);
+    EXPECT_EQ(list.selected().id, first);
+    stack->redo();
+    ASSERT_EQ(list.size(), 2u);
+    EXPECT_EQ(list.selected(), added); // the same id, name and colour
+
+    panel->setColor(added.id, QColor(255, 0, 0));
+    EXPECT_EQ(list.selected().color, glm::vec3(1.0f, 0.0f, 0.0f));
+    panel->setOpacity(added.id, 0.5f);
+    panel->setVisible(added.id, false);
+    panel->renameSurface(added.id, "  Bone ");
+    EXPECT_EQ(list.selected().name, "Bone");
+    panel->renameSurface(added.id, "   "); // refused: a name is needed
+    EXPECT_EQ(list.selected().name, "Bone");
+    stack->undo(); // the name
+    stack->undo(); // the visibility
+    EXPECT_TRUE(list.selected().visible);
+    EXPECT_EQ(list.selected().name, added.name);
+    stack->undo(); // the opacity
+    EXPECT_EQ(list.selected().opacity, 1.0f);
+    stack->undo(); // the colour
+    EXPECT_EQ(list.selected().color, added.color);
+    stack->redo();
+    EXPECT_EQ(list.selected().color, glm::vec3(1.0f, 0.0f, 0.0f));
+
+    // The window's surface colour is the selected surface's: Colour from TF clears it.
+    EXPECT_EQ(w->surfaceColorOverride(), QColor(255, 0, 0));
+    panel->select(first);
+    EXPECT_EQ(w->surfaceColorOverride(), std::nullopt);
+
+    const Surface before = *list.find(added.id);
+    ASSERT_TRUE(panel->removeSurface(added.id));
+    EXPECT_EQ(list.size(), 1u);
+    stack->undo();
+    ASSERT_EQ(list.size(), 2u);
+    EXPECT_EQ(list.surfaces()[1], before);
+
+    // The list widget shows each surface with its check box and opacity.
+    QTreeWidget* tree = panel->listWidget();
+    ASSERT_EQ(tree->topLevelItemCount(), 2);
+    EXPECT_EQ(tree->topLevelItem(1)->checkState(0), Qt::Checked);
+    tree->topLevelItem(1)->setCheckState(0, Qt::Unchecked); // a click on the check box
+    EXPECT_FALSE(list.find(added.id)->visible);
+    stack->undo();
+    EXPECT_TRUE(list.find(added.id)->visible);
+}
+
+TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
+{
+    isoview::test::TempDir dir;
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    panel->addSurface();
+    w->isovaluePanel()->setIsovalue(100.0);
+    const std::uint32_t translucent = panel->surfaces().selected().id;
+    panel->setOpacity(translucent, 0.35f);
+    panel->setColor(translucent, QColor(30, 120, 240));
+    panel->renameSurface(translucent, "Inner");
+    panel->addSurface();
+    w->isovaluePanel()->setIsovalue(70.0);
+    const std::uint32_t hidden = panel->surfaces().selected().id;
+    panel->setVisible(hidden, false);
+    panel->select(translucent);
+    ASSERT_TRUE(waitForLiveSurface(*w));
+    DistanceTool* distance = w->measurements()->distanceTool();
+    distance->setPoints({10.5, -20.25, 33.0}, {-40.0, 12.0, 0.125});
+
+    const std::vector<Surface> saved = panel->surfaces().surfaces();
+    const std::size_t selected = panel->surfaces().selectedIndex();
+    ASSERT_EQ(saved.size(), 3u);
+    const QString file = QString::fromStdString((dir.path() / "three.isoview").string());
+    QString error;
+    ASSERT_TRUE(w->sessionController()->saveTo(file, &error)) << error.toStdString();
+
+    // Something else on screen: a fresh load of the sample has one surface and no distance.
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(samplePath(), 10.0);
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    distance->clear();
+    ASSERT_EQ(panel->surfaces().size(), 1u);
+
+    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    w->sessionController()->open(file);
+    ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+    const std::vector<Surface>& restored = panel->surfaces().surfaces();
+    ASSERT_EQ(restored.size(), saved.size());
+    for (std::size_t i = 0; i < saved.size(); ++i) {
+        Surface expected = saved[i];
+        expected.id = restored[i].id; // ids are the list's own
+        EXPECT_EQ(restored[i], expected) << "surface " << i;
+    }
+    EXPECT_EQ(panel->surfaces().selectedIndex(), selected);
+    EXPECT_EQ(w->isovaluePanel()->isovalue(), 100.0);
+    ASSERT_EQ(distance->points().size(), 2u);
+    EXPECT_EQ(distance->points()[0], glm::dvec3(10.5, -20.25, 33.0));
+    EXPECT_EQ(distance->points()[1], glm::dvec3(-40.0, 12.0, 0.125));
+    // Nothing to undo in a restored session.
+    EXPECT_FALSE(w->transferFunctionPanel()->undoStack()->canUndo());
+}
+
+} // namespace
+} // namespace isoview::app
