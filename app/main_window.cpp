@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "crop_panel.h"
 #include "crop_tool.h"
+#include "export_all_surfaces.h"
 #include "export_report.h"
 #include "frame_worker.h"
 #include "isovalue_panel.h"
@@ -307,6 +308,9 @@ void MainWindow::createMenus()
     file->addAction(m_sessionController->saveAction());
     file->addSeparator();
     file->addAction(m_exportAction);
+    file->addAction((new ExportAllSurfaces(this, m_view, m_surfacesPanel, [this] {
+                        return m_document.get();
+                    }))->action());
     file->addAction(m_screenshotAction);
     file->addSeparator();
     file->addAction(m_quitAction);

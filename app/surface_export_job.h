@@ -14,8 +14,10 @@
 #include "mesh_processing/print_preparation.h"
 #include "volume/volume.h"
 
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace isoview::app {
 
@@ -33,5 +35,40 @@ std::optional<PrintReport> writeCapturedSurface(const CapturedSurface& surface,
                                                 const MeshExportOptions& options,
                                                 const PrintSteps& steps, const std::string& path,
                                                 TaskContext& context);
+
+// ---- File > Export All Surfaces ------------------------------------------------------------
+
+// One surface of an export of all: its name, its captured mesh and the colour it is drawn in
+// (linear RGB in [0, 1]).
+struct NamedSurface {
+    std::string name;
+    CapturedSurface surface;
+    glm::vec3 color{1.0f};
+};
+
+// The files an export of all writes, one per name: folder / pattern with "{volume}",
+// "{surface}" and "{n}" (1-based) replaced, then the format's extension. Characters a file
+// name cannot hold ('/', NUL, control characters) become '_'. Throws InvalidInputError when the
+// pattern is empty or two surfaces would get the same file (a pattern without {surface} or {n}).
+std::vector<std::filesystem::path> surfaceFilePaths(const std::filesystem::path& folder,
+                                                    const std::string& pattern,
+                                                    const std::string& volumeName,
+                                                    const std::vector<std::string>& names,
+                                                    MeshFormat format);
+
+// Writes surfaces[i] to paths[i], all or nothing: an existing file is refused before anything
+// is written (IoError naming it: an export never replaces what it did not write), and the files
+// written before a failure or a cancel are removed. Progress: records over all files. Thread:
+// any. Throws isoview::Error, CancelledError.
+void writeSurfaceFiles(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+                       const MeshExportOptions& options,
+                       const std::vector<std::filesystem::path>& paths, TaskContext& context);
+
+// Writes every surface into one PLY (mesh_export/merged_surfaces.h), each vertex in its
+// surface's colour; options' format must be PLY (InvalidInputError otherwise). Atomic like
+// exportMesh. Thread: any. Throws isoview::Error, CancelledError.
+void writeMergedSurfaces(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+                         const MeshExportOptions& options, const std::filesystem::path& path,
+                         TaskContext& context);
 
 } // namespace isoview::app

@@ -66,6 +66,9 @@ public:
     // value; the list is unchanged then.
     void restore(const std::vector<Surface>& surfaces, std::size_t selected);
 
+    // The colour a surface is drawn in: its own, else the transfer function's at its isovalue.
+    QColor drawColor(const Surface& surface) const;
+
     QAction* addAction() const { return m_addAction; }
     QAction* removeAction() const { return m_removeAction; }
     QAction* renameAction() const { return m_renameAction; }
@@ -87,7 +90,6 @@ private:
     void pushLayers();
     void onItemChanged(QTreeWidgetItem* item, int column);
     void chooseColor();
-    QColor drawColor(const Surface& surface) const;
 
     SurfaceList m_list;
     IsovaluePanel* m_isovalue = nullptr;

@@ -3,6 +3,7 @@
 // redo, the last surface cannot be removed, and a session keeps every surface and the distance.
 #include "app_test_support.h"
 #include "distance_tool.h"
+#include "export_all_surfaces.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "frame_worker.h"
 #include "isovalue_panel.h"
@@ -21,7 +22,11 @@
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 
 namespace isoview::app {
@@ -231,6 +236,106 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
     EXPECT_EQ(distance->points()[1], glm::dvec3(-40.0, 12.0, 0.125));
     // Nothing to undo in a restored session.
     EXPECT_FALSE(w->transferFunctionPanel()->undoStack()->canUndo());
+}
+
+// A binary PLY's counts and the distinct vertex colours, read without the writer's code.
+struct PlySummary {
+    std::uint64_t vertices = 0;
+    std::uint64_t faces = 0;
+    std::set<std::array<int, 3>> colors;
+};
+
+PlySummary readPly(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    PlySummary ply;
+    std::string line;
+    std::size_t stride = 0;
+    std::size_t colorOffset = 0;
+    bool inVertex = false, hasColor = false;
+    while (std::getline(in, line) && line != "end_header") {
+        std::istringstream words(line);
+        std::string word, type, name;
+        words >> word;
+        if (word == "element") {
+            words >> name;
+            inVertex = name == "vertex";
+            (inVertex ? ply.vertices : ply.faces) = [&] {
+                std::uint64_t n = 0;
+                words >> n;
+                return n;
+            }();
+        } else if (word == "property" && inVertex) {
+            words >> type >> name;
+            if (name == "red") {
+                hasColor = true;
+                colorOffset = stride;
+            }
+            stride += type == "float" ? 4 : 1;
+        }
+    }
+    for (std::uint64_t v = 0; hasColor && v < ply.vertices; ++v) {
+        std::vector<unsigned char> record(stride);
+        in.read(reinterpret_cast<char*>(record.data()), std::streamsize(stride));
+        ply.colors.insert({record[colorOffset], record[colorOffset + 1], record[colorOffset + 2]});
+    }
+    return ply;
+}
+
+TEST(SurfaceListPanelTest, ExportAllWritesAFileEachOrOnePlyWithTheirColours)
+{
+    isoview::test::TempDir dir;
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    panel->setColor(panel->surfaces().selected().id, QColor(255, 0, 0));
+    panel->addSurface();
+    w->isovaluePanel()->setIsovalue(100.0);
+    panel->renameSurface(panel->surfaces().selected().id, "Inner");
+    panel->setColor(panel->surfaces().selected().id, QColor(0, 0, 255));
+    panel->addSurface(); // a third, hidden: not exported
+    w->isovaluePanel()->setIsovalue(70.0);
+    panel->setVisible(panel->surfaces().selected().id, false);
+    const std::uint32_t first = panel->surfaces().surfaces()[0].id;
+    const std::uint32_t second = panel->surfaces().surfaces()[1].id;
+    panel->select(first); // a hidden live surface is never on screen
+    ASSERT_TRUE(waitForLiveSurface(*w));
+    ASSERT_GT(captureAt(*w, first, 40.0).mesh.triangleCount(), 0u);
+    ASSERT_GT(captureAt(*w, second, 100.0).mesh.triangleCount(), 0u);
+    const Volume& volume = *w->document()->volume;
+    auto* exporter = w->findChild<ExportAllSurfaces*>("exportAllSurfaces");
+    ASSERT_NE(exporter, nullptr);
+    QSignalSpy finished(exporter, &ExportAllSurfaces::finished);
+
+    const QString folder = QString::fromStdString(dir.path().string());
+    exporter->exportEach(folder, "{volume}_{surface}", MeshExportOptions{});
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }));
+    ASSERT_TRUE(finished.at(0).at(0).toBool()) << finished.at(0).at(1).toString().toStdString();
+    const std::filesystem::path skinFile = dir.path() / "mr_head_Surface 1.ply";
+    const std::filesystem::path innerFile = dir.path() / "mr_head_Inner.ply";
+    EXPECT_EQ(readPly(skinFile).faces, cpuTriangles(volume, 40.0));
+    EXPECT_EQ(readPly(innerFile).faces, cpuTriangles(volume, 100.0));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "mr_head_Surface 3.ply")); // hidden
+
+    // Again into the same folder: refused before anything is written, the files unchanged.
+    const auto skinTime = std::filesystem::last_write_time(skinFile);
+    exporter->exportEach(folder, "{volume}_{surface}", MeshExportOptions{});
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 2; }));
+    EXPECT_FALSE(finished.at(1).at(0).toBool());
+    EXPECT_TRUE(finished.at(1).at(1).toString().contains("already exists"));
+    EXPECT_EQ(std::filesystem::last_write_time(skinFile), skinTime);
+    // A pattern that names every surface alike is refused too.
+    exporter->exportEach(folder, "all", MeshExportOptions{});
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 3; }));
+    EXPECT_TRUE(finished.at(2).at(1).toString().contains("{surface} or {n}"));
+
+    const std::filesystem::path merged = dir.path() / "both.ply";
+    exporter->exportMerged(QString::fromStdString(merged.string()), MeshExportOptions{});
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 4; }));
+    ASSERT_TRUE(finished.at(3).at(0).toBool()) << finished.at(3).at(1).toString().toStdString();
+    const PlySummary both = readPly(merged);
+    EXPECT_EQ(both.faces, cpuTriangles(volume, 40.0) + cpuTriangles(volume, 100.0));
+    const std::set<std::array<int, 3>> expected = {{255, 0, 0}, {0, 0, 255}};
+    EXPECT_EQ(both.colors, expected);
 }
 
 } // namespace
