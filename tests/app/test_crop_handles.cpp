@@ -237,6 +237,14 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
     EXPECT_TRUE(waitUntil([&] { return shownTriangles(*w) == reference; }))
         << "shown " << shownTriangles(*w).value_or(0) << ", CPU " << reference;
     test::saveScreenshot(*w, "crop_handles_3d");
+    // The volume rendering is cut at the same box (to look at).
+    QSignalSpy frames(view, &ViewportWidget::frameShown);
+    view->setRenderMode(gl::RenderMode::Volume);
+    EXPECT_TRUE(waitUntil([&] {
+        return frames.count() > 0 && view->shownVolumeResolution() == std::optional(1.0f);
+    }));
+    test::saveScreenshot(*w, "crop_handles_3d_volume");
+    view->setRenderMode(gl::RenderMode::Surface);
 
     // Away from every handle the drag orbits and the box stays.
     const QPointF corner(12.0, 12.0);
