@@ -5,6 +5,7 @@
 #include "viewport_widget.h"
 
 #include <QEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 
 namespace isoview::app {
@@ -110,6 +111,12 @@ bool CropHandles3D::eventFilter(QObject* watched, QEvent* event)
         m_view->setCursor(m_hovered ? Qt::OpenHandCursor : Qt::ArrowCursor);
         return true;
     }
+    case QEvent::KeyPress:
+        if (!m_dragFace || static_cast<QKeyEvent*>(event)->key() != Qt::Key_Escape) return false;
+        m_panel->previewBox(m_dragStartBox);
+        m_dragFace.reset();
+        m_view->setCursor(m_hovered ? Qt::OpenHandCursor : Qt::ArrowCursor);
+        return true;
     case QEvent::Leave:
         if (!m_dragFace && m_hovered) {
             m_hovered.reset();

@@ -3,7 +3,8 @@
 // open hand, and a left drag that starts on a handle moves that face along its axis: the
 // drag is projected onto the axis' direction on screen at the handle (render/crop_box_handles.h)
 // and the face's index clamped to the volume, one cell kept. The box follows live through
-// CropPanel::previewBox and the drag ends as one undo step (CropPanel::finishDrag). Presses
+// CropPanel::previewBox and the drag ends as one undo step (CropPanel::finishDrag); Escape
+// during a drag puts the box back as it was and leaves no undo step. Presses
 // anywhere else reach the view: the camera orbits, pans and zooms as before.
 //
 // It takes the view's mouse events through an event filter, ahead of the view, only when

@@ -5,6 +5,7 @@
 #include "slice_view.h"
 
 #include <QEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -66,6 +67,7 @@ void SliceCropOverlay::setActive(bool active)
     m_active = active;
     m_hovered.clear();
     m_dragging.clear();
+    m_cancelled = false;
     m_view->unsetCursor();
     setVisible(active);
     raise();
@@ -204,6 +206,7 @@ bool SliceCropOverlay::eventFilter(QObject* watched, QEvent* event)
     }
     case QEvent::MouseMove: {
         auto* e = static_cast<QMouseEvent*>(event);
+        if (m_cancelled) return true;
         if (m_dragging.empty()) {
             updateHover(e->position());
             return false; // the readout follows the mouse as before
@@ -213,6 +216,10 @@ bool SliceCropOverlay::eventFilter(QObject* watched, QEvent* event)
     }
     case QEvent::MouseButtonRelease: {
         auto* e = static_cast<QMouseEvent*>(event);
+        if (m_cancelled && e->button() == Qt::LeftButton) {
+            m_cancelled = false;
+            return true;
+        }
         if (m_dragging.empty() || e->button() != Qt::LeftButton) return false;
         dragTo(e->position());
         m_dragging.clear();
@@ -220,6 +227,13 @@ bool SliceCropOverlay::eventFilter(QObject* watched, QEvent* event)
         updateHover(e->position());
         return true;
     }
+    case QEvent::KeyPress:
+        if (m_dragging.empty() || static_cast<QKeyEvent*>(event)->key() != Qt::Key_Escape)
+            return false;
+        m_panel->previewBox(m_dragStartBox);
+        m_dragging.clear();
+        m_cancelled = true;
+        return true;
     case QEvent::Leave:
         if (m_dragging.empty() && !m_hovered.empty()) {
             m_hovered.clear();

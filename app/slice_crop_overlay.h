@@ -3,7 +3,8 @@
 // the slice lies outside the box), and its edges and corners draggable while the crop tool is
 // on: an edge moves one face of the box, a corner two. The cursor shows what a press would
 // grab. Each drag applies the box live through CropPanel::previewBox (the surface and the
-// other views follow) and ends as one undo step (CropPanel::finishDrag).
+// other views follow) and ends as one undo step (CropPanel::finishDrag); Escape during a drag
+// puts the box back as it was and leaves no undo step.
 //
 // It lives as a transparent child of the slice view and takes the view's mouse events
 // through an event filter, ahead of the view, only when they grab a handle: every other click
@@ -59,6 +60,7 @@ private:
     bool m_active = false;
     std::vector<int> m_hovered;
     std::vector<int> m_dragging; // faces grabbed; empty: no drag
+    bool m_cancelled = false;    // Escape ended the drag: the button's moves are ours till release
     VoxelBox m_dragStartBox;
 };
 

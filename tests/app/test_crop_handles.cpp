@@ -21,6 +21,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QSettings>
@@ -156,6 +157,25 @@ TEST(CropHandlesTest, DraggingASliceEdgeChangesThatAxisRangeAndUndoRestoresIt)
         << "shown " << shownTriangles(*w).value_or(0) << ", CPU " << reference;
     test::saveScreenshot(*w, "crop_handles_slices");
 
+    // Escape during a drag puts the box back and leaves no undo step; the rest of that drag
+    // does not move the crosshair either.
+    const QPointF lowerEdge = axial->widgetPointOfPixel({columnOf(s, upper2), grabRow});
+    send(axial, QEvent::MouseButtonPress, lowerEdge, Qt::LeftButton, Qt::LeftButton);
+    send(axial, QEvent::MouseMove, axial->widgetPointOfPixel({columnOf(s, 10), grabRow}),
+         Qt::NoButton, Qt::LeftButton);
+    EXPECT_NE(crop->box(), expected) << "the drag follows the mouse";
+    QKeyEvent escape(QEvent::KeyPress, Qt::Key_Escape, Qt::NoModifier);
+    QCoreApplication::sendEvent(axial, &escape);
+    EXPECT_EQ(crop->box(), expected);
+    const glm::dvec3 crosshairBefore = axial->crosshair();
+    send(axial, QEvent::MouseMove, axial->widgetPointOfPixel({columnOf(s, 5), grabRow}),
+         Qt::NoButton, Qt::LeftButton);
+    send(axial, QEvent::MouseButtonRelease, axial->widgetPointOfPixel({columnOf(s, 5), grabRow}),
+         Qt::LeftButton, Qt::NoButton);
+    EXPECT_EQ(crop->box(), expected);
+    EXPECT_EQ(axial->crosshair(), crosshairBefore);
+    EXPECT_EQ(undo->count(), steps + 2);
+
     // Dragged past the other end: one cell is kept.
     const QPointF edge = axial->widgetPointOfPixel({columnOf(s, upper2), grabRow});
     drag(axial, edge, axial->widgetPointOfPixel({columnOf(s, 0), grabRow}));
@@ -245,6 +265,21 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
     }));
     test::saveScreenshot(*w, "crop_handles_3d_volume");
     view->setRenderMode(gl::RenderMode::Surface);
+
+    // Escape during a drag puts the box back, with no undo step.
+    glm::dvec3 movedCentre = (glm::dvec3(expected.first) + glm::dvec3(expected.last)) * 0.5;
+    movedCentre[axis] = expected.last[axis];
+    const QPointF moved = window(movedCentre);
+    ASSERT_EQ(handles->faceAt(moved), face);
+    send(view, QEvent::MouseButtonPress, moved, Qt::LeftButton, Qt::LeftButton);
+    send(view, QEvent::MouseMove, moved + inward * 0.5, Qt::NoButton, Qt::LeftButton);
+    EXPECT_NE(crop->box(), expected);
+    QKeyEvent escape(QEvent::KeyPress, Qt::Key_Escape, Qt::NoModifier);
+    QCoreApplication::sendEvent(view, &escape);
+    send(view, QEvent::MouseButtonRelease, moved + inward * 0.5, Qt::LeftButton, Qt::NoButton);
+    EXPECT_EQ(crop->box(), expected);
+    EXPECT_EQ(undo->count(), steps + 1);
+    EXPECT_EQ(view->camera().viewMatrix(), cameraBefore);
 
     // Away from every handle the drag orbits and the box stays.
     const QPointF corner(12.0, 12.0);
