@@ -130,6 +130,7 @@ void ExportAllSurfaces::exportEach(const QString& folder, const QString& pattern
             return;
         }
         std::vector<std::string> names;
+        names.reserve(surfaces->size());
         for (const NamedSurface& s : *surfaces)
             names.push_back(s.name);
         paths = surfaceFilePaths(folder.toStdString(), pattern.toStdString(),

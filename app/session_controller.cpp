@@ -82,7 +82,8 @@ SessionController::SessionController(MainWindow* window) : QObject(window), m_wi
     m_saveAction = new QAction(tr("Save Sessio&n..."), this);
     m_saveAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
     m_saveAction->setStatusTip(
-        tr("Save the volume, isovalue, transfer function, camera and crop box to a file"));
+        tr("Save the volume, surfaces, transfer function, camera, crop box and distance to a "
+           "file"));
     m_saveAction->setEnabled(false);
     connect(m_saveAction, &QAction::triggered, this, &SessionController::saveDialog);
     connect(m_window, &MainWindow::volumeLoaded, this,

@@ -3,7 +3,9 @@
 // validates the whole file first (a bad file is an error dialog and changes nothing), asks
 // where the volume went when it is no longer where the session says (Cancel changes nothing),
 // loads it through the window's own background load (progress, Cancel, the previous volume
-// usable meanwhile) and applies the rest once it is on screen.
+// usable meanwhile) and applies the rest once it is on screen: the surfaces (the Surfaces
+// dock's list and selection), the measured distance and the view's state. A restored session
+// has nothing to undo.
 //
 // Session files end in ".isoview": one plain extension that file dialogs, drag and drop and a
 // desktop MIME glob match without ambiguity (".json" would also match transfer functions).

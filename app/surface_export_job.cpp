@@ -97,6 +97,7 @@ std::vector<std::filesystem::path> surfaceFilePaths(const std::filesystem::path&
 {
     if (pattern.empty()) throw InvalidInputError("the file name pattern is empty");
     std::vector<std::filesystem::path> paths;
+    paths.reserve(names.size());
     std::set<std::filesystem::path> seen;
     for (std::size_t i = 0; i < names.size(); ++i) {
         std::string name = replaceAll(pattern, "{volume}", volumeName);
@@ -157,6 +158,7 @@ void writeMergedSurfaces(const std::vector<NamedSurface>& surfaces, const Volume
     if (options.format != MeshFormat::Ply)
         throw InvalidInputError("one file of several coloured surfaces must be a PLY file");
     std::vector<ColoredSurface> parts;
+    parts.reserve(surfaces.size());
     for (const NamedSurface& s : surfaces)
         parts.push_back({&s.surface.mesh, toColor8(s.color)});
     const MergedSurfaces merged = mergeSurfaces(parts);

@@ -223,7 +223,7 @@ void SurfaceListPanel::setOpacity(std::uint32_t id, float opacity)
         m_list.setOpacity(id, after.opacity);
 }
 
-void SurfaceListPanel::setVisible(std::uint32_t id, bool visible)
+void SurfaceListPanel::setSurfaceVisible(std::uint32_t id, bool visible)
 {
     const Surface* s = m_list.find(id);
     if (!s || s->visible == visible) return;
@@ -352,7 +352,7 @@ void SurfaceListPanel::onItemChanged(QTreeWidgetItem* item, int column)
     if (!s) return;
     const bool visible = item->checkState(kNameColumn) == Qt::Checked;
     if (visible != s->visible) {
-        setVisible(id, visible);
+        setSurfaceVisible(id, visible);
         return;
     }
     renameSurface(id, item->text(kNameColumn));
@@ -362,6 +362,7 @@ void SurfaceListPanel::pushLayers()
 {
     if (!m_view) return;
     std::vector<gl::SurfaceLayer> layers;
+    layers.reserve(m_list.size());
     for (const Surface& s : m_list.surfaces()) {
         gl::SurfaceLayer layer;
         layer.id = s.id;

@@ -50,7 +50,7 @@ public:
     void renameSurface(std::uint32_t id, const QString& name);
     void setColor(std::uint32_t id, const std::optional<QColor>& color); // none: the TF's
     void setOpacity(std::uint32_t id, float opacity);
-    void setVisible(std::uint32_t id, bool visible);
+    void setSurfaceVisible(std::uint32_t id, bool visible);
     void select(std::uint32_t id);
     // The selected surface's colour; none: the transfer function's.
     std::optional<QColor> selectedColor() const;

@@ -494,6 +494,7 @@ private:
                  (j.is_array() ? std::to_string(j.size()) + " elements" : json::describe(j)));
         }
         std::vector<Surface> surfaces;
+        surfaces.reserve(j.size());
         for (std::size_t i = 0; i < j.size(); ++i) {
             // "'surfaces' element 2 'opacity'": the element counted from 1, as a person does.
             const std::string element = "'surfaces' element " + std::to_string(i + 1);

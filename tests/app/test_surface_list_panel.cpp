@@ -12,12 +12,14 @@
 #include "session_controller.h"
 #include "support/temp_dir.h"
 #include "surface_list_panel.h"
+#include "surface_measurer.h"
 #include "test_paths.h"
 #include "transfer_function_panel.h"
 
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeWidget>
@@ -147,7 +149,7 @@ TEST(SurfaceListPanelTest, EditsUndoAndRedoAndTheLastSurfaceStays)
     panel->setColor(added.id, QColor(255, 0, 0));
     EXPECT_EQ(list.selected().color, glm::vec3(1.0f, 0.0f, 0.0f));
     panel->setOpacity(added.id, 0.5f);
-    panel->setVisible(added.id, false);
+    panel->setSurfaceVisible(added.id, false);
     panel->renameSurface(added.id, "  Bone ");
     EXPECT_EQ(list.selected().name, "Bone");
     panel->renameSurface(added.id, "   "); // refused: a name is needed
@@ -199,7 +201,7 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
     panel->addSurface();
     w->isovaluePanel()->setIsovalue(70.0);
     const std::uint32_t hidden = panel->surfaces().selected().id;
-    panel->setVisible(hidden, false);
+    panel->setSurfaceVisible(hidden, false);
     panel->select(translucent);
     ASSERT_TRUE(waitForLiveSurface(*w));
     DistanceTool* distance = w->measurements()->distanceTool();
@@ -236,6 +238,35 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
     EXPECT_EQ(distance->points()[1], glm::dvec3(-40.0, 12.0, 0.125));
     // Nothing to undo in a restored session.
     EXPECT_FALSE(w->transferFunctionPanel()->undoStack()->canUndo());
+}
+
+TEST(SurfaceListPanelTest, KeysAddRemoveAndTheMeasurementsFollowTheSelection)
+{
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    w->activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+    panel->listWidget()->setFocus();
+    QTest::keyClick(panel->listWidget(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+    ASSERT_EQ(panel->surfaces().size(), 2u);
+    QTest::keyClick(panel->listWidget(), Qt::Key_Delete);
+    EXPECT_EQ(panel->surfaces().size(), 1u);
+    QTest::keyClick(panel->listWidget(), Qt::Key_Delete); // the last one stays
+    EXPECT_EQ(panel->surfaces().size(), 1u);
+
+    // The Measurements dock measures the selected surface.
+    w->measurements()->dock()->show();
+    panel->addSurface();
+    w->isovaluePanel()->setIsovalue(100.0);
+    const auto measuredAt = [&](double iso) {
+        return waitUntil([&] {
+            const auto current = w->measurements()->measurer()->current();
+            return current && current->isovalue == iso;
+        });
+    };
+    EXPECT_TRUE(measuredAt(100.0));
+    panel->select(panel->surfaces().surfaces()[0].id);
+    EXPECT_TRUE(measuredAt(40.0));
 }
 
 // A binary PLY's counts and the distinct vertex colours, read without the writer's code.
@@ -294,7 +325,7 @@ TEST(SurfaceListPanelTest, ExportAllWritesAFileEachOrOnePlyWithTheirColours)
     panel->setColor(panel->surfaces().selected().id, QColor(0, 0, 255));
     panel->addSurface(); // a third, hidden: not exported
     w->isovaluePanel()->setIsovalue(70.0);
-    panel->setVisible(panel->surfaces().selected().id, false);
+    panel->setSurfaceVisible(panel->surfaces().selected().id, false);
     const std::uint32_t first = panel->surfaces().surfaces()[0].id;
     const std::uint32_t second = panel->surfaces().surfaces()[1].id;
     panel->select(first); // a hidden live surface is never on screen
