@@ -18,7 +18,9 @@ QString shortcutTableHtml(const QList<QAction*>& actions)
     }
     text += "<tr><td><b>Left drag</b></td><td>&nbsp;&nbsp;Orbit</td></tr>"
             "<tr><td><b>Middle / Shift+left drag</b></td><td>&nbsp;&nbsp;Pan</td></tr>"
-            "<tr><td><b>Wheel</b></td><td>&nbsp;&nbsp;Zoom</td></tr></table>";
+            "<tr><td><b>Wheel</b></td><td>&nbsp;&nbsp;Zoom</td></tr>"
+            "<tr><td><b>Left drag on a crop handle</b></td><td>&nbsp;&nbsp;Move that face of the "
+            "crop box (Esc cancels)</td></tr></table>";
     return text;
 }
 

@@ -1,5 +1,5 @@
 // The text of Help > Keyboard Shortcuts: every action with a shortcut and a name, then the
-// mouse gestures of the 3D view, as an HTML table.
+// mouse gestures of the 3D view (and the crop handles'), as an HTML table.
 #pragma once
 
 #include <QAction>
