@@ -139,6 +139,9 @@ TEST(CropHandlesTest, DraggingASliceEdgeChangesThatAxisRangeAndUndoRestoresIt)
     EXPECT_EQ(undo->count(), steps + 1) << "one undo step per drag";
     EXPECT_EQ(axial->crosshair(), crosshair) << "a handle drag is no click";
     EXPECT_EQ(crop->spinBox(col, true)->value(), int(upper)) << "the dock follows";
+    // The mouse rests on the edge it dragged: a resize cursor.
+    const Qt::CursorShape shape = axial->cursor().shape();
+    EXPECT_TRUE(shape == Qt::SizeHorCursor || shape == Qt::SizeVerCursor) << int(shape);
 
     // A corner: two faces at once, the row axis' lower one and the column axis' upper one.
     const QPointF corner =
@@ -238,6 +241,7 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
     // Hover highlights it.
     send(view, QEvent::MouseMove, handle, Qt::NoButton, Qt::NoButton);
     EXPECT_EQ(handles->hoveredFace(), face);
+    EXPECT_EQ(view->cursor().shape(), Qt::OpenHandCursor);
 
     // 60 pixels inward along the axis' screen direction.
     const QPointF inward = -perVoxel / pixelsPerVoxel * 60.0;
