@@ -64,8 +64,7 @@ ExportAllSurfaces::ExportAllSurfaces(QMainWindow* window, ViewportWidget* view,
     cancel->setText(tr("Cancel"));
     connect(cancel, &QToolButton::clicked, &m_task, &BackgroundTask::cancel);
     layout->addWidget(cancel);
-    window->statusBar()->addWidget(m_progress);
-    m_progress->hide();
+    m_progress->hide(); // in the status bar while an export runs (run())
     connect(&m_task, &BackgroundTask::progressChanged, this,
             [this](const QString&, qint64 done, qint64 total) {
                 m_progressBar->setValue(total > 0 ? int(done * 1000 / total) : 0);
@@ -195,6 +194,9 @@ void ExportAllSurfaces::run(std::function<void(TaskContext&)> work, const QStrin
         emit finished(false, tr("cancelled"));
     });
     m_progressBar->setValue(0);
+    // Added at the first export: even hidden, a status-bar widget changes the bar's height.
+    if (m_progress->parentWidget() != m_window->statusBar())
+        m_window->statusBar()->addWidget(m_progress);
     m_progress->show();
     m_task.start(std::move(work));
 }
