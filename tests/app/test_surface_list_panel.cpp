@@ -2,6 +2,7 @@
 // reference's triangles, the slider moves only the selected one, the panel's edits undo and
 // redo, the last surface cannot be removed, and a session keeps every surface and the distance.
 #include "app_test_support.h"
+#include "crop_panel.h"
 #include "distance_tool.h"
 #include "export_all_surfaces.h"
 #include "extraction/cpu_marching_cubes.h"
@@ -267,6 +268,21 @@ TEST(SurfaceListPanelTest, KeysAddRemoveAndTheMeasurementsFollowTheSelection)
     EXPECT_TRUE(measuredAt(100.0));
     panel->select(panel->surfaces().surfaces()[0].id);
     EXPECT_TRUE(measuredAt(40.0));
+}
+
+TEST(SurfaceListPanelTest, TheEmptySurfaceHintNamesTheSelectedSurface)
+{
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    panel->addSurface();
+    panel->renameSurface(panel->surfaces().selected().id, "Inner");
+    w->cropPanel()->setBox({{0, 0, 0}, {2, 2, 2}}); // a corner of air: no surface at all
+    ASSERT_TRUE(waitUntil([&] {
+        const auto t = w->viewport()->lastFrameStats().triangles;
+        return t && *t == 0;
+    }));
+    EXPECT_TRUE(w->viewport()->emptySurfaceHint().startsWith("Inner: No surface at isovalue 40"))
+        << w->viewport()->emptySurfaceHint().toStdString();
 }
 
 // A binary PLY's counts and the distinct vertex colours, read without the writer's code.
