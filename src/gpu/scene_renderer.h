@@ -129,8 +129,8 @@ public:
     std::size_t brickCount() const;
 
     // Limits the surface to the cells inside the box (voxel indices, inclusive; the whole
-    // volume after setVolume) and clips the volume rendering's rays to it. Throws Error when the box does not lie in the volume. The next
-    // render() or extractSurface() extracts again.
+    // volume after setVolume) and clips the volume rendering's rays to it. Throws Error when the
+    // box does not lie in the volume. The next render() or extractSurface() extracts again.
     void setCrop(const VoxelBox& box);
     VoxelBox crop() const;
 
