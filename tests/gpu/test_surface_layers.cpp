@@ -1,8 +1,8 @@
 // Several surfaces in one scene (SceneRenderer::setSurfaces): every layer's mesh is the CPU
 // reference's at its isovalue while the live one is dragged, after a crop and in bricks; the
 // translucent ones are composited by weighted blended transparency with the blend its maths
-// predicts, whatever the order of the layers and whichever is live; the renderer's GL objects
-// go with it.
+// predicts, whatever the order of the layers and whichever is live, and where two translucent
+// layers overlap, with the shader's depth weight; the renderer's GL objects go with it.
 #include "extraction/cpu_marching_cubes.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace isoview::test {
@@ -184,12 +185,14 @@ constexpr glm::ivec2 kImageSize{96, 96};
 constexpr glm::ivec2 kCenterPixel{48, 48};
 constexpr glm::ivec2 kShellOnlyPixel{48 + 30, 48}; // 15 voxels out: outer shell, no inner ball
 
-Image render(SceneRenderer& scene, glm::vec3 background)
+// The camera sits 100 voxels in front of the centre; near and far are distances from it.
+Image render(SceneRenderer& scene, glm::vec3 background, float nearPlane = 1.0f,
+             float farPlane = 200.0f)
 {
     const glm::vec3 center(23.5f);
     SceneParams p;
     p.view = glm::lookAt(center + glm::vec3(0.0f, 0.0f, 100.0f), center, {0.0f, 1.0f, 0.0f});
-    p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, 1.0f, 200.0f);
+    p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, nearPlane, farPlane);
     p.backgroundTop = p.backgroundBottom = background;
     p.orientationMarker = false;
     gl::OffscreenTarget target(kImageSize.x, kImageSize.y);
@@ -295,6 +298,145 @@ TEST_P(SurfaceLayersTest, TheImageDoesNotDependOnTheLayersOrderOrWhichIsLive)
         EXPECT_LE(maxImageDifference(reference, renderLayers(scene, {shell, ball}, kBlue)), 1);
         EXPECT_LE(maxImageDifference(reference, renderLayers(scene, {ball, shell}, std::nullopt)),
                   1);
+    }
+}
+
+// --- Overlapping translucent layers -------------------------------------------------------
+// Nested translucent shells: along the centre ray four faces overlap (the outer shell's front,
+// the inner's front, the inner's back, the outer's back), where weighted blending is no longer
+// exact and its depth weight decides the result. Near and far 75 and 125 voxels from the camera
+// put the faces (80, 90, 110 and 120 away) at depths 0.1, 0.3, 0.7 and 0.9.
+constexpr float kNear = 75.0f;
+constexpr float kFar = 125.0f;
+constexpr std::uint32_t kGreen = 30;
+constexpr std::uint32_t kInnerBlue = 40;
+const SurfaceLayer kOuterGreen{.id = kGreen, .isovalue = 0.0, .color = {0.05f, 0.65f, 0.05f}};
+const SurfaceLayer kInnerBlueBall{
+    .id = kInnerBlue, .isovalue = 10.0, .color = {0.05f, 0.05f, 0.65f}};
+constexpr float kGreenOpacity = 0.3f;
+constexpr float kBlueOpacity = 0.5f;
+const glm::vec3 kGreyBackground(0.5f);
+
+double depthAt(double distanceFromCamera)
+{
+    return (distanceFromCamera - kNear) / (kFar - kNear); // orthographic: linear
+}
+
+// isosurface.frag's weight, the paper's equation 10, times the layer's alpha.
+double shaderWeight(double alpha, double depth)
+{
+    return alpha * std::clamp(3e3 * std::pow(1.0 - depth, 3.0), 1e-2, 3e3);
+}
+
+struct Face {
+    glm::dvec3 color; // shaded, 0..1
+    double alpha = 1.0;
+    double depth = 0.0;
+};
+
+// The exact answer: "over" from the farthest face to the nearest.
+glm::dvec3 sortedComposite(std::vector<Face> faces, glm::dvec3 background)
+{
+    std::sort(faces.begin(), faces.end(),
+              [](const Face& a, const Face& b) { return a.depth > b.depth; });
+    glm::dvec3 c = background;
+    for (const Face& f : faces)
+        c = f.alpha * f.color + (1.0 - f.alpha) * c;
+    return c;
+}
+
+// Weighted blended OIT: the weighted average of the faces' colours covers 1 - prod(1 - alpha)
+// of the background, whatever the faces' order.
+template <typename Weight>
+glm::dvec3 weightedComposite(const std::vector<Face>& faces, glm::dvec3 background, Weight weight)
+{
+    glm::dvec3 sum(0.0);
+    double weights = 0.0;
+    double revealage = 1.0;
+    for (const Face& f : faces) {
+        const double w = weight(f.alpha, f.depth);
+        sum += f.color * w;
+        weights += w;
+        revealage *= 1.0 - f.alpha;
+    }
+    return sum / weights * (1.0 - revealage) + background * revealage;
+}
+
+double maxChannelDistance(glm::dvec3 a, glm::dvec3 b)
+{
+    const glm::dvec3 d = glm::abs(a - b);
+    return std::max({d.x, d.y, d.z});
+}
+
+glm::dvec3 unit(glm::ivec3 pixel)
+{
+    return glm::dvec3(pixel) / 255.0;
+}
+
+TEST_P(SurfaceLayersTest, OverlappingTranslucentLayersBlendByTheShadersDepthWeight)
+{
+    const Volume volume = makeSphere({48, 48, 48}, glm::vec3(23.5f), 20.0f);
+    SceneRenderer scene(options(limitToGl33()));
+    scene.setVolume(volume);
+    const auto centre = [&](const std::vector<SurfaceLayer>& layers,
+                            std::optional<std::uint32_t> live) {
+        scene.setSurfaces(layers, live);
+        return render(scene, kGreyBackground, kNear, kFar).at(kCenterPixel.x, kCenterPixel.y);
+    };
+
+    // Each face's shaded colour on the centre ray, drawn opaque: the front faces whole, the back
+    // faces (darker, lit with the flipped normal) with the front halves cropped away.
+    const glm::ivec3 greenFront = centre({kOuterGreen}, kGreen);
+    const glm::ivec3 blueFront = centre({kInnerBlueBall}, kInnerBlue);
+    scene.setCrop(VoxelBox{{0, 0, 0}, {47, 47, 23}});
+    const glm::ivec3 greenBack = centre({kOuterGreen}, kGreen);
+    const glm::ivec3 blueBack = centre({kInnerBlueBall}, kInnerBlue);
+    scene.setCrop(VoxelBox::whole(volume.dims()));
+    ASSERT_GT(greenFront.g, 150);
+    ASSERT_GT(blueFront.b, 150);
+    ASSERT_GT(greenBack.g, 100);
+    ASSERT_GT(blueBack.b, 100);
+    ASSERT_LT(greenBack.g, greenFront.g) << "back faces are darker";
+
+    const std::vector<Face> faces{
+        {unit(greenFront), kGreenOpacity, depthAt(80.0)},
+        {unit(blueFront), kBlueOpacity, depthAt(90.0)},
+        {unit(blueBack), kBlueOpacity, depthAt(110.0)},
+        {unit(greenBack), kGreenOpacity, depthAt(120.0)},
+    };
+    const glm::dvec3 background(kGreyBackground);
+    const glm::dvec3 predicted = weightedComposite(faces, background, shaderWeight);
+    const glm::dvec3 sorted = sortedComposite(faces, background);
+    const glm::dvec3 unweighted =
+        weightedComposite(faces, background, [](double alpha, double) { return alpha; });
+    const glm::dvec3 linearWeight = weightedComposite(
+        faces, background, [](double alpha, double z) { return alpha * 3e3 * (1.0 - z); });
+    // The case tells the shader's weight apart from none and from another power of depth.
+    EXPECT_GT(maxChannelDistance(predicted, unweighted) * 255.0, 4.0 * kBlendTolerance);
+    EXPECT_GT(maxChannelDistance(predicted, linearWeight) * 255.0, 4.0 * kBlendTolerance);
+    const double fromSorted = maxChannelDistance(predicted, sorted) * 255.0;
+    RecordProperty("weighted_minus_sorted_max_channel_8bit", std::to_string(fromSorted));
+
+    const SurfaceLayer green = withOpacity(kOuterGreen, kGreenOpacity);
+    const SurfaceLayer blue = withOpacity(kInnerBlueBall, kBlueOpacity);
+    const glm::ivec3 rendered = centre({green, blue}, kGreen);
+    const glm::ivec3 expected(glm::round(predicted * 255.0));
+    const auto text = [](glm::dvec3 c) {
+        return std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b);
+    };
+    RecordProperty("rendered_8bit", text(glm::dvec3(rendered)));
+    RecordProperty("weighted_prediction_8bit", text(predicted * 255.0));
+    RecordProperty("sorted_8bit", text(sorted * 255.0));
+    EXPECT_LE(maxChannelDifference(rendered, expected), kBlendTolerance)
+        << "centre " << rendered.r << "," << rendered.g << "," << rendered.b
+        << "; weighted blended prediction " << expected.r << "," << expected.g << "," << expected.b
+        << "; exactly sorted " << sorted.r * 255.0 << "," << sorted.g * 255.0 << ","
+        << sorted.b * 255.0 << " (" << fromSorted << " levels apart)";
+    for (const auto& [layers, live] :
+         std::vector<std::pair<std::vector<SurfaceLayer>, std::optional<std::uint32_t>>>{
+             {{blue, green}, kGreen}, {{blue, green}, kInnerBlue}, {{green, blue}, std::nullopt}}) {
+        EXPECT_LE(maxChannelDifference(centre(layers, live), rendered), 1)
+            << "the layers' order or the live one changed the blend";
     }
 }
 
