@@ -48,7 +48,12 @@ QIcon swatch(const QColor& color)
     painter.setPen(QColor(60, 60, 60));
     painter.setBrush(color);
     painter.drawRect(QRect(1, 1, 13, 13));
-    return QIcon(pixmap);
+    painter.end();
+    // The same pixmap when selected: the style's generated one tints it with the highlight, and
+    // the selected surface's beige read as grey.
+    QIcon icon(pixmap);
+    icon.addPixmap(pixmap, QIcon::Selected);
+    return icon;
 }
 
 } // namespace

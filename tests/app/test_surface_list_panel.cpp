@@ -270,6 +270,32 @@ TEST(SurfaceListPanelTest, KeysAddRemoveAndTheMeasurementsFollowTheSelection)
     EXPECT_TRUE(measuredAt(40.0));
 }
 
+// The swatch shows the surface's own colour in the selected row too (the style's selected icon
+// was tinted by the highlight: a beige surface looked grey).
+TEST(SurfaceListPanelTest, TheSelectedRowsSwatchIsTheSurfacesColour)
+{
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    const QColor beige(237, 199, 158);
+    panel->setColor(panel->surfaces().selected().id, beige);
+    QTreeWidget* list = panel->listWidget();
+    QTreeWidgetItem* item = list->topLevelItem(int(panel->surfaces().selectedIndex()));
+    ASSERT_TRUE(item->isSelected());
+    const QImage icon = item->icon(0).pixmap(16, QIcon::Selected).toImage();
+    EXPECT_EQ(icon.pixelColor(icon.width() / 2, icon.height() / 2).name(), beige.name());
+
+    // As drawn: the selected row holds the colour itself.
+    list->setFocus();
+    const QRect row = list->visualItemRect(item);
+    const QImage shown = list->viewport()->grab(row).toImage();
+    int matching = 0;
+    for (int y = 0; y < shown.height(); ++y) {
+        for (int x = 0; x < shown.width(); ++x)
+            matching += shown.pixelColor(x, y) == beige ? 1 : 0;
+    }
+    EXPECT_GE(matching, 50) << "the swatch's 12 x 12 inside in the surface's colour";
+}
+
 TEST(SurfaceListPanelTest, TheEmptySurfaceHintNamesTheSelectedSurface)
 {
     auto w = openSample(40.0);
