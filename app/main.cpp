@@ -1,8 +1,10 @@
 // isoview [PATH] [--iso VALUE] [--series N] [--mode surface|volume|both] [--screenshot FILE]
 //         [--size WxH]
-// Opens the viewer on PATH (a DICOM file or folder, NRRD, MetaImage or raw volume), or on the
-// bundled sample volume when no PATH is given. --screenshot saves the window as PNG once the
-// surface is on screen, then exits (0 on success). --help and --version need no display.
+// Opens the viewer on PATH (a DICOM file or folder, NRRD, MetaImage or raw volume, or a session
+// file, *.isoview, which brings back its volume, surfaces and view as File > Open Session does),
+// or on the bundled sample volume when no PATH is given. --screenshot saves the window as PNG
+// once the surface (a session's surfaces) is on screen, then exits (0 on success, 1 when the
+// volume or session cannot be opened or the PNG written). --help and --version need no display.
 #include "app_defaults.h"
 #include "core/log.h"
 #include "isoview_version.h"
@@ -70,8 +72,9 @@ int main(int argc, char** argv)
         "raw volumes.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("path", "Volume file or DICOM folder (default: bundled sample).",
-                                 "[PATH]");
+    parser.addPositionalArgument(
+        "path", "Volume file, DICOM folder or session (.isoview) (default: bundled sample).",
+        "[PATH]");
     QCommandLineOption isoOption("iso", "Isovalue in real units (HU for CT).", "VALUE");
     QCommandLineOption seriesOption("series",
                                     "Series or volume to open, as isoview-cli --info numbers "
@@ -148,12 +151,7 @@ int main(int argc, char** argv)
                              else
                                  std::fprintf(stderr, "isoview: screenshot failed: %s\n",
                                               qPrintable(message));
-                             app.exit(ok ? 0 : 1);
-                         });
-        QObject::connect(&window, &isoview::app::MainWindow::loadFailed,
-                         [&](const QString& message) {
-                             std::fprintf(stderr, "isoview: %s\n", qPrintable(message));
-                             app.exit(1);
+                             app.exit(ok ? 0 : 1); // a failed load or session ends it too
                          });
     }
     QTimer::singleShot(0, &window, [&] { window.openPath(path, iso, options); });

@@ -12,9 +12,9 @@
 #include "measurements.h"
 #include "mesh_export_dialog.h"
 #include "output_folders.h"
-#include "png_file.h"
 #include "raw_import_dialog.h"
 #include "recent_files.h"
+#include "screenshot_controller.h"
 #include "series_picker_dialog.h"
 #include "session_controller.h"
 #include "shortcut_table.h"
@@ -123,6 +123,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setCentralWidget(m_viewLayout);
     createDocks();
     m_sessionController = new SessionController(this);
+    m_screenshots = new ScreenshotController(this, m_view);
     createActions();
     createMenus();
     createStatusBar();
@@ -139,6 +140,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             &RecentFiles::add);
     connect(m_sessionController, &SessionController::sessionSaved, m_recentFiles,
             &RecentFiles::add);
+    connect(m_screenshots, &ScreenshotController::done, this, &MainWindow::screenshotDone);
+    connect(m_screenshots, &ScreenshotController::failed, this, &MainWindow::showError);
     restoreSettings();
     updateViewNames();
 }
@@ -226,7 +229,8 @@ void MainWindow::createActions()
     m_screenshotAction = new QAction(tr("Save &Screenshot..."), this);
     m_screenshotAction->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence(Qt::Key_F12)});
-    connect(m_screenshotAction, &QAction::triggered, this, &MainWindow::screenshotDialog);
+    connect(m_screenshotAction, &QAction::triggered, m_screenshots,
+            &ScreenshotController::saveDialog);
 
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -720,18 +724,6 @@ void MainWindow::onFrameStats(const FrameStats& stats)
     m_fpsLabel->setText(stats.framesPerSecond > 0.0
                             ? tr("%1 fps").arg(stats.framesPerSecond, 0, 'f', 1)
                             : QString());
-    if (!m_pendingScreenshot.isEmpty() && m_document && stats.triangles && stats.renderedIsovalue &&
-        std::abs(*stats.renderedIsovalue - m_view->isovalue()) < 1e-9) {
-        const QString path = m_pendingScreenshot;
-        m_pendingScreenshot.clear();
-        // One more event-loop turn, so the status bar shows this frame's figures too.
-        QTimer::singleShot(50, this, [this, path] {
-            m_view->grabView(); // volume rendering at full resolution before the window's grab
-            QString error;
-            const bool ok = savePng(grab().toImage(), path, &error);
-            emit screenshotDone(ok, ok ? path : error);
-        });
-    }
 }
 
 void MainWindow::setBusy(QWidget* progress, bool busy)
@@ -871,30 +863,14 @@ void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& opti
     });
 }
 
-void MainWindow::screenshotDialog()
-{
-    const QString screenshotStart =
-        QDir(outputFolder(OutputKind::Screenshot)).filePath("isoview.png");
-    const QString file = QFileDialog::getSaveFileName(this, tr("Save Screenshot"), screenshotStart,
-                                                      tr("PNG image (*.png)"));
-    if (file.isEmpty()) return;
-    QString error;
-    if (!saveScreenshot(file, &error))
-        showError(tr("Cannot save the screenshot"), error);
-    else
-        rememberOutputFolder(OutputKind::Screenshot, file);
-}
-
 bool MainWindow::saveScreenshot(const QString& path, QString* error)
 {
-    if (!savePng(m_view->grabView(), path, error)) return false;
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    return true;
+    return m_screenshots->save(path, error);
 }
 
 void MainWindow::screenshotWhenReady(const QString& path)
 {
-    m_pendingScreenshot = path;
+    m_screenshots->saveWindowWhenReady(path);
 }
 
 } // namespace isoview::app

@@ -96,7 +96,6 @@ private:
     void openFileDialog();
     void openFolderDialog();
     void exportMeshDialog();
-    void screenshotDialog();
     // Opens path in the background unless source is given (an answer to the raw or series
     // question about it), then loads or asks.
     void startLoad(const QString& path, std::optional<double> isovalue,
@@ -138,7 +137,7 @@ private:
     std::optional<QColor> m_surfaceColorOverride;
     class RecentFiles* m_recentFiles = nullptr;
     QString m_lastFolder;
-    QString m_pendingScreenshot;
+    class ScreenshotController* m_screenshots = nullptr; // File > Save Screenshot, --screenshot
 
     // Status bar.
     QLabel* m_volumeLabel = nullptr;

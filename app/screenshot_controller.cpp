@@ -1,0 +1,77 @@
+#include "screenshot_controller.h"
+
+#include "frame_worker.h"
+#include "main_window.h"
+#include "output_folders.h"
+#include "png_file.h"
+#include "session_controller.h"
+#include "viewport_widget.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QStatusBar>
+#include <QTimer>
+#include <cmath>
+
+namespace isoview::app {
+
+ScreenshotController::ScreenshotController(MainWindow* window, ViewportWidget* view)
+    : QObject(window), m_window(window), m_view(view)
+{
+    connect(m_view, &ViewportWidget::frameStatsChanged, this, &ScreenshotController::onFrame);
+    connect(m_window, &MainWindow::loadFailed, this, &ScreenshotController::abandon);
+    connect(m_window->sessionController(), &SessionController::sessionFailed, this,
+            &ScreenshotController::abandon);
+}
+
+void ScreenshotController::saveDialog()
+{
+    const QString start = QDir(outputFolder(OutputKind::Screenshot)).filePath("isoview.png");
+    const QString file = QFileDialog::getSaveFileName(m_window, tr("Save Screenshot"), start,
+                                                      tr("PNG image (*.png)"));
+    if (file.isEmpty()) return;
+    QString error;
+    if (!save(file, &error))
+        emit failed(tr("Cannot save the screenshot"), error);
+    else
+        rememberOutputFolder(OutputKind::Screenshot, file);
+}
+
+bool ScreenshotController::save(const QString& path, QString* error)
+{
+    if (!savePng(m_view->grabView(), path, error)) return false;
+    m_window->statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+void ScreenshotController::saveWindowWhenReady(const QString& path)
+{
+    m_pending = path;
+}
+
+void ScreenshotController::onFrame(const FrameStats& stats)
+{
+    // A session's surfaces are applied once its volume is loaded: wait for them.
+    if (m_pending.isEmpty() || !m_window->document() ||
+        m_window->sessionController()->isOpening() || !stats.triangles || !stats.renderedIsovalue ||
+        std::abs(*stats.renderedIsovalue - m_view->isovalue()) >= 1e-9)
+        return;
+    const QString path = m_pending;
+    m_pending.clear();
+    // One more event-loop turn, so the status bar shows this frame's figures too.
+    QTimer::singleShot(50, this, [this, path] {
+        m_view->grabView(); // volume rendering at full resolution before the window's grab
+        QString error;
+        const bool ok = savePng(m_window->grab().toImage(), path, &error);
+        emit done(ok, ok ? path : error);
+    });
+}
+
+void ScreenshotController::abandon(const QString& why)
+{
+    if (m_pending.isEmpty()) return;
+    m_pending.clear();
+    emit done(false, why);
+}
+
+} // namespace isoview::app
