@@ -15,8 +15,13 @@ void main()
     ivec3 voxel = first + u_cellOrigin; // the first cell's lowest voxel in the volume
     // Corners beyond the volume (padding cells) are clamped; their cells are masked below.
     ivec3 last = u_volumeDims - 1;
-    ivec2 tile0 = flatTileOrigin(min(voxel.z, last.z));
-    ivec2 tile1 = flatTileOrigin(min(voxel.z + 1, last.z));
+    // The two slices' tiles: one found by division, the next stepped from it.
+    int z0 = min(voxel.z, last.z);
+    ivec2 tileAt0 = divMod(z0, u_volumeTilesPerRow).yx;
+    ivec2 tileAt1 = tileAt0 + ivec2(min(voxel.z + 1, last.z) - z0, 0);
+    if (tileAt1.x == u_volumeTilesPerRow) tileAt1 = ivec2(0, tileAt1.y + 1);
+    ivec2 tile0 = tileAt0 * u_volumeDims.xy;
+    ivec2 tile1 = tileAt1 * u_volumeDims.xy;
     uint inside = 0u; // bit (z * 9 + y * 3 + x) for corner (x, y, z) of the 3 x 3 x 2 block
     for (int y = 0; y < 3; ++y) {
         for (int x = 0; x < 3; ++x) {

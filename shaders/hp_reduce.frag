@@ -23,12 +23,16 @@ uint total(uvec4 v)
 void main()
 {
     ivec2 first = 2 * ivec2(gl_FragCoord.xy);
+    // The four children lie in one block and one slice of it, two cells apart per texel, so
+    // their first cells follow from the first child's (which costs integer divisions).
+    ivec3 firstCell = u_sourceIsBase ? firstCellOfBaseTexel(first) : ivec3(0);
     for (int c = 0; c < 4; ++c) {
         ivec2 child = first + channelOffset(c);
         uvec4 v = texelFetch(u_source, child, 0);
         if (u_sourceIsBase) {
             o_counts[c] = total(caseVertexCounts(v));
-            o_vertexCounts[c] = total(cellVertexCounts(v, firstCellOfBaseTexel(child)));
+            ivec3 childCell = firstCell + ivec3(2 * channelOffset(c), 0);
+            o_vertexCounts[c] = total(cellVertexCounts(v, childCell));
         } else {
             o_counts[c] = total(v);
             o_vertexCounts[c] = total(texelFetch(u_vertexSource, child, 0));

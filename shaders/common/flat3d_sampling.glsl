@@ -81,7 +81,17 @@ EdgeSamples sampleEdge(ivec3 p0, int axis)
     ivec3 e = ivec3(equal(ivec3(0, 1, 2), ivec3(axis)));
     ivec3 p1 = p0 + e;
     ivec2 tiles[4];
-    for (int i = 0; i < 4; ++i) tiles[i] = flatTileOrigin(clamp(p0.z - 1 + i, 0, last.z));
+    // The slices are consecutive: one tile position by division, the others stepped from it
+    // (integer division runs lane by lane on software rasterisers).
+    int zFirst = clamp(p0.z - 1, 0, last.z);
+    ivec2 firstTile = ivec2(zFirst % u_volumeTilesPerRow, zFirst / u_volumeTilesPerRow);
+    for (int i = 0; i < 4; ++i) {
+        ivec2 tile = firstTile + ivec2(clamp(p0.z - 1 + i, 0, last.z) - zFirst, 0);
+        for (int k = 0; k < 3; ++k) { // at most 3 slices on, with at least one tile per row
+            if (tile.x >= u_volumeTilesPerRow) tile += ivec2(-u_volumeTilesPerRow, 1);
+        }
+        tiles[i] = tile * u_volumeDims.xy;
+    }
 
     EdgeSamples s;
     s.v0 = fetchNearSlice(tiles, p0.z, p0);

@@ -21,10 +21,35 @@ uniform int u_blocksPerRow;
 
 const int kEdgeLowerCorner[12] = int[12](MC_EDGE_LOWER_CORNER);
 const uint kCaseVertexCount[256] = uint[256](MC_VERTEX_COUNTS);
+// The case table's triangle edges, 4 bits each: vertices 0-7 of case c in [2c], 8-14 in [2c + 1].
+const uint kTriangleEdges[512] = uint[512](MC_TRIANGLE_EDGES);
+
+// The edge carrying vertex `vertex` (< the case's vertex count) of case `caseIndex`.
+int triangleEdge(uint caseIndex, int vertex)
+{
+    uint fields = kTriangleEdges[2 * int(caseIndex) + (vertex >> 3)];
+    return int((fields >> uint(4 * (vertex & 7))) & 15u);
+}
 
 ivec3 cornerOffset(int corner)
 {
     return ivec3(corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
+}
+
+// (n / d, n % d) for 0 <= n < 2^22 and d > 0, without integer division, which software
+// rasterisers run lane by lane: the float quotient is off by at most one, then corrected.
+ivec2 divMod(int n, int d)
+{
+    int q = int(float(n) / float(d));
+    int r = n - q * d;
+    if (r < 0) {
+        --q;
+        r += d;
+    } else if (r >= d) {
+        ++q;
+        r -= d;
+    }
+    return ivec2(q, r);
 }
 
 // The first cell of base texel p: its channel c holds that cell + (c & 1, c >> 1, 0). The cells
@@ -34,9 +59,9 @@ ivec3 firstCellOfBaseTexel(ivec2 p)
     ivec2 blockTexel = p >> 3;
     ivec2 within = p & 7;
     int block = blockTexel.y * u_blocksPerRow + blockTexel.x;
-    int plane = u_blockCount.x * u_blockCount.y;
-    ivec3 blockPos = ivec3(block % u_blockCount.x, (block % plane) / u_blockCount.x,
-                           block / plane);
+    ivec2 row = divMod(block, u_blockCount.x); // (block row over all slices, x)
+    ivec2 slab = divMod(row.x, u_blockCount.y); // (z, y)
+    ivec3 blockPos = ivec3(row.y, slab.y, slab.x);
     ivec3 origin = blockPos * ivec3(HP_BLOCK_CELLS_X, HP_BLOCK_CELLS_Y, HP_BLOCK_CELLS_Z);
     int slice = (within.x >> 2) + 2 * (within.y >> 2);
     return origin + ivec3(2 * (within.x & 3), 2 * (within.y & 3), slice);
@@ -60,7 +85,7 @@ BaseSlot baseSlotOf(ivec3 cell)
     ivec3 block = cell / blockCells;
     ivec3 local = cell - block * blockCells;
     int index = block.x + u_blockCount.x * (block.y + u_blockCount.y * block.z);
-    ivec2 blockTexel = ivec2(index % u_blocksPerRow, index / u_blocksPerRow);
+    ivec2 blockTexel = divMod(index, u_blocksPerRow).yx;
     BaseSlot slot;
     slot.texel = blockTexel * 8 + ivec2(local.z & 1, local.z >> 1) * 4 + (local.xy >> 1);
     slot.channel = (local.x & 1) | ((local.y & 1) << 1);

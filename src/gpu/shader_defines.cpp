@@ -6,6 +6,8 @@
 #include "gpu/extraction_record.h"
 #include "gpu/histopyramid.h"
 
+#include <array>
+#include <cstdint>
 #include <sstream>
 #include <utility>
 
@@ -66,6 +68,16 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
     for (int axis = 0; axis < 3; ++axis)
         for (int corner = 0; corner < 8; ++corner)
             s << (axis + corner ? "," : "") << mc::edgeAt(axis, corner);
+    s << "\n";
+    // Each case's 15 triangle edges as 4-bit fields, edges 0-7 then 8-14 in two uints: a
+    // constant array lookup costs far less than a case-table texel fetch on software rasterisers.
+    s << "#define MC_TRIANGLE_EDGES ";
+    for (std::size_t c = 0; c < 256; ++c) {
+        std::array<std::uint32_t, 2> packed{};
+        for (std::size_t v = 0; v < 15; ++v)
+            packed[v / 8] |= std::uint32_t(tables.triangleEdges[c][v] & 15u) << (4 * (v % 8));
+        s << (c ? "," : "") << packed[0] << "u," << packed[1] << "u";
+    }
     s << "\n";
     s << "#define HP_BLOCK_LEVEL " << PyramidLayout::kBlockLevel << "\n";
     s << "#define XR_INDEX_COUNT " << record::kIndexCount << "\n";
