@@ -5,13 +5,10 @@
 #include "crop_panel.h"
 #include "crop_tool.h"
 #include "export_all_surfaces.h"
-#include "export_report.h"
 #include "frame_worker.h"
 #include "isovalue_panel.h"
 #include "log_panel.h"
 #include "measurements.h"
-#include "mesh_export_dialog.h"
-#include "output_folders.h"
 #include "raw_import_dialog.h"
 #include "recent_files.h"
 #include "screenshot_controller.h"
@@ -19,7 +16,8 @@
 #include "session_controller.h"
 #include "shortcut_table.h"
 #include "stack_geometry_note.h"
-#include "surface_export_job.h"
+#include "status_progress.h"
+#include "surface_export_flow.h"
 #include "surface_list_panel.h"
 #include "transfer_function_panel.h"
 #include "transfer_function_start.h"
@@ -35,7 +33,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -83,32 +80,6 @@ struct LoadOutcome {
     bool chooseSeries = false;
 };
 
-// A bar per mille of the work, or busy (no range) when the total is unknown.
-void showProgress(QProgressBar* bar, qint64 done, qint64 total)
-{
-    bar->setRange(0, total > 0 ? 1000 : 0);
-    if (total > 0) bar->setValue(int(1000 * done / total));
-}
-
-QWidget* makeProgressWidget(QWidget* parent, QLabel** label, QProgressBar** bar,
-                            QToolButton** cancel)
-{
-    auto* w = new QWidget(parent);
-    auto* layout = new QHBoxLayout(w);
-    layout->setContentsMargins(0, 0, 0, 0);
-    *label = new QLabel(w);
-    *bar = new QProgressBar(w);
-    (*bar)->setMaximumWidth(160);
-    (*bar)->setMaximumHeight(16);
-    *cancel = new QToolButton(w);
-    (*cancel)->setText(QObject::tr("Cancel"));
-    layout->addWidget(*label);
-    layout->addWidget(*bar);
-    layout->addWidget(*cancel);
-    w->hide();
-    return w;
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
@@ -124,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createDocks();
     m_sessionController = new SessionController(this);
     m_screenshots = new ScreenshotController(this, m_view);
+    m_surfaceExport = new SurfaceExportFlow(this, m_view, [this] { return m_document.get(); });
     createActions();
     createMenus();
     createStatusBar();
@@ -142,6 +114,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             &RecentFiles::add);
     connect(m_screenshots, &ScreenshotController::done, this, &MainWindow::screenshotDone);
     connect(m_screenshots, &ScreenshotController::failed, this, &MainWindow::showError);
+    connect(m_surfaceExport, &SurfaceExportFlow::finished, this, &MainWindow::exportFinished);
+    connect(m_surfaceExport, &SurfaceExportFlow::failed, this, &MainWindow::showError);
     restoreSettings();
     updateViewNames();
 }
@@ -224,7 +198,7 @@ void MainWindow::createActions()
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportAction->setStatusTip(tr("Write the surface on screen as PLY, STL or OBJ"));
     m_exportAction->setEnabled(false);
-    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportMeshDialog);
+    connect(m_exportAction, &QAction::triggered, m_surfaceExport, &SurfaceExportFlow::dialog);
 
     m_screenshotAction = new QAction(tr("Save &Screenshot..."), this);
     m_screenshotAction->setShortcuts(
@@ -398,16 +372,10 @@ void MainWindow::createStatusBar()
         makeProgressWidget(this, &m_loadProgressLabel, &m_loadProgressBar, &cancelLoad);
     m_loadProgress->setObjectName("loadProgress");
     connect(cancelLoad, &QToolButton::clicked, &m_loadTask, &BackgroundTask::cancel);
-    QLabel* exportLabel = nullptr;
-    QToolButton* cancelExport = nullptr;
-    m_exportProgress = makeProgressWidget(this, &exportLabel, &m_exportProgressBar, &cancelExport);
-    m_exportProgress->setObjectName("exportProgress");
-    m_exportProgressLabel = exportLabel;
-    connect(cancelExport, &QToolButton::clicked, &m_exportTask, &BackgroundTask::cancel);
 
     statusBar()->addWidget(m_volumeLabel);
     statusBar()->addWidget(m_loadProgress);
-    statusBar()->addWidget(m_exportProgress);
+    statusBar()->addWidget(m_surfaceExport->progressWidget());
     m_geometryLabel = label("stackGeometryLabel", tr("Kept as measured: each slice is shown "
                                                      "where it was measured, not resampled"));
     statusBar()->addPermanentWidget(m_geometryLabel);
@@ -467,7 +435,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveSettings();
     m_loadTask.cancel();
-    m_exportTask.cancel();
+    m_surfaceExport->cancel();
     QMainWindow::closeEvent(event);
 }
 
@@ -768,99 +736,10 @@ void MainWindow::showAbout()
 
 // ---- export and screenshots -----------------------------------------------------------------
 
-void MainWindow::exportMeshDialog()
-{
-    if (!m_document) return;
-    const QString folder = outputFolder(OutputKind::Surface);
-    const QString base = QFileInfo(m_document->path).completeBaseName() +
-                         QStringLiteral("_iso%1").arg(formatValue(m_view->isovalue()));
-    const std::uint64_t triangles = m_view->lastFrameStats().triangles.value_or(0);
-    const auto choice = MeshExportDialog::ask(folder, base, m_view->anatomical(), triangles, this);
-    if (!choice) return;
-    rememberOutputFolder(OutputKind::Surface, choice->path);
-    MeshExportOptions options = choice->options;
-    if (choice->vertexColor) {
-        const QColor c = m_view->surfaceColor();
-        options.vertexColor = glm::u8vec3(c.red(), c.green(), c.blue());
-    }
-    exportMeshTo(choice->path, options, choice->steps);
-}
-
 void MainWindow::exportMeshTo(const QString& path, const MeshExportOptions& options,
                               const PrintSteps& steps)
 {
-    if (!m_document || m_exportTask.isRunning()) {
-        emit exportFinished(false, tr("nothing to export, or an export is running"));
-        return;
-    }
-    const auto fail = [this](const QString& message) {
-        showError(tr("Export failed"), message);
-        emit exportFinished(false, message);
-    };
-    // The surface on screen: captured from the GPU now, written in the background.
-    auto surface = std::make_shared<CapturedSurface>();
-    try {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        *surface = m_view->captureSurface();
-        QApplication::restoreOverrideCursor();
-    } catch (const Error& e) {
-        QApplication::restoreOverrideCursor();
-        fail(QString::fromUtf8(e.what()));
-        return;
-    }
-    if (surface->mesh.triangleCount() == 0) {
-        fail(tr("The surface is empty at this isovalue: nothing to export."));
-        return;
-    }
-    const std::shared_ptr<const Volume> volume = m_document->volume;
-    const bool prepare = steps.any();
-    try {
-        checkSurfaceExport(steps, options, volume->geometry());
-    } catch (const Error& e) {
-        fail(QString::fromUtf8(e.what()));
-        return;
-    }
-    m_exportTask.disconnect(this);
-    connect(&m_exportTask, &BackgroundTask::progressChanged, this,
-            [this](const QString& stage, qint64 done, qint64 total) {
-                m_exportProgressLabel->setText(
-                    stage == "writing" ? tr("Exporting") : tr("Preparing (%1)").arg(stage));
-                showProgress(m_exportProgressBar, done, total);
-            });
-    auto report = std::make_shared<std::optional<PrintReport>>();
-    const qulonglong triangles = surface->mesh.triangleCount();
-    connect(&m_exportTask, &BackgroundTask::succeeded, this, [this, path, triangles, report] {
-        setBusy(m_exportProgress, false);
-        if (*report) {
-            statusBar()->showMessage(
-                tr("Exported %1 triangles (%2 before preparation) to %3")
-                    .arg(formatCount((*report)->trianglesAfter), formatCount(triangles), path),
-                8000);
-            showExportReport(this, **report, path);
-        } else {
-            statusBar()->showMessage(
-                tr("Exported %1 triangles to %2").arg(formatCount(triangles), path), 8000);
-        }
-        emit exportFinished(true, path);
-    });
-    connect(&m_exportTask, &BackgroundTask::failed, this, [this](const QString& message) {
-        setBusy(m_exportProgress, false);
-        showError(tr("Export failed"), message);
-        emit exportFinished(false, message);
-    });
-    connect(&m_exportTask, &BackgroundTask::cancelled, this, [this] {
-        setBusy(m_exportProgress, false);
-        statusBar()->showMessage(tr("Export cancelled; no file was written"), 6000);
-        emit exportFinished(false, tr("cancelled"));
-    });
-    m_exportProgressLabel->setText(prepare ? tr("Preparing") : tr("Exporting"));
-    m_exportProgressBar->setRange(0, 1000);
-    m_exportProgressBar->setValue(0);
-    setBusy(m_exportProgress, true);
-    m_exportTask.start([surface, volume, options, steps, path, report](TaskContext& context) {
-        *report = writeCapturedSurface(*surface, *volume, options, steps, path.toStdString(),
-                                       context);
-    });
+    m_surfaceExport->exportTo(path, options, steps);
 }
 
 bool MainWindow::saveScreenshot(const QString& path, QString* error)

@@ -95,7 +95,6 @@ private:
 
     void openFileDialog();
     void openFolderDialog();
-    void exportMeshDialog();
     // Opens path in the background unless source is given (an answer to the raw or series
     // question about it), then loads or asks.
     void startLoad(const QString& path, std::optional<double> isovalue,
@@ -133,11 +132,11 @@ private:
 
     std::shared_ptr<VolumeDocument> m_document;
     BackgroundTask m_loadTask;
-    BackgroundTask m_exportTask;
     std::optional<QColor> m_surfaceColorOverride;
     class RecentFiles* m_recentFiles = nullptr;
     QString m_lastFolder;
     class ScreenshotController* m_screenshots = nullptr; // File > Save Screenshot, --screenshot
+    class SurfaceExportFlow* m_surfaceExport = nullptr;  // File > Export Surface
 
     // Status bar.
     QLabel* m_volumeLabel = nullptr;
@@ -149,9 +148,6 @@ private:
     QWidget* m_loadProgress = nullptr;
     QLabel* m_loadProgressLabel = nullptr;
     QProgressBar* m_loadProgressBar = nullptr;
-    QWidget* m_exportProgress = nullptr;
-    QLabel* m_exportProgressLabel = nullptr;
-    QProgressBar* m_exportProgressBar = nullptr;
 
     // Actions.
     QAction* m_openAction = nullptr;
