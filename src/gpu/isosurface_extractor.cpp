@@ -81,6 +81,8 @@ struct IsosurfaceExtractor::Impl {
     // mesh in full (compute path: checked, or provably big enough; 3.3 path: passes run).
     std::optional<HistoPyramid::Counts> knownCounts;
     bool meshComplete = false;
+    // Why the last extract's mesh is not drawn (its buffers could not grow), logged once.
+    std::optional<std::string> meshError;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
 
     const VolumePrograms& programsFor(SamplerKind kind)
@@ -244,6 +246,7 @@ struct IsosurfaceExtractor::Impl {
         extracted = false;
         knownCounts = HistoPyramid::Counts{};
         meshComplete = true;
+        meshError.reset();
         buffers.release(); // a new volume or crop starts small again
         if (pyramid) {
             const std::initializer_list<const ShaderProgram*> all = {
@@ -427,7 +430,15 @@ void IsosurfaceExtractor::extract(float isovalue)
     }
     // Size the buffers ahead from the last counts the GPU has already produced (no wait), so a
     // surface that grows while the isovalue is dragged rarely needs a second run.
-    if (const auto last = d.pyramid->pollCounts()) d.buffers.reserve(last->vertices, last->indices);
+    d.meshError.reset();
+    if (const auto last = d.pyramid->pollCounts()) {
+        try {
+            d.buffers.reserve(last->vertices, last->indices);
+        } catch (const GlError& e) {
+            // The buffers are empty now; draw() grows them to the exact counts or says why not.
+            log::get("engine")->warn("sizing the mesh buffers ahead failed: {}", e.what());
+        }
+    }
     d.knownCounts.reset();
     d.meshComplete = false;
     const VolumePrograms& programs = d.programsFor(d.volume->samplerKind());
@@ -468,6 +479,11 @@ std::uint32_t IsosurfaceExtractor::weldedVertexCount()
     return d.counts().vertices;
 }
 
+std::optional<std::string> IsosurfaceExtractor::meshError() const
+{
+    return m_impl->meshError;
+}
+
 std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const
 {
     const Impl& d = *m_impl;
@@ -483,8 +499,19 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
     if (!d.extracted || !d.pyramid) return;
     // The compute path draws straight from the record unless the buffers might be too small;
     // the 3.3 path reads the counts back once per isovalue.
-    const HistoPyramid::Counts counts =
-        d.meshComplete && d.caps.computeExtraction ? HistoPyramid::Counts{} : d.completeMesh();
+    HistoPyramid::Counts counts;
+    if (!d.meshComplete || !d.caps.computeExtraction) {
+        if (d.meshError) return; // this isovalue's mesh does not fit; said once
+        try {
+            counts = d.completeMesh();
+        } catch (const GlError& e) {
+            // The buffers are empty (SurfaceBuffers::reserve): nothing of this mesh is drawn.
+            d.meshError = e.what();
+            log::get("engine")->error("the surface at isovalue {} is not drawn: {}", d.iso,
+                                      e.what());
+            return;
+        }
+    }
     if (!d.caps.computeExtraction && counts.indices == 0) return;
 
     const ShaderProgram& surface = params.opacity < 1.0f ? *d.translucentSurface : *d.surface;

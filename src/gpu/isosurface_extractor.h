@@ -13,7 +13,9 @@
 // the destructor need the same OpenGL 3.3+ core context current on the calling thread.
 // Isovalues are in the volume's STORED units (GpuVolume::toStored maps real units to them). The
 // volume is borrowed: the GpuVolume given to setVolume must outlive its use here (until the next
-// setVolume or the destructor). The per-frame calls (extract, draw) never throw.
+// setVolume or the destructor). The per-frame calls (extract, draw) never throw: when the mesh
+// buffers cannot grow to a surface (out of GPU memory), draw() draws nothing for that isovalue,
+// logs why once and meshError() says it.
 //
 // Example:
 //   HeadlessContext context;
@@ -35,6 +37,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace isoview::gl {
@@ -103,10 +106,16 @@ public:
     std::optional<std::uint32_t> pollVertexCount() const;
 
     // Draws the last extract into the bound framebuffer, with the caller's depth and cull state.
+    // Never throws; nothing is drawn when the mesh does not fit in GPU memory (see meshError).
     void draw(const SurfaceDrawParams& params);
 
+    // Why the last extract's surface is not drawn: the GPU ran out of memory growing the mesh
+    // buffers to its size (the message names the bytes); nullopt otherwise. Reset by extract().
+    std::optional<std::string> meshError() const;
+
     // The last extract as a welded mesh (positions in index space, normals physical): the
-    // vertex and index buffers the draw uses, downloaded. Waits for the GPU.
+    // vertex and index buffers the draw uses, downloaded. Waits for the GPU. Throws
+    // GpuMemoryError when the mesh buffers cannot grow to the mesh.
     IsoMesh capture();
 
     // GPU memory of the borrowed volume, of the pyramids and of the mesh buffers.

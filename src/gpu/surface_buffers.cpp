@@ -59,9 +59,15 @@ bool SurfaceBuffers::reserve(std::uint32_t vertices, std::uint32_t indices)
                      GLsizeiptr(std::size_t(indexCapacity) * sizeof(std::uint32_t)), nullptr,
                      GL_DYNAMIC_COPY);
     }
-    throwOnGlAllocationError("the isosurface mesh buffers",
-                             std::uint64_t(vertexCapacity) * sizeof(PackedSurfaceVertex) +
-                                 std::uint64_t(indexCapacity) * sizeof(std::uint32_t));
+    try {
+        throwOnGlAllocationError("the isosurface mesh buffers",
+                                 std::uint64_t(vertexCapacity) * sizeof(PackedSurfaceVertex) +
+                                     std::uint64_t(indexCapacity) * sizeof(std::uint32_t));
+    } catch (const GlError&) {
+        // Either store may be gone: empty both, so no pass writes past what is there.
+        release();
+        throw;
+    }
     m_vertexCapacity = vertexCapacity;
     m_indexCapacity = indexCapacity;
     return true;

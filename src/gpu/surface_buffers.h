@@ -34,7 +34,8 @@ public:
 
     // Makes room for at least this many vertices and indices; returns whether the buffers were
     // reallocated (their contents are then undefined). Throws GpuMemoryError (gl_loader.h) when
-    // the driver is out of memory for them, GlError when it rejects them otherwise.
+    // the driver is out of memory for them, GlError when it rejects them otherwise; the buffers
+    // are then empty (capacity 0).
     bool reserve(std::uint32_t vertices, std::uint32_t indices);
     // Forgets the storage (a new volume starts small again).
     void release();

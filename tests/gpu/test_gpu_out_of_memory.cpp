@@ -1,6 +1,8 @@
 // A real GL_OUT_OF_MEMORY while a volume goes to the GPU, in the volume texture's allocation and
 // in the pyramid's: the error gives the sizes and says what to do, nothing of the failed upload
-// stays alive, and the previous volume stays, its surface still the CPU reference's.
+// stays alive, and the previous volume stays, its surface still the CPU reference's. And one in
+// a frame, when the mesh buffers grow for a larger surface: the frame draws nothing and says
+// why, without throwing, and the next isovalue that fits is drawn again.
 //
 // llvmpipe keeps textures in system memory, so a lowered address-space limit (RLIMIT_AS, for the
 // scope of one setVolume only) makes its allocations fail as a GPU's would (on a hardware GPU,
@@ -11,8 +13,10 @@
 #include "extraction/flat3d_layout.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
+#include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "support/gl_test_context.h"
+#include "support/gpu_extractor.h"
 #include "support/mesh_compare.h"
 #include "support/synthetic_volumes.h"
 
@@ -23,6 +27,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <malloc.h>
 #include <string>
 #include <sys/resource.h>
 
@@ -144,6 +149,10 @@ class GpuOutOfMemoryTest : public GlTest {
 protected:
     void SetUp() override
     {
+        // Large blocks mapped anew and unmapped when freed, so the limit reaches every large
+        // allocation: glibc otherwise raises its threshold once one is freed and serves later
+        // ones from heap mapped already (what an earlier test in the process left).
+        mallopt(M_MMAP_THRESHOLD, 1 << 20);
         GlTest::SetUp();
         if (HasFatalFailure()) return;
         // Runs wherever CI runs (llvmpipe). A GPU's own memory is not bounded by the process's
@@ -191,6 +200,55 @@ TEST_F(GpuOutOfMemoryTest, ThePyramidIsRefusedWithSizesAndThePreviousVolumeStays
                            "memory allocating the HistoPyramid levels ("),
               std::string::npos);
     EXPECT_NE(message.find(" MB). To view it, open a cropped part of it"), std::string::npos);
+}
+
+// A surface of about 640,000 triangles (about 20 MB of mesh buffers), and one of none.
+Volume noisyVolume()
+{
+    return makeTypedVolume<std::uint8_t>(
+        {160, 160, 160}, [](auto i, auto j, auto k) { return std::uint8_t((i ^ j) + 3 * k); });
+}
+
+void expectFrameWithoutRoomForTheMesh(bool limitToGl33)
+{
+    const Volume volume = noisyVolume();
+    GpuExtractor gpu(limitToGl33);
+    gpu.setVolume(volume);
+    gl::OffscreenTarget target(32, 32);
+    target.bind();
+    gpu->extract(255.5f); // nothing crosses: the mesh buffers stay empty
+    gpu->draw({});
+    {
+        const AddressSpaceLimit limit(8 * kMiB); // llvmpipe needs a few for its own frame
+        EXPECT_TRUE(limit.set()) << "setrlimit(RLIMIT_AS) failed";
+        gpu->extract(100.5f);
+        EXPECT_NO_THROW(gpu->draw({}));
+        EXPECT_NO_THROW(gpu->draw({})) << "a second frame of the same isovalue";
+    }
+    ASSERT_TRUE(gpu->meshError().has_value()) << "the frame says why nothing was drawn";
+    EXPECT_NE(gpu->meshError()->find("the GPU ran out of memory allocating the isosurface mesh "
+                                     "buffers ("),
+              std::string::npos)
+        << *gpu->meshError();
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
+
+    // With the memory back, the next extract is drawn and is the CPU reference's mesh.
+    gpu->extract(100.5f);
+    EXPECT_NO_THROW(gpu->draw({}));
+    EXPECT_FALSE(gpu->meshError().has_value());
+    const IsoMesh cpu = extractIsosurfaceCpu(volume, 100.5f);
+    EXPECT_GT(cpu.triangleCount(), 500'000u);
+    expectSameMesh(gpu->capture(), cpu);
+}
+
+TEST_F(GpuOutOfMemoryTest, AFrameWhoseMeshDoesNotFitDrawsNothingSaysWhyAndDoesNotThrow)
+{
+    expectFrameWithoutRoomForTheMesh(false);
+}
+
+TEST_F(GpuOutOfMemoryTest, AFrameWhoseMeshDoesNotFitOnTheGl33PathDoesNotThrow)
+{
+    expectFrameWithoutRoomForTheMesh(true);
 }
 
 } // namespace
