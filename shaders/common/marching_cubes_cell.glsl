@@ -10,9 +10,6 @@
 #ifndef ISOVIEW_MARCHING_CUBES_CELL
 #define ISOVIEW_MARCHING_CUBES_CELL
 
-// 16 x 256 R8UI: row = case; columns 0..14 the edge of each triangle vertex, column 15 the
-// vertex count of the case.
-uniform usampler2D u_caseTable;
 uniform ivec3 u_cellCount;
 // Pyramid cells are those of the crop box: pyramid cell c is volume cell c + u_cellOrigin.
 uniform ivec3 u_cellOrigin;

@@ -63,8 +63,8 @@ public:
 
     // Runs classify and the reductions of both pyramids, classifying only the listed blocks
     // (PyramidLayout::blockIndex numbers; the others hold no crossing at this isovalue, which
-    // the caller knows from BlockRanges). The caller has bound the volume and case-table
-    // textures to units::kVolume and units::kCaseTable and set the programs' uniforms
+    // the caller knows from BlockRanges). The caller has bound the volume texture to
+    // units::kVolume (the case tables are shader constants) and set the programs' uniforms
     // (isovalue, layout). Uploads the block list (4 bytes a block); no CPU wait.
     void build(const HistoPyramidPrograms& programs, GLuint emptyVertexArray,
                std::span<const std::uint32_t> activeBlocks);

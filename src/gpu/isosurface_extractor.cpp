@@ -3,7 +3,6 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "extraction/block_ranges.h"
-#include "extraction/marching_cubes_tables.h"
 #include "extraction/voxel_box.h"
 #include "gpu/extraction_record.h"
 #include "gpu/gl_objects.h"
@@ -29,7 +28,6 @@ namespace {
 void pointSamplersAtUnits(const ShaderProgram& p)
 {
     p.setSamplerUnit("u_volume", units::kVolume);
-    p.setSamplerUnit("u_caseTable", units::kCaseTable);
     p.setSamplerUnit("u_hpBase", units::kHpBase);
     p.setSamplerUnit("u_hp8", units::kHp8);
     p.setSamplerUnit("u_hp16", units::kHp16);
@@ -59,7 +57,6 @@ constexpr std::uint64_t kMaxVerticesPerBlock = 12ull * 8 * 8 * 4;
 struct IsosurfaceExtractor::Impl {
     GlCapabilities caps;
     VertexArray emptyVertexArray = VertexArray::create();
-    Texture caseTable = Texture::create();
     std::optional<ShaderProgram> reduce;
     std::optional<ShaderProgram> reduceBlocks;
     std::optional<ShaderProgram> record;
@@ -112,7 +109,6 @@ struct IsosurfaceExtractor::Impl {
     {
         std::array<GLuint, units::kCount> ids{};
         ids[units::kVolume] = volume ? volume->texture().id() : 0;
-        ids[units::kCaseTable] = caseTable.id();
         ids[units::kSliceOrigins] = volume ? volume->sliceOriginsTexture() : 0;
         return ids;
     }
@@ -320,25 +316,6 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
 {
     Impl& d = *m_impl;
     d.caps = queryCapabilities(GlFeatureLimits{options.limitToGl33});
-
-    // The case table as a 16 x 256 R8UI texture: row = case, columns 0..14 = edges, 15 = count.
-    const mc::CaseTables& tables = mc::caseTables();
-    std::array<std::uint8_t, 16 * 256> texels{};
-    for (std::size_t c = 0; c < 256; ++c) {
-        for (std::size_t v = 0; v < 15; ++v)
-            texels[c * 16 + v] = tables.triangleEdges[c][v];
-        texels[c * 16 + 15] = tables.vertexCount[c];
-    }
-    {
-        ScopedTextureBinding bind(d.caseTable.id());
-        ScopedPixelStore alignment(GL_UNPACK_ALIGNMENT, 1);
-        d.caseTable.label("marching cubes case table");
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, 16, 256, 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
-                     texels.data());
-    }
 
     const std::string defines = engineShaderDefines(SamplerKind::Unsigned);
     d.reduce.emplace("histopyramid reduce",
