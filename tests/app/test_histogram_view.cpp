@@ -189,8 +189,16 @@ TEST(HistogramView, HoverShowsTheValueAndTheCountOfItsBin)
 
     // Bin 99 ([990, 1000]) holds 1 voxel, bin 50 ([500, 510]) 100: the value under the pointer
     // (to the pixel) and its bin's count.
-    QTest::mouseMove(&t.view, t.at(995.0));
-    ASSERT_TRUE(test::waitUntil([&] { return !t.view.hoverReadout().isEmpty(); }, 2000));
+    // Sent directly, not QTest::mouseMove: that moves the X server's one pointer, which a GUI
+    // test running beside this one (ctest -j2 on one Xvfb display) moves too.
+    const auto hover = [&](double value) {
+        QMouseEvent move(QEvent::MouseMove, QPointF(t.at(value)),
+                         t.view.mapToGlobal(QPointF(t.at(value))), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(&t.view, &move);
+    };
+    hover(995.0);
+    ASSERT_FALSE(t.view.hoverReadout().isEmpty());
     const QString readout = t.view.hoverReadout();
     EXPECT_TRUE(readout.endsWith(": 1 voxels")) << readout.toStdString();
     const double shown = readout.section(' ', 0, 0).toDouble();
@@ -198,9 +206,8 @@ TEST(HistogramView, HoverShowsTheValueAndTheCountOfItsBin)
     EXPECT_TRUE(readout.contains(" HU:"));
     EXPECT_EQ(t.view.toolTip(), readout);
 
-    QTest::mouseMove(&t.view, t.at(505.0));
-    ASSERT_TRUE(
-        test::waitUntil([&] { return t.view.hoverReadout().endsWith(": 100 voxels"); }, 2000))
+    hover(505.0);
+    ASSERT_TRUE(t.view.hoverReadout().endsWith(": 100 voxels"))
         << t.view.hoverReadout().toStdString();
     EXPECT_EQ(t.view.readoutAt(t.view.valueToX(2.0)),
               QStringLiteral("2 HU: %1 voxels").arg(QLocale().toString(1000000)));
