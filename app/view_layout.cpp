@@ -70,7 +70,7 @@ ViewLayout::ViewLayout(ViewportWidget* view3d, QWidget* parent) : QWidget(parent
     m_slicePlanesAction->setShortcut(QKeySequence(Qt::Key_P));
     m_slicePlanesAction->setToolTip(
         tr("The three slices through the crosshair in the 3D view, while the slice views show"));
-    m_slicePlanesAction->setChecked(QSettings().value(kSlicePlanesKey, true).toBool());
+    m_slicePlanesAction->setChecked(QSettings().value(kSlicePlanesKey, false).toBool());
     connect(m_slicePlanesAction, &QAction::toggled, this, [this](bool on) {
         QSettings().setValue(kSlicePlanesKey, on);
         updateSlicePlanes();

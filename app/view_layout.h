@@ -4,7 +4,8 @@
 // holds the View menu's layout and window/level actions. It also keeps the 3D view's slice
 // planes on the crosshair and window (View > Show Slice Planes in 3D, P; drawn while the slice
 // views are shown, not in 3D Only). Remembers the layout and the planes' toggle in QSettings
-// ("views/layout", "views/slicePlanesIn3D", on by default). GUI thread only.
+// ("views/layout", "views/slicePlanesIn3D", off by default: opaque planes hide
+// the surfaces behind them). GUI thread only.
 //
 // For sessions: layout(), crosshair() (index space, which also fixes the three slice indices)
 // and windowLevel() read the state; setLayout, setCrosshair and setWindowLevel restore it.

@@ -77,7 +77,10 @@ TEST(SliceToolsTest, SlicePlanesFollowTheCrosshairAndWindowAndTheirToggleIsRemem
 {
     Window win;
     const gl::SlicePlaneSettings& planes = win.w->viewport()->slicePlanes();
-    EXPECT_TRUE(planes.show) << "on by default in the 2 x 2 layout";
+    EXPECT_FALSE(planes.show) << "off by default: opaque planes hide the surfaces";
+    QAction* toggle = win.layout().slicePlanesAction();
+    toggle->trigger();
+    EXPECT_TRUE(planes.show) << "on in the 2 x 2 layout once asked for";
     EXPECT_EQ(planes.index, glm::uvec3(kDims / 2u));
     win.layout().setCrosshair({3.2, 7.6, 11.0});
     EXPECT_EQ(planes.index, glm::uvec3(3, 8, 11));
@@ -90,7 +93,6 @@ TEST(SliceToolsTest, SlicePlanesFollowTheCrosshairAndWindowAndTheirToggleIsRemem
     win.layout().setLayout(ViewLayout::Layout::Row1x3);
     EXPECT_TRUE(planes.show);
 
-    QAction* toggle = win.layout().slicePlanesAction();
     EXPECT_EQ(toggle->shortcut(), QKeySequence(Qt::Key_P));
     toggle->trigger();
     EXPECT_FALSE(planes.show);
