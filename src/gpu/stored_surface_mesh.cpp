@@ -84,31 +84,9 @@ void StoredSurfaceMesh::clear()
 
 IsoMesh StoredSurfaceMesh::download() const
 {
-    std::vector<PackedSurfaceVertex> packed(m_vertexCount);
-    IsoMesh mesh;
-    mesh.indices.resize(m_indexCount);
     if (m_indexCount == 0) return {};
-    {
-        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_vertices.id());
-        glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
-                           GLsizeiptr(packed.size() * sizeof(PackedSurfaceVertex)), packed.data());
-    }
-    {
-        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_indices.id());
-        glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
-                           GLsizeiptr(mesh.indices.size() * sizeof(std::uint32_t)),
-                           mesh.indices.data());
-    }
-    throwOnGlError("downloading a stored isosurface");
-    mesh.positions.reserve(packed.size());
-    mesh.normals.reserve(packed.size());
-    mesh.edgeKeys.reserve(packed.size());
-    for (const PackedSurfaceVertex& v : packed) {
-        mesh.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
-        mesh.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
-        mesh.edgeKeys.push_back(makeEdgeKey(v.lowerVoxel, int(v.axis)));
-    }
-    return mesh;
+    return downloadPackedMesh(m_vertices.id(), m_indices.id(), m_vertexCount, m_indexCount,
+                              "downloading a stored isosurface");
 }
 
 std::size_t StoredSurfaceMesh::bytes() const

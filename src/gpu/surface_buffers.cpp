@@ -83,26 +83,24 @@ void SurfaceBuffers::release()
     m_indexCapacity = 0;
 }
 
-IsoMesh SurfaceBuffers::download(std::uint32_t vertices, std::uint32_t indices) const
+IsoMesh downloadPackedMesh(GLuint vertexBuffer, GLuint indexBuffer, std::uint32_t vertices,
+                           std::uint32_t indices, const char* what)
 {
-    if (vertices > m_vertexCapacity || indices > m_indexCapacity) {
-        throw GlError("the isosurface mesh buffers are smaller than the mesh");
-    }
     std::vector<PackedSurfaceVertex> packed(vertices);
     IsoMesh mesh;
     mesh.indices.resize(indices);
     {
-        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_vertices.id());
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, vertexBuffer);
         glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
                            GLsizeiptr(packed.size() * sizeof(PackedSurfaceVertex)), packed.data());
     }
     {
-        ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_indices.id());
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, indexBuffer);
         glGetBufferSubData(GL_COPY_READ_BUFFER, 0,
                            GLsizeiptr(mesh.indices.size() * sizeof(std::uint32_t)),
                            mesh.indices.data());
     }
-    throwOnGlError("downloading the isosurface");
+    throwOnGlError(what);
     mesh.positions.reserve(vertices);
     mesh.normals.reserve(vertices);
     mesh.edgeKeys.reserve(vertices);
@@ -115,6 +113,15 @@ IsoMesh SurfaceBuffers::download(std::uint32_t vertices, std::uint32_t indices) 
         if (index >= vertices) throw GlError("the GPU wrote a vertex index beyond the mesh");
     }
     return mesh;
+}
+
+IsoMesh SurfaceBuffers::download(std::uint32_t vertices, std::uint32_t indices) const
+{
+    if (vertices > m_vertexCapacity || indices > m_indexCapacity) {
+        throw GlError("the isosurface mesh buffers are smaller than the mesh");
+    }
+    return downloadPackedMesh(m_vertices.id(), m_indices.id(), vertices, indices,
+                              "downloading the isosurface");
 }
 
 std::size_t SurfaceBuffers::bytes() const

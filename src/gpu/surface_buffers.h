@@ -28,6 +28,13 @@ struct PackedSurfaceVertex {
 };
 static_assert(sizeof(PackedSurfaceVertex) == 32);
 
+// The first `vertices` PackedSurfaceVertex of vertexBuffer and `indices` indices of indexBuffer
+// as an IsoMesh (what both the extraction's buffers and a stored surface's hold). Waits for the
+// GPU. Throws GlError (its message starting with `what`) when the GL fails, and when an index
+// names a vertex beyond the mesh.
+IsoMesh downloadPackedMesh(GLuint vertexBuffer, GLuint indexBuffer, std::uint32_t vertices,
+                           std::uint32_t indices, const char* what);
+
 class SurfaceBuffers {
 public:
     SurfaceBuffers();
