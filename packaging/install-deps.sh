@@ -19,8 +19,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth python3 python3-vtk9
   # VTK's numpy_support (the screenshot and mesh checks); python3-vtk9 only recommends numpy
   python3-numpy
-  # sanitizer and fuzzer builds (packaging/run-sanitizers-and-fuzzers.sh): clang-14, libFuzzer
-  clang libclang-rt-14-dev
+  # sanitizer and fuzzer builds (packaging/run-sanitizers-and-fuzzers.sh): clang-14, libFuzzer,
+  # and llvm-14 for llvm-symbolizer: the leak suppressions name functions, which match only in
+  # symbolized stacks
+  clang libclang-rt-14-dev llvm-14
   # static analysis of src/ and app/ (packaging/run-clang-tidy.sh): clang-tidy-14
   clang-tidy
   # the Debian package (cpack -G DEB: dpkg-shlibdeps computes its Depends, on the binaries

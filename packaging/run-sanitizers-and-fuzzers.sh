@@ -16,7 +16,8 @@
 # Exit status: 0 when the tests pass and no fuzzer found anything; otherwise 1, after running
 # everything. Inputs that crash, leak, hang or allocate absurdly are
 # saved under <build>/fuzz-artifacts/ with the fuzzer's report in <build>/fuzz-logs/.
-# Needs clang-14, libclang-rt-14-dev and xvfb (packaging/install-deps.sh installs them).
+# Needs clang-14, libclang-rt-14-dev, llvm-14 (llvm-symbolizer) and xvfb
+# (packaging/install-deps.sh installs them).
 set -euo pipefail
 
 root="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
@@ -27,6 +28,15 @@ if ! command -v clang++-14 >/dev/null; then
     echo "run-sanitizers-and-fuzzers: clang++-14 is missing; run packaging/install-deps.sh" >&2
     exit 1
 fi
+# The leak suppressions (tests/sanitizers/lsan.supp) name functions, so stacks must be
+# symbolized: without llvm-symbolizer the library-held blocks they name are reported as leaks.
+symbolizer=/usr/lib/llvm-14/bin/llvm-symbolizer
+[ -x "$symbolizer" ] || {
+    echo "run-sanitizers-and-fuzzers: $symbolizer is missing (Debian package llvm-14;" \
+        "packaging/install-deps.sh installs it)" >&2
+    exit 1
+}
+export ASAN_SYMBOLIZER_PATH="$symbolizer"
 
 echo "== configure $build (clang-14, ASan + UBSan, fuzzers)"
 cmake -S "$root" -B "$build" -G Ninja \
