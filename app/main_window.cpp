@@ -173,6 +173,8 @@ void MainWindow::createDocks()
             });
     connect(m_surfacesPanel, &SurfaceListPanel::selectionChanged, m_measurements,
             &Measurements::surfaceChanged);
+    connect(m_surfacesPanel, &SurfaceListPanel::surfacesChanged, m_viewLayout,
+            [this] { m_viewLayout->setContours(m_surfacesPanel->sliceContours()); });
 
     m_logPanel = new LogPanel(this);
     m_logPanel->attachToEngineLog();
@@ -579,7 +581,6 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
     m_surfacesPanel->resetForVolume(m_isovaluePanel->isovalue(), m_surfaceColorOverride);
     m_view->setIsovalue(m_isovaluePanel->isovalue());
     m_viewLayout->setVolume(doc->volume, doc->realRange);
-    m_viewLayout->setIsovalue(m_isovaluePanel->isovalue());
     updateSurfaceColor();
 
     const glm::uvec3 d = v.dims();
@@ -630,7 +631,6 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::onIsovalueChanged(double real)
 {
     m_view->setIsovalue(real);
-    m_viewLayout->setIsovalue(real);
     updateSurfaceColor();
 }
 
@@ -644,7 +644,6 @@ void MainWindow::updateSurfaceColor()
 {
     if (m_surfaceColorOverride) {
         m_view->setSurfaceColor(*m_surfaceColorOverride);
-        m_viewLayout->setContourColor(*m_surfaceColorOverride);
         return;
     }
     if (!m_document) return;
@@ -653,7 +652,6 @@ void MainWindow::updateSurfaceColor()
     const glm::vec3 c =
         transferFunctionSurfaceColor(m_tfPanel->transferFunction(), m_view->isovalue());
     m_view->setSurfaceColor(QColor::fromRgbF(c.r, c.g, c.b));
-    m_viewLayout->setContourColor(m_view->surfaceColor());
 }
 
 void MainWindow::setSurfaceColorOverride(const std::optional<QColor>& color)

@@ -96,17 +96,60 @@ void SliceView::setWindowLevel(WindowLevel window)
     update();
 }
 
+void SliceView::setContours(const std::vector<SliceContour>& contours)
+{
+    std::vector<DrawnContour> next;
+    next.reserve(contours.size());
+    for (const SliceContour& c : contours) {
+        DrawnContour d{c, {}};
+        // The segments on this slice at this isovalue are known already: a slider drag
+        // recomputes only the selected surface's contour.
+        const auto known = std::find_if(m_contours.begin(), m_contours.end(), [&](const auto& o) {
+            return o.contour.id == d.contour.id && o.contour.isovalue == d.contour.isovalue;
+        });
+        d.segments =
+            known != m_contours.end() ? std::move(known->segments) : contourAt(d.contour.isovalue);
+        next.push_back(std::move(d));
+    }
+    m_contours = std::move(next);
+    update();
+}
+
+DrawnContour* SliceView::selectedContour()
+{
+    const auto it = std::find_if(m_contours.begin(), m_contours.end(),
+                                 [](const DrawnContour& d) { return d.contour.selected; });
+    return it != m_contours.end() ? &*it : nullptr;
+}
+
 void SliceView::setIsovalue(double real)
 {
-    m_isovalueReal = real;
-    recontour();
+    DrawnContour* d = selectedContour();
+    if (!d || d->contour.isovalue == real) return;
+    d->contour.isovalue = real;
+    d->segments = contourAt(real);
     update();
 }
 
 void SliceView::setContourColor(const QColor& color)
 {
-    m_contourColor = color;
+    if (DrawnContour* d = selectedContour()) d->contour.color = color;
     update();
+}
+
+QColor SliceView::contourColor() const
+{
+    for (const DrawnContour& d : m_contours)
+        if (d.contour.selected) return d.contour.color;
+    return {230, 217, 191};
+}
+
+const std::vector<ContourSegment>& SliceView::contour() const
+{
+    static const std::vector<ContourSegment> kNone;
+    for (const DrawnContour& d : m_contours)
+        if (d.contour.selected) return d.segments;
+    return kNone;
 }
 
 void SliceView::reslice()
@@ -114,7 +157,7 @@ void SliceView::reslice()
     if (!m_volume) {
         m_slice = {};
         m_image = {};
-        m_contour.clear();
+        recontour();
         return;
     }
     const int normal = sliceAxes(*m_volume, m_orientation).normalAxis;
@@ -127,10 +170,15 @@ void SliceView::reslice()
 
 void SliceView::recontour()
 {
-    m_contour.clear();
-    if (!m_volume || m_slice.width == 0) return;
-    const auto iso = float(m_slice.rescale.toStored(m_isovalueReal));
-    m_contour = extractContour(m_slice.stored, m_slice.width, m_slice.height, iso);
+    for (DrawnContour& d : m_contours)
+        d.segments = contourAt(d.contour.isovalue);
+}
+
+std::vector<ContourSegment> SliceView::contourAt(double isovalueReal) const
+{
+    if (!m_volume || m_slice.width == 0) return {};
+    const auto iso = float(m_slice.rescale.toStored(isovalueReal));
+    return extractContour(m_slice.stored, m_slice.width, m_slice.height, iso);
 }
 
 void SliceView::rebuildImage()
@@ -243,12 +291,15 @@ void SliceView::paintEvent(QPaintEvent*)
     p.resetTransform();
     p.setRenderHint(QPainter::Antialiasing);
 
-    // The isocontour, in the surface's colour.
-    QPen contourPen(m_contourColor, 1.5);
-    contourPen.setCosmetic(true);
-    p.setPen(contourPen);
-    for (const ContourSegment& seg : m_contour)
-        p.drawLine(widgetPointOfPixel(glm::dvec2(seg.a)), widgetPointOfPixel(glm::dvec2(seg.b)));
+    // Each surface's isocontour in its colour; the selected one (the slider's) a little thicker.
+    for (const DrawnContour& d : m_contours) {
+        QPen contourPen(d.contour.color, d.contour.selected ? 1.5 : 1.0);
+        contourPen.setCosmetic(true);
+        p.setPen(contourPen);
+        for (const ContourSegment& seg : d.segments)
+            p.drawLine(widgetPointOfPixel(glm::dvec2(seg.a)),
+                       widgetPointOfPixel(glm::dvec2(seg.b)));
+    }
 
     // The crosshair: the other two views' planes through this one.
     const double cx = s.axes.flipColumns ? s.width - 1 - m_crosshair[s.axes.columnAxis]

@@ -1,13 +1,14 @@
 // One 2D slice view (axial, coronal or sagittal): the slice's voxels through a window/level,
-// the isocontour at the current isovalue in the surface's colour, the crosshair shared with the
-// other views, the anatomical letters at its edges and a readout of the position (mm, LPS in
-// patient space) and value (real units) under the cursor.
+// each visible surface's isocontour in its colour (the selected one thicker), the crosshair
+// shared with the other views, the anatomical letters at its edges and a readout of the position
+// (mm, LPS in patient space) and value (real units) under the cursor.
 //
 // Input: wheel, Up/Down and PageUp/PageDown step one slice (Home/End: first/last); a left click
 // moves the crosshair (emits crosshairMoved, which the layout passes to the other views);
 // right-drag or Ctrl+left-drag adjusts the window (horizontal: width, vertical: level).
-// The slice and its contour are computed on the GUI thread: one voxel plane and one pass of
-// marching squares, a few milliseconds even for 512 x 512.
+// The slice and its contours are computed on the GUI thread: one voxel plane and one pass of
+// marching squares per contour, a few milliseconds each even for 512 x 512. Only what changed
+// is recomputed: a contour whose isovalue changed, or all of them when the slice moves.
 #pragma once
 
 #include "extraction/marching_squares.h"
@@ -19,6 +20,7 @@
 #include <QColor>
 #include <QImage>
 #include <QWidget>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -28,6 +30,22 @@ struct WindowLevel {
     double center = 0.0; // real units
     double width = 1.0;  // > 0
     bool operator==(const WindowLevel&) const = default;
+};
+
+// One contour to draw: a surface's isovalue in its colour.
+struct SliceContour {
+    // The surface's: an entry with the id and isovalue of one shown keeps its segments.
+    std::uint32_t id = 0;
+    double isovalue = 0.0; // real units
+    QColor color;
+    bool selected = false; // drawn thicker; setIsovalue and setContourColor edit it
+    bool operator==(const SliceContour&) const = default;
+};
+
+// A contour with its segments on the shown slice, in slice pixel coordinates.
+struct DrawnContour {
+    SliceContour contour;
+    std::vector<ContourSegment> segments;
 };
 
 class SliceView : public QWidget {
@@ -47,13 +65,20 @@ public:
     int sliceCount() const;
     void setWindowLevel(WindowLevel window);
     WindowLevel windowLevel() const { return m_window; }
+    // The contours to draw, in draw order (later over earlier); at most one selected. A view
+    // starts with one selected contour at 0 (the surface of a window without a surface list).
+    void setContours(const std::vector<SliceContour>& contours);
+    // The selected contour's isovalue and colour; nothing without a selected contour.
     void setIsovalue(double real);
     void setContourColor(const QColor& color);
-    QColor contourColor() const { return m_contourColor; }
+    // The selected contour's colour (the default colour without one).
+    QColor contourColor() const;
 
     const VolumeSlice& slice() const { return m_slice; }
-    // The contour drawn now, in slice pixel coordinates.
-    const std::vector<ContourSegment>& contour() const { return m_contour; }
+    // The selected contour on the shown slice, in slice pixel coordinates (empty without one).
+    const std::vector<ContourSegment>& contour() const;
+    // Every contour drawn now, in draw order.
+    const std::vector<DrawnContour>& contours() const { return m_contours; }
     // Where a slice pixel is drawn in the widget, and the pixel under a widget point.
     QPointF widgetPointOfPixel(glm::dvec2 pixel) const;
     std::optional<glm::dvec2> pixelAtWidgetPoint(QPointF point) const;
@@ -78,6 +103,8 @@ protected:
 private:
     void reslice();
     void recontour();
+    std::vector<ContourSegment> contourAt(double isovalueReal) const;
+    DrawnContour* selectedContour();
     void rebuildImage();
     void moveCrosshairTo(QPointF widgetPoint);
     void updateReadout(QPointF widgetPoint);
@@ -93,11 +120,9 @@ private:
     std::shared_ptr<const Volume> m_volume;
     VolumeSlice m_slice;
     QImage m_image; // the slice through the window, Grayscale8
-    std::vector<ContourSegment> m_contour;
+    std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}}};
     glm::dvec3 m_crosshair{0.0};
     WindowLevel m_window{40.0, 400.0};
-    double m_isovalueReal = 0.0;
-    QColor m_contourColor{230, 217, 191};
     QString m_readout;
     bool m_windowDrag = false;
     QPointF m_dragStart;

@@ -363,8 +363,21 @@ void SurfaceListPanel::onItemChanged(QTreeWidgetItem* item, int column)
     renameSurface(id, item->text(kNameColumn));
 }
 
+std::vector<SliceContour> SurfaceListPanel::sliceContours() const
+{
+    std::vector<SliceContour> contours;
+    const Surface& selected = m_list.selected();
+    for (const Surface& s : m_list.surfaces())
+        if (s.visible && s.id != selected.id)
+            contours.push_back({s.id, s.isovalue, drawColor(s), false});
+    if (selected.visible)
+        contours.push_back({selected.id, selected.isovalue, drawColor(selected), true});
+    return contours;
+}
+
 void SurfaceListPanel::pushLayers()
 {
+    emit surfacesChanged(); // every change to the list or its colours comes through here
     if (!m_view) return;
     std::vector<gl::SurfaceLayer> layers;
     layers.reserve(m_list.size());

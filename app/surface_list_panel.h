@@ -13,6 +13,7 @@
 #pragma once
 
 #include "render/surface_list.h"
+#include "slice_view.h"
 
 #include <QColor>
 #include <QWidget>
@@ -68,6 +69,9 @@ public:
 
     // The colour a surface is drawn in: its own, else the transfer function's at its isovalue.
     QColor drawColor(const Surface& surface) const;
+    // The slice views' contours: the visible surfaces in list order in their draw colours, the
+    // selected one (when visible) last, over the others.
+    std::vector<SliceContour> sliceContours() const;
 
     QAction* addAction() const { return m_addAction; }
     QAction* removeAction() const { return m_removeAction; }
@@ -79,6 +83,9 @@ signals:
     void selectedColorChanged(std::optional<QColor> color);
     // Another surface is selected (measurements follow it).
     void selectionChanged();
+    // Any surface changed (added, removed, edited, selected, reset) or the transfer function
+    // that colours some of them did: sliceContours() may differ.
+    void surfacesChanged();
     // A status-bar message (a refused remove).
     void message(const QString& text);
 

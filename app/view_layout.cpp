@@ -186,17 +186,11 @@ void ViewLayout::setVolume(const std::shared_ptr<const Volume>& volume, ValueRan
     setWindowLevel(m_defaultWindow);
 }
 
-void ViewLayout::setIsovalue(double real)
+void ViewLayout::setContours(const std::vector<SliceContour>& contours)
 {
-    // Cheap: one marching-squares pass over each shown slice.
+    // Cheap: each view recomputes only the contours whose isovalue changed.
     for (SliceView* v : m_slices)
-        v->setIsovalue(real);
-}
-
-void ViewLayout::setContourColor(const QColor& color)
-{
-    for (SliceView* v : m_slices)
-        v->setContourColor(color);
+        v->setContours(contours);
 }
 
 void ViewLayout::setCrosshair(glm::dvec3 indexPoint)

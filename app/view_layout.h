@@ -1,6 +1,6 @@
 // The central area of the window: the 3D view and the axial, coronal and sagittal slice views,
 // arranged 2 x 2 (default), 1 x 3 (slices in a row under the 3D view) or 3D only. It links the
-// views (one crosshair, one window/level, the isovalue's contour in the surface's colour) and
+// views (one crosshair, one window/level, each visible surface's contour in its colour) and
 // holds the View menu's layout and window/level actions. It also keeps the 3D view's slice
 // planes on the crosshair and window (View > Show Slice Planes in 3D, P; drawn while the slice
 // views are shown, not in 3D Only). Remembers the layout and the planes' toggle in QSettings
@@ -41,8 +41,8 @@ public:
     // A new volume: slices at its centre, the window from the volume's DICOM window when it
     // has one, else its real value range. Null clears the slice views.
     void setVolume(const std::shared_ptr<const Volume>& volume, ValueRange realRange);
-    void setIsovalue(double real);
-    void setContourColor(const QColor& color);
+    // The contours every slice view draws (SliceView::setContours): the visible surfaces'.
+    void setContours(const std::vector<SliceContour>& contours);
 
     Layout layout() const { return m_layout; }
     void setLayout(Layout layout);

@@ -1,7 +1,8 @@
 // The slice views in the real window (llvmpipe under Xvfb): the 2 x 2 layout with the sample, the
 // contour drawn where CPU marching squares puts it and following the isovalue, a click moving
-// the other views, keys and wheel stepping, the window/level drag, the layout switch, the
-// readout, and an image baseline of the 2 x 2 layout.
+// the other views, every visible surface's contour in its colour (hidden ones none, a drag
+// recomputing only the selected one's), keys and wheel stepping, the window/level drag, the layout
+// switch, the readout, and an image baseline of the 2 x 2 layout.
 //
 // Baseline tolerance (as tests/gpu/test_image_baselines.cpp): a pixel differs when a channel is
 // off by more than 16/255; at most 0.5% may differ and the mean difference stays below 1/255.
@@ -12,6 +13,7 @@
 #include "isovalue_panel.h"
 #include "main_window.h"
 #include "slice_view.h"
+#include "surface_list_panel.h"
 #include "test_paths.h"
 #include "view_layout.h"
 #include "viewport_widget.h"
@@ -26,10 +28,12 @@
 #include <QTest>
 #include <QWheelEvent>
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace isoview::app {
 namespace {
@@ -154,6 +158,87 @@ TEST(SliceViewsTest, ContourIsDrawnWhereMarchingSquaresPutsItAndFollowsTheIsoval
          {SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal})
         EXPECT_TRUE(sameSegments(view(*w, o)->contour(), cpuContour(*view(*w, o), 90.0)));
     EXPECT_FALSE(sameSegments(axial->contour(), cpuContour(*axial, 40.0)));
+}
+
+const DrawnContour* contourOf(const SliceView& v, std::uint32_t id)
+{
+    for (const DrawnContour& d : v.contours())
+        if (d.contour.id == id) return &d;
+    return nullptr;
+}
+
+TEST(SliceViewsTest, EachVisibleSurfaceHasItsContourInItsColour)
+{
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    const std::uint32_t skin = panel->surfaces().selected().id;
+    panel->addSurface(); // at 40, selected: the slider now edits it
+    const std::uint32_t bone = panel->surfaces().selected().id;
+    w->isovaluePanel()->setIsovalue(90.0);
+    panel->setColor(skin, QColor(255, 0, 0));
+    panel->setColor(bone, QColor(0, 255, 0));
+    const std::array<SliceOrientation, 3> orientations = {
+        SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal};
+    for (SliceOrientation o : orientations) {
+        const SliceView& v = *view(*w, o);
+        ASSERT_EQ(v.contours().size(), 2u);
+        for (const auto& [id, iso] : {std::pair(skin, 40.0), std::pair(bone, 90.0)}) {
+            const DrawnContour* d = contourOf(v, id);
+            ASSERT_NE(d, nullptr);
+            EXPECT_EQ(d->contour.isovalue, iso);
+            EXPECT_TRUE(sameSegments(d->segments, cpuContour(v, iso)));
+            EXPECT_GT(d->segments.size(), 20u);
+            EXPECT_EQ(d->contour.color, panel->drawColor(*panel->surfaces().find(id)));
+        }
+        // The selected one is drawn last (over the other) and is the view's contour().
+        EXPECT_EQ(v.contours().back().contour.id, bone);
+        EXPECT_TRUE(v.contours().back().contour.selected);
+        EXPECT_TRUE(sameSegments(v.contour(), cpuContour(v, 90.0)));
+    }
+    // Both colours are on screen.
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    const QImage image = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    int red = 0;
+    int green = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb c = image.pixel(x, y);
+            red += qRed(c) > 150 && qGreen(c) < 80 && qBlue(c) < 80;
+            green += qGreen(c) > 150 && qRed(c) < 80 && qBlue(c) < 80;
+        }
+    }
+    EXPECT_GT(red, 50);
+    EXPECT_GT(green, 50);
+
+    // Dragging the selected surface's isovalue leaves the other's segments as they were (the
+    // same buffer: not recomputed).
+    std::array<std::vector<ContourSegment>, 3> skinBefore;
+    std::array<const ContourSegment*, 3> skinBuffer{};
+    for (std::size_t i = 0; i < 3; ++i) {
+        skinBefore[i] = contourOf(*view(*w, orientations[i]), skin)->segments;
+        skinBuffer[i] = contourOf(*view(*w, orientations[i]), skin)->segments.data();
+    }
+    for (double iso : {100.0, 110.0, 120.0})
+        w->isovaluePanel()->setIsovalue(iso);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const SliceView& v = *view(*w, orientations[i]);
+        EXPECT_TRUE(sameSegments(contourOf(v, skin)->segments, skinBefore[i]));
+        EXPECT_EQ(contourOf(v, skin)->segments.data(), skinBuffer[i]);
+        EXPECT_TRUE(sameSegments(contourOf(v, bone)->segments, cpuContour(v, 120.0)));
+    }
+
+    // A hidden surface draws no contour; with the selected one hidden, contour() is empty.
+    panel->setSurfaceVisible(skin, false);
+    for (SliceOrientation o : orientations) {
+        ASSERT_EQ(view(*w, o)->contours().size(), 1u);
+        EXPECT_EQ(view(*w, o)->contours().front().contour.id, bone);
+    }
+    panel->setSurfaceVisible(bone, false);
+    EXPECT_TRUE(axial->contours().empty());
+    EXPECT_TRUE(axial->contour().empty());
+    panel->setSurfaceVisible(skin, true);
+    ASSERT_EQ(axial->contours().size(), 1u);
+    EXPECT_TRUE(sameSegments(axial->contours().front().segments, cpuContour(*axial, 40.0)));
 }
 
 TEST(SliceViewsTest, AClickInOneViewMovesTheOthersSlices)
