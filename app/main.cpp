@@ -6,6 +6,7 @@
 // once the surface (a session's surfaces) is on screen, then exits (0 on success, 1 when the
 // volume or session cannot be opened or the PNG written). --help and --version need no display.
 #include "app_defaults.h"
+#include "core/heap_reuse.h"
 #include "core/log.h"
 #include "isoview_version.h"
 #include "log_panel.h"
@@ -64,6 +65,8 @@ bool asksForHelpOrVersion(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    // llvmpipe frees and maps its binning memory every frame otherwise (core/heap_reuse.h).
+    isoview::keepFreedHeapForReuse();
     isoview::app::setApplicationNames();
 
     QCommandLineParser parser;

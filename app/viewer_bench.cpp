@@ -12,6 +12,7 @@
 //    show the frame time here.
 // Prints medians. Needs a display (xvfb-run on headless machines).
 #include "app_defaults.h"
+#include "core/heap_reuse.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
 
@@ -42,6 +43,7 @@ double median(std::vector<double> v)
 
 int main(int argc, char** argv)
 {
+    isoview::keepFreedHeapForReuse(); // as the viewer does (core/heap_reuse.h)
     QCoreApplication::setOrganizationName("isoview-bench");
     QCoreApplication::setApplicationName("isoview-viewer-bench");
     QApplication app(argc, argv);

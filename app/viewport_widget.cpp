@@ -1,6 +1,7 @@
 #include "viewport_widget.h"
 
 #include "core/error.h"
+#include "core/heap_reuse.h"
 #include "core/log.h"
 #include "frame_worker.h"
 #include "render/orientation_marker_layout.h"
@@ -86,6 +87,11 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QWidget(parent)
     connect(&m_refineTimer, &QTimer::timeout, this, [this] {
         if (m_drag == Drag::None && m_mode != gl::RenderMode::Surface) postFrameRequest(true);
     });
+    // The heap keeps what frames free while they follow each other (core/heap_reuse.h); a view
+    // still for a few seconds gives it back, hundreds of MB on large meshes drawn by llvmpipe.
+    m_heapTrimTimer.setSingleShot(true);
+    m_heapTrimTimer.setInterval(3000);
+    connect(&m_heapTrimTimer, &QTimer::timeout, this, [] { releaseFreedHeap(); });
 }
 
 ViewportWidget::~ViewportWidget() = default;
@@ -304,6 +310,7 @@ void ViewportWidget::resizeEvent(QResizeEvent* event)
 void ViewportWidget::scheduleFrame()
 {
     m_refineTimer.stop();
+    m_heapTrimTimer.stop();
     if (m_worker && m_volumeUploaded && !m_requestTimer.isActive()) m_requestTimer.start();
     update(); // the last frame, rescaled, until the new one arrives
 }
@@ -351,6 +358,7 @@ void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& fr
     if (m_mode != gl::RenderMode::Surface && scale < 1.0f && m_drag == Drag::None &&
         !m_requestTimer.isActive())
         m_refineTimer.start();
+    m_heapTrimTimer.start();
     emit frameShown();
 }
 

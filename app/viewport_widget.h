@@ -160,8 +160,9 @@ private:
     // this monotonic clock.
     FramePolicy m_framePolicy;
     QElapsedTimer m_clock;
-    QTimer m_requestTimer; // posts the frame request at the end of the event-loop turn
-    QTimer m_refineTimer;  // the full-resolution volume frame once the view is still
+    QTimer m_requestTimer;  // posts the frame request at the end of the event-loop turn
+    QTimer m_refineTimer;   // the full-resolution volume frame once the view is still
+    QTimer m_heapTrimTimer; // gives the frames' freed heap back once the view is still
 
     std::shared_ptr<const RenderedFrame> m_shown; // the frame on screen
     std::optional<double> m_shownIsovalue;

@@ -18,6 +18,7 @@
 // glFinish-bounded work, so they include driver overhead. --json prints one JSON object instead
 // of the table (packaging/bench-side-by-side.sh reads it).
 #include "core/error.h"
+#include "core/heap_reuse.h"
 #include "core/log.h"
 #include "gpu/headless_context.h"
 #include "gpu/offscreen_target.h"
@@ -302,6 +303,7 @@ json toJson(const VolumeFigures& f)
 
 int main(int argc, char** argv)
 {
+    isoview::keepFreedHeapForReuse(); // as the viewer does (core/heap_reuse.h)
     using namespace isoview;
     int exitCode = 0;
     const std::optional<Arguments> args = parseArguments(argc, argv, exitCode);

@@ -11,6 +11,7 @@
 // 2 when loading, extraction or writing fails (with the reason on stderr).
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/heap_reuse.h"
 #include "core/log.h"
 #include "gpu/headless_context.h"
 #include "gpu/offscreen_target.h"
@@ -452,6 +453,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start)
 
 int main(int argc, char** argv)
 {
+    isoview::keepFreedHeapForReuse(); // mesh capture reuses freed blocks (core/heap_reuse.h)
     using namespace isoview;
     int exitCode = 0;
     const std::optional<Arguments> args = parseArguments(argc, argv, exitCode);
