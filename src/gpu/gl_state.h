@@ -172,6 +172,30 @@ private:
     GLboolean m_write = GL_TRUE;
 };
 
+// Which winding is front (GL_CCW or GL_CW) and which faces are culled, for the scope; enable
+// GL_CULL_FACE with ScopedCapability.
+class ScopedFaceState {
+public:
+    ScopedFaceState(GLenum frontFace, GLenum cullFace)
+    {
+        glGetIntegerv(GL_FRONT_FACE, &m_front);
+        glGetIntegerv(GL_CULL_FACE_MODE, &m_cull);
+        glFrontFace(frontFace);
+        glCullFace(cullFace);
+    }
+    ~ScopedFaceState()
+    {
+        glFrontFace(GLenum(m_front));
+        glCullFace(GLenum(m_cull));
+    }
+    ScopedFaceState(const ScopedFaceState&) = delete;
+    ScopedFaceState& operator=(const ScopedFaceState&) = delete;
+
+private:
+    GLint m_front = GL_CCW;
+    GLint m_cull = GL_BACK;
+};
+
 // The scissor box for the scope; enable GL_SCISSOR_TEST with ScopedCapability.
 class ScopedScissor {
 public:

@@ -190,6 +190,7 @@ struct SceneRenderer::Impl {
     explicit Impl(const Options& options)
         : surface(IsosurfaceExtractor::Options{options.limitToGl33}),
           memoryBudget(options.memoryBudgetBytes),
+          cullHiddenBackFaces(options.cullHiddenBackFaces),
           maxTextureSize(
               options.maxTextureSize != 0
                   ? std::min(options.maxTextureSize, surface.capabilities().maxTextureSize)
@@ -200,9 +201,15 @@ struct SceneRenderer::Impl {
     // The passes borrow the volume; it is replaced only after both have moved to a new one.
     SurfaceBricks surface;
     std::uint64_t memoryBudget;   // Options::memoryBudgetBytes
+    bool cullHiddenBackFaces;     // Options::cullHiddenBackFaces
     std::uint32_t maxTextureSize; // the GPU's, or less (Options)
     VolumeRaycaster raycaster;
     glm::dmat4 volumeIndexToPhysical{1.0}; // the loaded volume's: crop boxes are in its indices
+    VolumeGeometry volumeGeometry;         // the loaded volume's (the crop box's corners)
+    // The mesh is wound counter-clockwise seen from outside in index space; a mirroring
+    // index -> physical map turns that clockwise on screen.
+    GLenum outsideWinding = GL_CCW;
+    std::size_t culledSurfaces = 0; // opaque surfaces drawn with back faces culled, last frame
     CropBoxOutline cropOutline;
     OrientationMarker marker;
     SlicePlanes slicePlanes;
@@ -352,16 +359,53 @@ struct SceneRenderer::Impl {
     // with the state the caller set up.
     void drawLayers(const SceneParams& p, bool translucent)
     {
+        const bool mayCull = !translucent && cullHiddenBackFaces && cropBeyondNearPlane(p);
         for (const SurfaceLayer& layer : *layers) {
             if (!layer.visible || (layer.opacity < kOpaqueFrom) != translucent) continue;
             const float opacity = translucent ? std::max(layer.opacity, 0.0f) : 1.0f;
             const SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
             if (isLive(layer)) {
-                if (renderedIsovalue) surface.draw(draw);
+                if (!renderedIsovalue) continue;
+                ScopedCapability cull(GL_CULL_FACE, mayCull && closedAt(*renderedIsovalue));
+                surface.draw(draw);
             } else if (const auto it = stored.find(layer.id); it != stored.end()) {
+                const std::optional<double> iso = it->second.isovalue;
+                ScopedCapability cull(GL_CULL_FACE, mayCull && iso && closedAt(*iso));
                 storedProgram.draw(it->second.mesh, draw);
             }
         }
+    }
+
+    // A closed surface's back faces are hidden behind its front faces from any viewpoint
+    // outside it. Counts the culled surfaces for backFaceCulledSurfaces().
+    bool closedAt(double isovalue)
+    {
+        const bool closed = surface.closedInCrop(isovalue);
+        if (closed) ++culledSurfaces;
+        return closed;
+    }
+
+    // Whether the whole crop box lies beyond the near plane: the camera is then outside it
+    // (so outside every closed surface in it) and the near plane cuts none of them open.
+    bool cropBeyondNearPlane(const SceneParams& p) const
+    {
+        const VoxelBox box = surface.crop();
+        const glm::dmat4 toClip = glm::dmat4(p.projection * p.view);
+        const auto inFront = [&](glm::dvec3 index) {
+            const glm::dvec4 c = toClip * glm::dvec4(volumeGeometry.toPhysical(index), 1.0);
+            return c.z + c.w > 1e-6 * std::abs(c.w);
+        };
+        const glm::dvec3 lo(box.first);
+        const glm::dvec3 hi(box.last);
+        // Stacks with measured slice positions bend between slices: every slice's corners.
+        const bool everySlice = !volumeGeometry.sliceOrigins.empty();
+        for (std::uint32_t k = box.first.z; k <= box.last.z;
+             k = everySlice || k == box.last.z ? k + 1 : box.last.z) {
+            for (const double x : {lo.x, hi.x})
+                for (const double y : {lo.y, hi.y})
+                    if (!inFront({x, y, double(k)})) return false;
+        }
+        return true;
     }
 
     bool hasTranslucentLayers() const
@@ -377,12 +421,17 @@ struct SceneRenderer::Impl {
     {
         ScopedCapability depthTest(GL_DEPTH_TEST, true);
         ScopedDepthState depth(GL_LESS, true);
-        ScopedCapability noCulling(GL_CULL_FACE, false); // back faces are shaded darker
+        // Back faces (seen inside a surface, or where a crop or the volume's edge opens it) are
+        // shaded darker; culled only where none can be seen (drawLayers).
+        ScopedCapability noCulling(GL_CULL_FACE, false);
+        ScopedFaceState faces(outsideWinding, GL_BACK);
         ScopedCapability noBlend(GL_BLEND, false);
         TimedPass timed(timers, GpuTimers::Surface);
         if (layers) {
             drawLayers(p, false);
         } else if (renderedIsovalue) {
+            ScopedCapability cull(GL_CULL_FACE, cullHiddenBackFaces && cropBeyondNearPlane(p) &&
+                                                    closedAt(*renderedIsovalue));
             surface.draw(drawParams(p, p.surfaceColor, 1.0f));
         }
     }
@@ -392,8 +441,10 @@ struct SceneRenderer::Impl {
     void drawTranslucentSurfaces(const SceneParams& p)
     {
         if (!hasTranslucentLayers()) return;
-        transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(),
-                            [&] { drawLayers(p, true); });
+        transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(), [&] {
+            ScopedFaceState faces(outsideWinding, GL_BACK);
+            drawLayers(p, true);
+        });
     }
 
     // Pass 4: the volume, composited over the background and surface up to the surface's depth.
@@ -507,6 +558,8 @@ void SceneRenderer::setVolume(const Volume& volume)
     }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
     d.volumeIndexToPhysical = volume.geometry().indexToPhysical();
+    d.volumeGeometry = volume.geometry();
+    d.outsideWinding = volume.geometry().isMirrored() ? GL_CW : GL_CCW;
     d.cropOutline.setGeometry(volume.geometry());
     d.volumeDims = volume.dims();
     d.requestedIsovalue.reset();
@@ -539,6 +592,11 @@ bool SceneRenderer::hasVolume() const
 std::size_t SceneRenderer::brickCount() const
 {
     return m_impl->surface.brickCount();
+}
+
+std::size_t SceneRenderer::backFaceCulledSurfaces() const
+{
+    return m_impl->culledSurfaces;
 }
 
 void SceneRenderer::setIsovalue(double isovalue)
@@ -607,6 +665,7 @@ void SceneRenderer::render(const SceneParams& params)
     ScopedVertexArray noVertexArray(0);
 
     d.timers.beginFrame();
+    d.culledSurfaces = 0;
     {
         ScopedFramebuffer framebuffer(d.target.withDepth.id());
         ScopedViewport viewport(0, 0, size.x, size.y);

@@ -79,12 +79,20 @@ void SurfaceBricks::setVolume(const Volume& volume, std::uint32_t maxTextureSize
         log::get("engine")->info("volume {}x{}x{} in {} bricks; volume rendering at 1/{} grid",
                                  dims.x, dims.y, dims.z, slabs.size(), factor);
     }
+    PlaneMaxima planeMaxima = PlaneMaxima::compute(volume);
     m_primary.setVolume(*bricks.front()->volume, bricks.front()->ownCells());
     bricks.front()->extractor = &m_primary;
     m_bricks = std::move(bricks);
     m_raycastVolume = std::move(raycast);
     m_dims = dims;
     m_crop = VoxelBox::whole(dims);
+    m_planeMaxima = std::move(planeMaxima);
+}
+
+bool SurfaceBricks::closedInCrop(double realIsovalue) const
+{
+    if (!hasVolume()) return false;
+    return m_planeMaxima.boundaryOutside(m_crop, toStored(realIsovalue));
 }
 
 const GpuVolume& SurfaceBricks::raycastVolume() const

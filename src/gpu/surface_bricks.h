@@ -13,6 +13,7 @@
 
 #include "extraction/brick_plan.h"
 #include "extraction/iso_mesh.h"
+#include "extraction/plane_maxima.h"
 #include "extraction/voxel_box.h"
 #include "gpu/gpu_info.h"
 #include "gpu/isosurface_extractor.h"
@@ -51,6 +52,9 @@ public:
     // Voxel indices of the whole volume; throws Error when the box does not lie in it.
     void setCrop(const VoxelBox& box);
     VoxelBox crop() const { return m_crop; }
+    // Whether the surface at this real isovalue is closed inside the crop box: every voxel on
+    // the box's faces is below it (extraction/plane_maxima.h; conservative for crops).
+    bool closedInCrop(double realIsovalue) const;
 
     void extract(double realIsovalue);
     void draw(const SurfaceDrawParams& params);
@@ -67,6 +71,7 @@ private:
     std::unique_ptr<GpuVolume> m_raycastVolume; // bricked volumes only
     glm::uvec3 m_dims{0};
     VoxelBox m_crop;
+    PlaneMaxima m_planeMaxima; // of the whole volume, in stored units
 };
 
 } // namespace isoview::gl
