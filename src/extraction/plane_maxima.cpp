@@ -55,15 +55,24 @@ PlaneMaxima PlaneMaxima::compute(const Volume& volume)
     return p;
 }
 
-float PlaneMaxima::boundaryBound(const VoxelBox& box) const
+float PlaneMaxima::boundaryBound(const VoxelBox& box, unsigned faces) const
 {
     float bound = kNegInf;
     for (int a = 0; a < 3; ++a) {
         const std::vector<float>& planes = m_max[std::size_t(a)];
         if (planes.empty()) continue;
-        bound = std::max({bound, planes[box.first[a]], planes[box.last[a]]});
+        if (faces & (1u << (2 * a))) bound = std::max(bound, planes[box.first[a]]);
+        if (faces & (1u << (2 * a + 1))) bound = std::max(bound, planes[box.last[a]]);
     }
     return bound;
+}
+
+unsigned PlaneMaxima::openFaces(const VoxelBox& box, float storedIsovalue) const
+{
+    unsigned open = 0;
+    for (unsigned face = 0; face < 6; ++face)
+        if (!(boundaryBound(box, 1u << face) < storedIsovalue)) open |= 1u << face;
+    return open;
 }
 
 } // namespace isoview

@@ -2,10 +2,11 @@
 // box, on the values of the box's boundary voxels (its six faces lie in six such planes), exact
 // for the whole volume's box.
 //
-// What it is for: when every boundary voxel of the crop is outside the isosurface (below the
-// isovalue, as classification counts it), no cell on the box's faces has a crossing in its
-// boundary face, so the marching-cubes surface is closed; a camera outside the box then sees
-// only its front faces, and the renderer may cull the back ones.
+// What it is for: where every voxel of a face of the crop box is outside the isosurface (below
+// the isovalue, as classification counts it), no cell on that face has a crossing in it, so the
+// marching-cubes surface is not open there. A ray from a camera outside the box that enters it
+// through such a face starts outside the surface, so the first face it meets is a front face:
+// when every face turned to the camera is so, the renderer may cull the back faces.
 //
 // Contract: values in the volume's stored units, as Volume::valueAt gives them. NaN counts as
 // -Inf (outside for every isovalue, as classification has it), +Inf as itself (inside).
@@ -25,14 +26,20 @@ public:
     PlaneMaxima() = default;
     static PlaneMaxima compute(const Volume& volume);
 
-    // An upper bound on the stored values of the box's boundary voxels (-Inf for an empty
-    // PlaneMaxima). The box must lie in the volume.
-    float boundaryBound(const VoxelBox& box) const;
-    // Whether every boundary voxel of the box is outside the isosurface at this stored
-    // isovalue (value < isovalue): the surface inside the box is then closed.
+    // The box's faces, as bits of a mask: face 2a is the plane i_a = first[a] (outward -a),
+    // face 2a + 1 the plane i_a = last[a] (outward +a).
+    static constexpr unsigned kAllFaces = 0x3f;
+
+    // An upper bound on the stored values of the voxels on the faces in the mask (-Inf for an
+    // empty PlaneMaxima or mask). The box must lie in the volume.
+    float boundaryBound(const VoxelBox& box, unsigned faces = kAllFaces) const;
+    // The faces of the box with a voxel that may be inside the isosurface at this stored
+    // isovalue (value >= isovalue, NaN isovalue: all): where the surface may be open.
+    unsigned openFaces(const VoxelBox& box, float storedIsovalue) const;
+    // Whether every boundary voxel of the box is outside: the surface in the box is closed.
     bool boundaryOutside(const VoxelBox& box, float storedIsovalue) const
     {
-        return boundaryBound(box) < storedIsovalue;
+        return openFaces(box, storedIsovalue) == 0;
     }
 
     // The maximum of plane `index` across `axis` (0 = x: the plane of voxels with i = index).

@@ -105,9 +105,11 @@ public:
         // GPU memory a volume may take, in bytes (0: what the GPU reports free, see
         // gl_loader's availableGpuMemory; no check where it reports nothing).
         std::uint64_t memoryBudgetBytes = 0;
-        // Skip the back faces of an opaque surface where none can be seen: the surface is
-        // closed inside the crop box and the box lies wholly beyond the near plane. The frame
-        // is the same; llvmpipe sets up half the triangles. Off only to compare against.
+        // Skip the back faces of an opaque surface where none can be seen: the crop box lies
+        // wholly beyond the near plane and the surface is not open on any face of the box
+        // turned to the camera (a CT's head cut open at its first and last slices, seen from
+        // the side, qualifies). The frame is the same; llvmpipe sets up half the triangles.
+        // Off only to compare against.
         bool cullHiddenBackFaces = true;
     };
 
@@ -132,7 +134,7 @@ public:
     // Slabs the volume is extracted in: 1 unless it is too tall for one texture.
     std::size_t brickCount() const;
     // The opaque surfaces the last render() drew with their back faces culled
-    // (Options::cullHiddenBackFaces): closed inside the crop box, the box beyond the near plane.
+    // (Options::cullHiddenBackFaces): not open towards the camera, the box beyond the near plane.
     std::size_t backFaceCulledSurfaces() const;
 
     // Limits the surface to the cells inside the box (voxel indices, inclusive; the whole

@@ -89,10 +89,10 @@ void SurfaceBricks::setVolume(const Volume& volume, std::uint32_t maxTextureSize
     m_planeMaxima = std::move(planeMaxima);
 }
 
-bool SurfaceBricks::closedInCrop(double realIsovalue) const
+unsigned SurfaceBricks::openCropFaces(double realIsovalue) const
 {
-    if (!hasVolume()) return false;
-    return m_planeMaxima.boundaryOutside(m_crop, toStored(realIsovalue));
+    if (!hasVolume()) return PlaneMaxima::kAllFaces;
+    return m_planeMaxima.openFaces(m_crop, toStored(realIsovalue));
 }
 
 const GpuVolume& SurfaceBricks::raycastVolume() const

@@ -52,9 +52,10 @@ public:
     // Voxel indices of the whole volume; throws Error when the box does not lie in it.
     void setCrop(const VoxelBox& box);
     VoxelBox crop() const { return m_crop; }
-    // Whether the surface at this real isovalue is closed inside the crop box: every voxel on
-    // the box's faces is below it (extraction/plane_maxima.h; conservative for crops).
-    bool closedInCrop(double realIsovalue) const;
+    // The crop box's faces (PlaneMaxima's bits) where the surface at this real isovalue may be
+    // open: a voxel on the face may be inside (extraction/plane_maxima.h; conservative for
+    // crops). All of them without a volume.
+    unsigned openCropFaces(double realIsovalue) const;
 
     void extract(double realIsovalue);
     void draw(const SurfaceDrawParams& params);

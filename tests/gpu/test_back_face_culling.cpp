@@ -164,6 +164,26 @@ TEST_P(FaceCullingTest, ClosedSurfacesSeenFromOutsideAreCulledWithTheSameFrame)
     EXPECT_EQ(differingPixels(culled, plain, 0), 0);
 }
 
+// A surface open only on faces of the box turned away from the camera (as a CT's skull is at
+// its first and last slices, seen from the side) is culled; looking into the opening, not.
+TEST_P(FaceCullingTest, OpeningsTurnedAwayFromTheCameraStillAllowCulling)
+{
+    // The sphere's centre 3 voxels above the z = 0 face: it is cut open there only.
+    Pair scenes(limitToGl33(), makeSphere({48, 48, 48}, glm::vec3(23.5f, 23.5f, 3.0f), 20.0f));
+    scenes.both([](SceneRenderer& s) { s.setIsovalue(0.0); });
+    const Image fromAbove = render(scenes.culling, 100.0f);
+    EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 1u) << "the opening faces away";
+    EXPECT_EQ(differingPixels(fromAbove, render(scenes.plain, 100.0f), 0), 0);
+
+    const Image intoTheOpening = render(scenes.culling, -100.0f);
+    EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 0u) << "the camera looks into it";
+    const Image plain = render(scenes.plain, -100.0f);
+    EXPECT_EQ(differingPixels(intoTheOpening, plain, 0), 0);
+    const glm::ivec3 centre = plain.at(kSize / 2, kSize / 2);
+    EXPECT_GT(centre.r, 20) << "the inside of the cap, seen through the opening";
+    EXPECT_LT(centre.r, fromAbove.at(kSize / 2, kSize / 2).r - 20) << "a back face, darker";
+}
+
 // Where back faces can be seen, nothing is culled, and they are there, darker: a crop that
 // opens the surface, the volume's edge cutting it, the camera inside it, the near plane
 // cutting it, a translucent surface.
@@ -192,10 +212,14 @@ TEST_P(FaceCullingTest, OpenOrEnteredSurfacesKeepTheirBackFaces)
     expectBackFacesShown("camera inside", 10.0f, 0.5f);
     expectBackFacesShown("near plane cuts it", 30.0f, 14.0f);
 
-    // Radius 26 pokes through the volume's faces (the box is 47 voxels wide): open there.
+    // Radius 26 pokes through all six faces of the volume (47 voxels wide): open towards any
+    // camera.
     scenes.both([](SceneRenderer& s) { s.setIsovalue(-6.0); });
-    render(scenes.culling, 100.0f);
-    EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 0u) << "open at the volume's edge";
+    for (float distance : {100.0f, -100.0f}) {
+        render(scenes.culling, distance);
+        EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 0u) << "open at the volume's edge";
+    }
+    scenes.both([](SceneRenderer& s) { s.setIsovalue(0.0); });
 
     // Translucent: its back faces show through its front faces.
     gl::SurfaceLayer glass{.id = 1, .isovalue = 0.0, .color = {0.8f, 0.3f, 0.2f}};
