@@ -26,7 +26,7 @@ namespace {
 constexpr std::size_t kBlockBytes = 65552;
 constexpr std::size_t kBlocks = 1000; // 64 MB: under both thresholds
 
-std::size_t freeHeapBytes()
+[[maybe_unused]] std::size_t freeHeapBytes()
 {
 #if defined(__GLIBC__)
     return mallinfo2().fordblks;
@@ -35,7 +35,7 @@ std::size_t freeHeapBytes()
 #endif
 }
 
-std::size_t heapBytes()
+[[maybe_unused]] std::size_t heapBytes()
 {
 #if defined(__GLIBC__)
     return mallinfo2().arena;
@@ -44,9 +44,10 @@ std::size_t heapBytes()
 #endif
 }
 
+// (Unused under a sanitizer, whose allocator mallopt cannot tune.)
 // Allocates a frame's worth of blocks, writes every page, frees them newest first (as a scene's
 // data blocks go) and returns the heap's free bytes just after.
-std::size_t freeBytesAfterOneFrame()
+[[maybe_unused]] std::size_t freeBytesAfterOneFrame()
 {
     std::vector<void*> blocks;
     blocks.reserve(kBlocks);
