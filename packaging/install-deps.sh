@@ -20,9 +20,10 @@ packages=(
   # VTK's numpy_support (the screenshot and mesh checks); python3-vtk9 only recommends numpy
   python3-numpy
   # sanitizer and fuzzer builds (packaging/run-sanitizers-and-fuzzers.sh): clang-14, libFuzzer,
-  # and llvm-14 for llvm-symbolizer: the leak suppressions name functions, which match only in
-  # symbolized stacks
-  clang libclang-rt-14-dev llvm-14
+  # llvm-14 for llvm-symbolizer and libc6-dbg: the leak suppressions name functions of the
+  # dynamic loader, which match only in symbolized stacks, and Debian's ld-linux is stripped,
+  # its names only in libc6-dbg's detached symbols
+  clang libclang-rt-14-dev llvm-14 libc6-dbg
   # static analysis of src/ and app/ (packaging/run-clang-tidy.sh): clang-tidy-14
   clang-tidy
   # the Debian package (cpack -G DEB: dpkg-shlibdeps computes its Depends, on the binaries

@@ -16,7 +16,7 @@
 # Exit status: 0 when the tests pass and no fuzzer found anything; otherwise 1, after running
 # everything. Inputs that crash, leak, hang or allocate absurdly are
 # saved under <build>/fuzz-artifacts/ with the fuzzer's report in <build>/fuzz-logs/.
-# Needs clang-14, libclang-rt-14-dev, llvm-14 (llvm-symbolizer) and xvfb
+# Needs clang-14, libclang-rt-14-dev, llvm-14 (llvm-symbolizer), libc6-dbg and xvfb
 # (packaging/install-deps.sh installs them).
 set -euo pipefail
 
@@ -37,6 +37,13 @@ symbolizer=/usr/lib/llvm-14/bin/llvm-symbolizer
     exit 1
 }
 export ASAN_SYMBOLIZER_PATH="$symbolizer"
+# Debian's dynamic loader is stripped: the symbolizer finds its function names
+# (_dl_map_object_deps, add_to_global_resize, ...) only in libc6-dbg's detached symbols.
+if [ "$(dpkg-query -W -f='${Status}' libc6-dbg 2>/dev/null)" != "install ok installed" ]; then
+    echo "run-sanitizers-and-fuzzers: libc6-dbg is missing (the dynamic loader's symbols, which" \
+        "the leak suppressions name; packaging/install-deps.sh installs it)" >&2
+    exit 1
+fi
 
 echo "== configure $build (clang-14, ASan + UBSan, fuzzers)"
 cmake -S "$root" -B "$build" -G Ninja \
