@@ -3,7 +3,8 @@
 # same machine and the same volume: interleaved runs (HPMC, isoview, HPMC, isoview, ...), since
 # shared machines drift by 10% and more between minutes; only ratios from one sitting count.
 #
-#   packaging/bench-side-by-side.sh [--rounds N] [--frames F] [--viewer] [--out FILE.md]
+#   packaging/bench-side-by-side.sh [--rounds N] [--frames F] [--viewer] [--hpmc-kept-heap]
+#                                   [--out FILE.md]
 #
 # Volume: the standard 256^3 uint8 blob of ../shared/anchors/hpmc (make_blob.py), at byte 127.5
 # (HPMC's normalised 0.5), 250,428 triangles. Both render 1280x720 frames:
@@ -11,7 +12,11 @@
 #   (pyramid build with read-back, extraction, shading, swap, glFinish);
 # - isoview: isoview-bench --json --size 1280x720 --runs F, headless EGL: build_ms, render_ms
 #   and frame_ms (a new isovalue each frame: rebuild + extraction + shading + glFinish);
-# - with --viewer also isoview-viewer-bench in the real window (Xvfb), "every frame" median.
+# - with --viewer also isoview-viewer-bench in the real window (Xvfb), "every frame" median;
+# - with --hpmc-kept-heap HPMC runs a second time in each round with glibc keeping freed heap
+#   as isoview's programs do (src/core/heap_reuse.h: MALLOC_TRIM_THRESHOLD_ 512 MB,
+#   MALLOC_MMAP_THRESHOLD_ 32 MB), and a second ratio compares against that run: the part of
+#   isoview's lead that is only the allocator setting, which any program could make.
 # Prints every round and the median of the per-round ratios isoview / HPMC; --out appends a
 # Markdown table (date, commit, renderer, figures) to FILE.md (docs/benchmarks/ keeps them).
 #
@@ -23,6 +28,7 @@ set -euo pipefail
 rounds=3
 frames=40
 viewer=0
+kept_heap=0
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -30,7 +36,8 @@ while [ $# -gt 0 ]; do
     --frames) frames="$2"; shift 2 ;;
     --viewer) viewer=1; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --hpmc-kept-heap) kept_heap=1; shift ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "bench-side-by-side: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -57,6 +64,7 @@ field() { # field NAME TEXT: the number after NAME in a "name value" line
 }
 
 declare -a ratios=()
+declare -a kept_ratios=()
 rows=""
 renderer=""
 for ((r = 1; r <= rounds; r++)); do
@@ -65,6 +73,13 @@ for ((r = 1; r <= rounds; r++)); do
     hpmc_total="$(field median_total_ms "$hpmc_line")"
     hpmc_build="$(field median_build_ms "$hpmc_line")"
     hpmc_er="$(field median_extract_render_ms "$hpmc_line")"
+    hpmc_kept=""
+    if [ "$kept_heap" -eq 1 ]; then
+        kept_line="$(MALLOC_TRIM_THRESHOLD_=536870912 MALLOC_MMAP_THRESHOLD_=33554432 \
+            HPMC_BIN="$hpmc_dir/build/texture3d" bash "$anchor/run.sh" "$blob" 256 256 256 0.5 \
+            "$frames")"
+        hpmc_kept="$(field median_total_ms "$kept_line")"
+    fi
 
     json="$("$bench" --json --size 1280x720 --runs "$frames" "$blob" 127.5)"
     read -r iso_build iso_render iso_frame triangles renderer_now <<<"$(/usr/bin/python3 -c '
@@ -82,18 +97,34 @@ print("%.1f %.1f %.1f %d %s" % (v["build_ms"]["median"], v["render_ms"]["median"
     fi
     ratio="$(/usr/bin/python3 -c "print('%.3f' % ($iso_frame / $hpmc_total))")"
     ratios+=("$ratio")
+    kept_ratio=""
+    if [ -n "$hpmc_kept" ]; then
+        kept_ratio="$(/usr/bin/python3 -c "print('%.3f' % ($iso_frame / $hpmc_kept))")"
+        kept_ratios+=("$kept_ratio")
+    fi
     printf "round %d: HPMC frame %s ms (build %s, extract+render %s) | isoview frame %s ms " \
         "$r" "$hpmc_total" "$hpmc_build" "$hpmc_er" "$iso_frame"
-    printf "(build %s, render %s)%s | ratio %s\n" "$iso_build" "$iso_render" \
-        "${window:+ | window $window ms}" "$ratio"
-    rows+="| $r | $hpmc_total | $hpmc_build | $hpmc_er | $iso_frame | $iso_build | $iso_render | ${window:--} | $ratio |"$'\n'
+    printf "(build %s, render %s)%s | ratio %s%s\n" "$iso_build" "$iso_render" \
+        "${window:+ | window $window ms}" "$ratio" \
+        "${hpmc_kept:+ | HPMC with kept heap $hpmc_kept ms, ratio $kept_ratio}"
+    rows+="| $r | $hpmc_total | $hpmc_build | $hpmc_er | $iso_frame | $iso_build | $iso_render | ${window:--} | $ratio |"
+    [ "$kept_heap" -eq 1 ] && rows+=" $hpmc_kept | $kept_ratio |"
+    rows+=$'\n'
 done
 
-median_ratio="$(printf "%s\n" "${ratios[@]}" | /usr/bin/python3 -c '
+median_of() {
+    printf "%s\n" "$@" | /usr/bin/python3 -c '
 import statistics, sys
-print("%.3f" % statistics.median(float(x) for x in sys.stdin))')"
+print("%.3f" % statistics.median(float(x) for x in sys.stdin))'
+}
+median_ratio="$(median_of "${ratios[@]}")"
 echo "triangles $triangles; renderer $renderer"
 echo "median ratio isoview frame / HPMC frame: $median_ratio (target <= 0.333)"
+kept_median=""
+if [ "$kept_heap" -eq 1 ]; then
+    kept_median="$(median_of "${kept_ratios[@]}")"
+    echo "median ratio isoview frame / HPMC frame with kept heap: $kept_median"
+fi
 
 if [ -n "$out" ]; then
     commit="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo +)"
@@ -104,11 +135,16 @@ if [ -n "$out" ]; then
         echo "256³ uint8 blob at 127.5 ($triangles triangles), 1280×720, $frames frames per run," \
              "medians in ms; rounds interleaved (HPMC, then isoview)."
         echo
-        echo "| round | HPMC frame | HPMC build | HPMC extract+render | isoview frame | isoview build | isoview render | isoview window | ratio |"
-        echo "|---|---|---|---|---|---|---|---|---|"
+        if [ "$kept_heap" -eq 1 ]; then
+            echo "| round | HPMC frame | HPMC build | HPMC extract+render | isoview frame | isoview build | isoview render | isoview window | ratio | HPMC frame, kept heap | ratio to it |"
+            echo "|---|---|---|---|---|---|---|---|---|---|---|"
+        else
+            echo "| round | HPMC frame | HPMC build | HPMC extract+render | isoview frame | isoview build | isoview render | isoview window | ratio |"
+            echo "|---|---|---|---|---|---|---|---|---|"
+        fi
         printf "%s" "$rows"
         echo
-        echo "Median ratio isoview / HPMC: **$median_ratio**."
+        echo "Median ratio isoview / HPMC: **$median_ratio**${kept_median:+; against HPMC with the kept heap: **$kept_median**}."
     } >>"$out"
     echo "appended to $out"
 fi
