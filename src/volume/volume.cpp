@@ -78,7 +78,8 @@ std::size_t VolumeGeometry::sliceIntervalAt(double k) const
 
 glm::dvec3 VolumeGeometry::toPhysical(const glm::dvec3& index) const
 {
-    if (sliceOrigins.empty()) return glm::dvec3(indexToPhysical() * glm::dvec4(index, 1.0));
+    // The affine map without building its matrix: slice views call this per contour point.
+    if (sliceOrigins.empty()) return origin + direction * (spacing * index);
     const double k = std::clamp(index.z, 0.0, double(sliceOrigins.size() - 1));
     const std::size_t k0 = sliceIntervalAt(k);
     const std::size_t k1 = std::min(k0 + 1, sliceOrigins.size() - 1);
