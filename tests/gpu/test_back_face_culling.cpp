@@ -4,6 +4,7 @@
 // frame is the one drawn without culling.
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/synthetic_volumes.h"
 
@@ -22,28 +23,7 @@ namespace {
 using gl::SceneParams;
 using gl::SceneRenderer;
 
-struct Image {
-    int width = 0;
-    int height = 0;
-    std::vector<std::uint8_t> rgba; // bottom row first
-
-    glm::ivec3 at(int x, int y) const
-    {
-        const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
-        return {rgba[i], rgba[i + 1], rgba[i + 2]};
-    }
-};
-
-GLuint framebufferOf(const gl::OffscreenTarget& target)
-{
-    GLint previous = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
-    target.bind();
-    GLint id = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
-    return GLuint(id);
-}
+using Image = RgbaFrame;
 
 constexpr int kSize = 96;
 const glm::vec3 kCenter(23.5f);

@@ -6,6 +6,7 @@
 #include "gpu/gl_objects.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/synthetic_volumes.h"
 
@@ -32,17 +33,6 @@ struct Frame {
         return {rgba[i], rgba[i + 1], rgba[i + 2]};
     }
 };
-
-GLuint framebufferOf(const gl::OffscreenTarget& target)
-{
-    GLint previous = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
-    target.bind();
-    GLint id = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
-    return GLuint(id);
-}
 
 constexpr int kSize = 96;
 

@@ -10,6 +10,7 @@
 #include "gpu/scene_renderer.h"
 #include "render/orientation_marker_layout.h"
 #include "render/transfer_function.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/synthetic_volumes.h"
 
@@ -42,17 +43,6 @@ struct Image {
         return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
     }
 };
-
-GLuint framebufferOf(const gl::OffscreenTarget& target)
-{
-    GLint previous = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
-    target.bind();
-    GLint id = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
-    return GLuint(id);
-}
 
 Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
 {

@@ -6,6 +6,7 @@
 #include "gpu/gl_objects.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/synthetic_volumes.h"
 
@@ -23,17 +24,6 @@ namespace {
 
 using gl::SceneParams;
 using gl::SceneRenderer;
-
-GLuint framebufferOf(const gl::OffscreenTarget& target)
-{
-    GLint previous = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
-    target.bind();
-    GLint id = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
-    return GLuint(id);
-}
 
 // 48^3 voxels seen along -z through an orthographic camera that maps 48 units onto 96 pixels:
 // pixel column x shows physical x = 0.5 x - 0.25, so its nearest voxel column is never a tie.

@@ -8,6 +8,7 @@
 #include "gpu/gl_objects.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/mesh_compare.h"
 #include "support/synthetic_volumes.h"
@@ -155,28 +156,7 @@ TEST_P(SurfaceLayersTest, StoredLayersFollowTheirIsovalueAndVisibility)
 
 // --- Compositing -------------------------------------------------------------------------
 
-struct Image {
-    int width = 0;
-    int height = 0;
-    std::vector<std::uint8_t> rgba; // bottom row first
-
-    glm::ivec3 at(int x, int y) const
-    {
-        const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
-        return {rgba[i], rgba[i + 1], rgba[i + 2]};
-    }
-};
-
-GLuint framebufferOf(const gl::OffscreenTarget& target)
-{
-    GLint previous = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
-    target.bind();
-    GLint id = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
-    return GLuint(id);
-}
+using Image = RgbaFrame;
 
 // A 48^3 distance field around (23.5, 23.5, 23.5): value = 20 - distance, so isovalue 0 is a
 // sphere of radius 20 and isovalue 10 one of radius 10 inside it. Seen along -z through an

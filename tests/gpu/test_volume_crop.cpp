@@ -6,6 +6,7 @@
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "render/transfer_function.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/synthetic_volumes.h"
 
@@ -42,14 +43,8 @@ struct Image {
 Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
 {
     gl::OffscreenTarget target(size.x, size.y);
-    GLint previous = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
-    target.bind();
-    GLint id = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
     params.viewportSize = size;
-    params.targetFramebuffer = GLuint(id);
+    params.targetFramebuffer = framebufferOf(target);
     renderer.render(params);
     return {size.x, size.y, target.readPixels()};
 }
@@ -195,15 +190,9 @@ TEST_F(VolumeCropTest, BrickedVolumeIsClippedAtTheSamePlace)
 double bestFrameMs(SceneRenderer& renderer, const SceneParams& params, glm::ivec2 size, int runs)
 {
     gl::OffscreenTarget target(size.x, size.y);
-    GLint previous = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
-    target.bind();
-    GLint id = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &id);
-    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
     SceneParams p = params;
     p.viewportSize = size;
-    p.targetFramebuffer = GLuint(id);
+    p.targetFramebuffer = framebufferOf(target);
     double best = 1e300;
     for (int i = 0; i < runs; ++i) {
         const auto start = std::chrono::steady_clock::now();
