@@ -107,8 +107,10 @@ void SliceView::setContours(const std::vector<SliceContour>& contours)
         const auto known = std::find_if(m_contours.begin(), m_contours.end(), [&](const auto& o) {
             return o.contour.id == d.contour.id && o.contour.isovalue == d.contour.isovalue;
         });
-        d.segments =
-            known != m_contours.end() ? std::move(known->segments) : contourAt(d.contour.isovalue);
+        if (known != m_contours.end() && !known->stale)
+            d.segments = std::move(known->segments);
+        else
+            d.stale = true; // made when next drawn or asked for
         next.push_back(std::move(d));
     }
     m_contours = std::move(next);
@@ -127,7 +129,7 @@ void SliceView::setIsovalue(double real)
     DrawnContour* d = selectedContour();
     if (!d || d->contour.isovalue == real) return;
     d->contour.isovalue = real;
-    d->segments = contourAt(real);
+    d->stale = true;
     update();
 }
 
@@ -144,9 +146,19 @@ QColor SliceView::contourColor() const
     return {230, 217, 191};
 }
 
+void SliceView::refreshStaleContours() const
+{
+    for (DrawnContour& d : m_contours) {
+        if (!d.stale) continue;
+        d.segments = contourAt(d.contour.isovalue);
+        d.stale = false;
+    }
+}
+
 const std::vector<ContourSegment>& SliceView::contour() const
 {
     static const std::vector<ContourSegment> kNone;
+    refreshStaleContours();
     for (const DrawnContour& d : m_contours)
         if (d.contour.selected) return d.segments;
     return kNone;
@@ -170,8 +182,10 @@ void SliceView::reslice()
 
 void SliceView::recontour()
 {
-    for (DrawnContour& d : m_contours)
+    for (DrawnContour& d : m_contours) {
         d.segments = contourAt(d.contour.isovalue);
+        d.stale = false;
+    }
 }
 
 std::vector<ContourSegment> SliceView::contourAt(double isovalueReal) const
@@ -292,6 +306,7 @@ void SliceView::paintEvent(QPaintEvent*)
     p.setRenderHint(QPainter::Antialiasing);
 
     // Each surface's isocontour in its colour; the selected one (the slider's) a little thicker.
+    refreshStaleContours();
     for (const DrawnContour& d : m_contours) {
         QPen contourPen(d.contour.color, d.contour.selected ? 1.5 : 1.0);
         contourPen.setCosmetic(true);

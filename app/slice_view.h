@@ -46,6 +46,9 @@ struct SliceContour {
 struct DrawnContour {
     SliceContour contour;
     std::vector<ContourSegment> segments;
+    // The isovalue changed since the segments were made: they are made again when next drawn
+    // or asked for, so a slider dragged faster than the view paints costs one contour a paint.
+    bool stale = false;
 };
 
 class SliceView : public QWidget {
@@ -78,7 +81,11 @@ public:
     // The selected contour on the shown slice, in slice pixel coordinates (empty without one).
     const std::vector<ContourSegment>& contour() const;
     // Every contour drawn now, in draw order.
-    const std::vector<DrawnContour>& contours() const { return m_contours; }
+    const std::vector<DrawnContour>& contours() const
+    {
+        refreshStaleContours();
+        return m_contours;
+    }
     // Where a slice pixel is drawn in the widget, and the pixel under a widget point.
     QPointF widgetPointOfPixel(glm::dvec2 pixel) const;
     std::optional<glm::dvec2> pixelAtWidgetPoint(QPointF point) const;
@@ -120,7 +127,9 @@ private:
     std::shared_ptr<const Volume> m_volume;
     VolumeSlice m_slice;
     QImage m_image; // the slice through the window, Grayscale8
-    std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}}};
+    // Brings stale contours up to date (const accessors may: the segments are a cache).
+    void refreshStaleContours() const;
+    mutable std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}}};
     glm::dvec3 m_crosshair{0.0};
     WindowLevel m_window{40.0, 400.0};
     QString m_readout;

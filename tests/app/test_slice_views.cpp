@@ -158,6 +158,21 @@ TEST(SliceViewsTest, ContourIsDrawnWhereMarchingSquaresPutsItAndFollowsTheIsoval
          {SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal})
         EXPECT_TRUE(sameSegments(view(*w, o)->contour(), cpuContour(*view(*w, o), 90.0)));
     EXPECT_FALSE(sameSegments(axial->contour(), cpuContour(*axial, 40.0)));
+
+    // A drag faster than the views paint: the contour is made when drawn, at the newest value.
+    for (int i = 0; i <= 20; ++i) w->isovaluePanel()->setIsovalue(60.0 + i);
+    axial->setContourColor(QColor(255, 0, 255)); // the surface list gave it the surface's colour
+    const QImage dragged = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const std::vector<ContourSegment> newest = cpuContour(*axial, 80.0);
+    ASSERT_GT(newest.size(), 100u);
+    std::size_t onNewest = 0;
+    for (const ContourSegment& seg : newest) {
+        const QPointF mid = axial->widgetPointOfPixel(glm::dvec2(seg.a + seg.b) * 0.5);
+        const QRgb c = dragged.pixel(int(mid.x()), int(mid.y()));
+        onNewest += qRed(c) > 150 && qBlue(c) > 150 && qGreen(c) < 110;
+    }
+    EXPECT_GE(onNewest, newest.size() * 80 / 100) << "the painted contour is the newest value's";
+    EXPECT_TRUE(sameSegments(axial->contour(), newest));
 }
 
 const DrawnContour* contourOf(const SliceView& v, std::uint32_t id)
