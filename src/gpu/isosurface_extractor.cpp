@@ -519,6 +519,14 @@ IsoMesh IsosurfaceExtractor::capture()
     return d.buffers.download(counts.vertices, counts.indices);
 }
 
+IsosurfaceExtractor::MeshBuffers IsosurfaceExtractor::meshBuffers()
+{
+    Impl& d = *m_impl;
+    if (!d.extracted || !d.pyramid) return {};
+    const HistoPyramid::Counts counts = d.completeMesh();
+    return {d.buffers.vertexBuffer(), d.buffers.indexBuffer(), counts.vertices, counts.indices};
+}
+
 GpuMemoryUse IsosurfaceExtractor::memoryUse() const
 {
     const Impl& d = *m_impl;

@@ -118,6 +118,18 @@ public:
     // GpuMemoryError when the mesh buffers cannot grow to the mesh.
     IsoMesh capture();
 
+    // The buffers holding the last extract's whole mesh (PackedSurfaceVertex and uint32
+    // indices, surface_buffers.h) and how much of them it fills, for a copy on the GPU. Reads
+    // the counts back (waits) the first time after an extract; throws as capture() does.
+    // Valid until the next extract.
+    struct MeshBuffers {
+        unsigned vertexBuffer = 0; // GL buffer names (GLuint)
+        unsigned indexBuffer = 0;
+        std::uint32_t vertexCount = 0;
+        std::uint32_t indexCount = 0;
+    };
+    MeshBuffers meshBuffers();
+
     // GPU memory of the borrowed volume, of the pyramids and of the mesh buffers.
     GpuMemoryUse memoryUse() const;
 

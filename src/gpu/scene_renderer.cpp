@@ -310,7 +310,11 @@ struct SceneRenderer::Impl {
                     surface.extract(layer.isovalue);
                     pyramidIsovalue = layer.isovalue;
                 }
-                entry.mesh.store(surface.capture());
+                // One brick: copied on the GPU; bricks are merged on the CPU first.
+                if (const auto buffers = surface.singleBrickMeshBuffers())
+                    entry.mesh.copyFrom(*buffers);
+                else
+                    entry.mesh.store(surface.capture());
             } catch (const Error& e) {
                 entry.mesh.clear();
                 log::get("engine")->error("surface {} at {} not stored: {}", layer.id,

@@ -10,6 +10,8 @@
 
 #include <array>
 #include <limits>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace isoview::gl {
@@ -70,6 +72,33 @@ void StoredSurfaceMesh::store(const IsoMesh& mesh)
     throwOnGlAllocationError("a stored isosurface", bytes);
     m_vertexCount = std::uint32_t(packed.size());
     m_indexCount = std::uint32_t(mesh.indices.size());
+}
+
+void StoredSurfaceMesh::copyFrom(const IsosurfaceExtractor::MeshBuffers& source)
+{
+    const auto vertexBytes = GLsizeiptr(std::uint64_t(source.vertexCount) *
+                                        sizeof(PackedSurfaceVertex));
+    const auto indexBytes = GLsizeiptr(std::uint64_t(source.indexCount) * sizeof(std::uint32_t));
+    m_vertexCount = 0;
+    m_indexCount = 0;
+    // Exact-size storage first (an allocation error leaves the copy empty), then the copies.
+    for (const auto& [id, bytes] : {std::pair{m_vertices.id(), vertexBytes},
+                                    std::pair{m_indices.id(), indexBytes}}) {
+        ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, id);
+        glBufferData(GL_COPY_WRITE_BUFFER, bytes, nullptr, GL_STATIC_DRAW);
+    }
+    throwOnGlAllocationError("a stored isosurface", std::uint64_t(vertexBytes + indexBytes));
+    for (const auto& [from, to, bytes] :
+         {std::tuple{source.vertexBuffer, m_vertices.id(), vertexBytes},
+          std::tuple{source.indexBuffer, m_indices.id(), indexBytes}}) {
+        if (bytes == 0) continue;
+        ScopedBufferBinding read(GL_COPY_READ_BUFFER, from);
+        ScopedBufferBinding write(GL_COPY_WRITE_BUFFER, to);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, bytes);
+    }
+    throwOnGlError("copying an isosurface into its stored buffers");
+    m_vertexCount = source.vertexCount;
+    m_indexCount = source.indexCount;
 }
 
 void StoredSurfaceMesh::clear()

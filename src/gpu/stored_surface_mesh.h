@@ -27,6 +27,9 @@ public:
     // Replaces the copy with this mesh (positions in the volume's index space). Throws
     // GpuMemoryError when the driver is out of memory for it, GlError otherwise.
     void store(const IsoMesh& mesh);
+    // Replaces the copy with the extractor's mesh, copied buffer to buffer on the GPU (no
+    // download, no wait). Throws as store() does.
+    void copyFrom(const IsosurfaceExtractor::MeshBuffers& source);
     // Forgets the copy (no GPU memory kept).
     void clear();
     // The copy as a welded mesh, equal to the one stored. Waits for the GPU; throws GlError.

@@ -157,6 +157,12 @@ std::optional<std::uint32_t> SurfaceBricks::pollVertexCount() const
     return total;
 }
 
+std::optional<IsosurfaceExtractor::MeshBuffers> SurfaceBricks::singleBrickMeshBuffers()
+{
+    if (m_bricks.size() != 1) return std::nullopt;
+    return m_primary.meshBuffers();
+}
+
 IsoMesh SurfaceBricks::capture()
 {
     if (m_bricks.size() == 1) return m_primary.capture();

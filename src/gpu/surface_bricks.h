@@ -62,6 +62,9 @@ public:
     std::uint32_t vertexCount();
     std::optional<std::uint32_t> pollVertexCount() const;
     IsoMesh capture();
+    // The one brick's mesh buffers (IsosurfaceExtractor::meshBuffers), nullopt for a bricked
+    // volume, whose bricks' meshes are merged on the CPU (capture()).
+    std::optional<IsosurfaceExtractor::MeshBuffers> singleBrickMeshBuffers();
     GpuMemoryUse memoryUse() const;
 
 private:
