@@ -1,7 +1,18 @@
-// Triangle indices, OpenGL 4.3 path: one invocation per triangle, its rank queries ending at
-// the block level (the blocks' first vertices come from vp_block_offsets.comp).
-#define HP_BLOCK_OFFSETS 1
-#include "common/compute_indexing.glsl"
+// Triangle indices, OpenGL 4.3 path: 8 invocations per active block share the triangles of the
+// block. Its rank queries read each owner cell's first welded vertex from
+// cellFirstVertex[], which the vertex pass wrote.
+#define HP_CELL_FIRST_VERTEX 1
+#define HP_RANK_FROM_CELL_FIRST_VERTEX 1
+#include "common/marching_cubes_cell.glsl"
+#include "common/block_work_group.glsl"
+
+layout(std430, binding = 2) readonly restrict buffer BlockSlots {
+    uint blockSlot[];
+};
+layout(std430, binding = 5) readonly restrict buffer CellFirstVertex {
+    uint cellFirstVertex[];
+};
+
 #include "common/triangle_indices.glsl"
 
 layout(std430, binding = 0) writeonly restrict buffer SurfaceIndices {
@@ -11,10 +22,16 @@ uniform uint u_indexCapacity;
 
 void main()
 {
-    uint triangle = invocationIndex();
-    if (3u * triangle + 3u > min(record[XR_INDEX_COUNT], u_indexCapacity)) return;
-    uvec3 t = triangleIndices(triangle);
-    indices[3u * triangle] = t.x;
-    indices[3u * triangle + 1u] = t.y;
-    indices[3u * triangle + 2u] = t.z;
+    uint slot = blockSlotOfInvocation();
+    if (slot >= u_activeBlockCount) return;
+    uvec4 start = blockStarts[slot];
+    ivec2 blockTexel = blockTexelOfSlot(slot);
+    for (uint t = laneInBlock(); t < start.z; t += kLanesPerBlock) {
+        uint at = 3u * (start.x + t);
+        if (at + 3u > u_indexCapacity) return;
+        uvec3 corners = blockTriangleIndices(blockTexel, t);
+        indices[at] = corners.x;
+        indices[at + 1u] = corners.y;
+        indices[at + 2u] = corners.z;
+    }
 }

@@ -1,7 +1,15 @@
-// Welded vertices, OpenGL 4.3 path: one invocation per vertex of the vertex pyramid computes its
-// position and normal once and stores them at its key, the index every triangle corner on that
-// edge will name.
-#include "common/compute_indexing.glsl"
+// Welded vertices, OpenGL 4.3 path: 8 invocations per active block share the vertices of the
+// block's part of the vertex pyramid; each computes a vertex's position and normal once and
+// stores them at its key, the index every triangle corner on that edge will name. The first vertex of
+// each cell also leaves its key in cellFirstVertex[], where the index pass finds it.
+#define HP_CELL_FIRST_VERTEX 1
+#include "common/marching_cubes_cell.glsl"
+#include "common/block_work_group.glsl"
+
+layout(std430, binding = 5) writeonly restrict buffer CellFirstVertex {
+    uint cellFirstVertex[];
+};
+
 #include "common/surface_vertex.glsl"
 #include "common/vertex_pyramid.glsl"
 
@@ -19,10 +27,19 @@ uniform uint u_vertexCapacity;
 
 void main()
 {
-    uint key = invocationIndex();
-    if (key >= min(record[XR_VERTEX_COUNT], u_vertexCapacity)) return;
-    VpLocation loc = vpTraverse(key);
-    SurfaceVertex v = surfaceVertexOnEdge(loc.cell, loc.edge);
-    vertices[key] = PackedVertex(v.position.x, v.position.y, v.position.z, v.normal.x, v.normal.y,
-                                 v.normal.z, v.lowerVoxel, v.axis);
+    uint slot = blockSlotOfInvocation();
+    if (slot >= u_activeBlockCount) return;
+    uvec4 start = blockStarts[slot];
+    ivec2 blockTexel = blockTexelOfSlot(slot);
+    for (uint v = laneInBlock(); v < start.w; v += kLanesPerBlock) {
+        uint key = start.y + v;
+        if (key >= u_vertexCapacity) return;
+        VpLocation loc = vpTraverseBlock(blockTexel, v);
+        if (loc.rank == 0u) {
+            cellFirstVertex[slot * 256u + cellWithinBlock(loc.baseTexel, loc.channel)] = key;
+        }
+        SurfaceVertex s = surfaceVertexOnEdge(loc.cell, loc.edge);
+        vertices[key] = PackedVertex(s.position.x, s.position.y, s.position.z, s.normal.x,
+                                     s.normal.y, s.normal.z, s.lowerVoxel, s.axis);
+    }
 }

@@ -58,10 +58,9 @@ struct HpLocation {
 // (One line: GLSL before 4.20 has no line continuation.)
 #define HP_DESCEND(LEVEL, SAMPLER, LOD) if (LEVEL < u_hpLevelCount) p = 2 * p + channelOffset(hpPickChild(texelFetch(SAMPLER, p, LOD), key));
 
-HpLocation hpTraverse(uint key)
+// The base texel p reached, key local to it: the cell and its place in the case's list.
+HpLocation hpLocateInBaseTexel(ivec2 p, uint key)
 {
-    ivec2 p = ivec2(0);
-    HP_DESCEND_LEVELS(u_hp8, u_hp16, u_hp32)
     uvec4 cases = texelFetch(u_hpBase, p, 0);
     int channel = hpPickChild(caseVertexCounts(cases), key);
     HpLocation loc;
@@ -70,5 +69,33 @@ HpLocation hpTraverse(uint key)
     loc.localKey = key;
     return loc;
 }
+
+HpLocation hpTraverse(uint key)
+{
+    ivec2 p = ivec2(0);
+    HP_DESCEND_LEVELS(u_hp8, u_hp16, u_hp32)
+    return hpLocateInBaseTexel(p, key);
+}
+
+// Traversal of one block's part of the pyramid, from its texel at the block level: key counts
+// from the block's first triangle vertex.
+HpLocation hpTraverseBlock(ivec2 blockTexel, uint key)
+{
+    ivec2 p = blockTexel;
+    HP_DESCEND_BLOCK_LEVELS(u_hp8, u_hp16, u_hp32)
+    return hpLocateInBaseTexel(p, key);
+}
+
+// Sum of the channels before `channel`: the keys that come before that child.
+uint countBefore(uvec4 counts, int channel)
+{
+    uvec4 before = uvec4(lessThan(ivec4(0, 1, 2, 3), ivec4(channel)));
+    return counts.x * before.x + counts.y * before.y + counts.z * before.z + counts.w * before.w;
+}
+
+// One step up from level LEVEL - 1 to LEVEL (a literal), for the levels the pyramid has: adds
+// to `first` the keys of the siblings before the child p sits in. (One line: GLSL before 4.20
+// has no line continuation.)
+#define HP_ASCEND(LEVEL, SAMPLER, LOD) if (LEVEL < u_hpLevelCount) { int child = (p.x & 1) | ((p.y & 1) << 1); p >>= 1; first += countBefore(texelFetch(SAMPLER, p, LOD), child); }
 
 #endif

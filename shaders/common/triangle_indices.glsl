@@ -6,13 +6,24 @@
 
 #include "common/vertex_pyramid.glsl"
 
-uvec3 triangleIndices(uint triangle)
+uvec3 indicesAt(HpLocation loc)
 {
-    HpLocation loc = hpTraverse(3u * triangle);
     ivec3 edges;
     for (int corner = 0; corner < 3; ++corner)
         edges[corner] = triangleEdge(loc.caseIndex, int(loc.localKey) + corner);
     return vertexIndicesOfEdges(loc.cell, edges);
+}
+
+uvec3 triangleIndices(uint triangle)
+{
+    return indicesAt(hpTraverse(3u * triangle));
+}
+
+// Triangle `triangle` of the block at blockTexel of the block level (counted from the block's
+// first).
+uvec3 blockTriangleIndices(ivec2 blockTexel, uint triangle)
+{
+    return indicesAt(hpTraverseBlock(blockTexel, 3u * triangle));
 }
 
 #endif

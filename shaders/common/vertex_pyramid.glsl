@@ -36,47 +36,79 @@ int nthEdge(uint mask, uint n)
     return 0;
 }
 
-// Sum of the channels before `channel`: the keys that come before that child.
-uint countBefore(uvec4 counts, int channel)
-{
-    uvec4 before = uvec4(lessThan(ivec4(0, 1, 2, 3), ivec4(channel)));
-    return counts.x * before.x + counts.y * before.y + counts.z * before.z + counts.w * before.w;
-}
-
 struct VpLocation {
     ivec3 cell;
-    int edge; // an edge the cell owns, in the cell's numbering
+    int edge;        // an edge the cell owns, in the cell's numbering
+    uint rank;       // which of the cell's welded vertices (0: its first)
+    ivec2 baseTexel; // where the cell's case lives in the base level
+    int channel;
 };
 
-// The cell and edge of welded vertex `key`.
-VpLocation vpTraverse(uint key)
+// The base texel p reached, key local to it: the cell and the edge of that vertex.
+VpLocation vpLocateInBaseTexel(ivec2 p, uint key)
 {
-    ivec2 p = ivec2(0);
-    HP_DESCEND_LEVELS(u_vp8, u_vp16, u_vp32)
     uvec4 cases = texelFetch(u_hpBase, p, 0);
     ivec3 first = firstCellOfBaseTexel(p);
     int channel = hpPickChild(cellVertexCounts(cases, first), key);
     VpLocation loc;
     loc.cell = first + ivec3(channelOffset(channel), 0);
     loc.edge = nthEdge(ownedCrossedEdges(loc.cell, cases[channel]), key);
+    loc.rank = key;
+    loc.baseTexel = p;
+    loc.channel = channel;
     return loc;
 }
 
-// One step up from level LEVEL - 1 to LEVEL (a literal), for the levels in (ascendFrom,
-// ascendTo] the pyramid has: adds the keys of the siblings before the child p sits in. The
-// caller declares ascendFrom and ascendTo as constants, which the compiler folds. (One line:
-// GLSL before 4.20 has no line continuation.)
-#define HP_ASCEND(LEVEL, SAMPLER, LOD) if (LEVEL > ascendFrom && LEVEL <= ascendTo && LEVEL < u_hpLevelCount) { int child = (p.x & 1) | ((p.y & 1) << 1); p >>= 1; first += countBefore(texelFetch(SAMPLER, p, LOD), child); }
+// The cell and edge of welded vertex `key`.
+VpLocation vpTraverse(uint key)
+{
+    ivec2 p = ivec2(0);
+    HP_DESCEND_LEVELS(u_vp8, u_vp16, u_vp32)
+    return vpLocateInBaseTexel(p, key);
+}
 
-#ifdef HP_BLOCK_OFFSETS
-// Compute path: the first vertex of every active block, found once per block by
-// vp_block_offsets.comp, so a rank query ascends only within its block.
-layout(std430, binding = 2) readonly restrict buffer BlockFirstVertex {
-    uint blockFirstVertex[];
-};
+// The same within one block, from its texel at the block level: key counts from the block's
+// first welded vertex.
+VpLocation vpTraverseBlock(ivec2 blockTexel, uint key)
+{
+    ivec2 p = blockTexel;
+    HP_DESCEND_BLOCK_LEVELS(u_vp8, u_vp16, u_vp32)
+    return vpLocateInBaseTexel(p, key);
+}
+
+#ifdef HP_CELL_FIRST_VERTEX
+// Compute path: the vertex pass writes each cell's first welded vertex to cellFirstVertex[], 256
+// cells per active block at its slot (blockSlot[], block_starts.comp), so the index pass's rank
+// queries are two buffer reads instead of a climb up the vertex pyramid. The including pass
+// declares cellFirstVertex[] (written or read); the index pass also defines
+// HP_RANK_FROM_CELL_FIRST_VERTEX and declares blockSlot[].
+uint cellWithinBlock(ivec2 baseTexel, int channel)
+{
+    ivec2 within = baseTexel & 7;
+    return uint((((within.y << 3) | within.x) << 2) | channel);
+}
+
 #endif
 
-// The index of the first vertex a cell owns, and the cell's case.
+#ifdef HP_RANK_FROM_CELL_FIRST_VERTEX
+uint cellFirstVertexSlot(ivec2 baseTexel, int channel)
+{
+    ivec2 block = baseTexel >> 3;
+    return blockSlot[block.y * u_blocksPerRow + block.x] * 256u +
+           cellWithinBlock(baseTexel, channel);
+}
+
+// The index of the first vertex a cell owns (the cell owns at least one: it owns a crossed
+// edge), and the cell's case.
+uint vpFirstVertexOf(ivec3 cell, out uint caseIndex)
+{
+    BaseSlot slot = baseSlotOf(cell);
+    caseIndex = texelFetch(u_hpBase, slot.texel, 0)[slot.channel];
+    return cellFirstVertex[cellFirstVertexSlot(slot.texel, slot.channel)];
+}
+#else
+// The index of the first vertex a cell owns, and the cell's case: a rank query climbing the
+// vertex pyramid from the cell to the top.
 uint vpFirstVertexOf(ivec3 cell, out uint caseIndex)
 {
     BaseSlot slot = baseSlotOf(cell);
@@ -85,27 +117,10 @@ uint vpFirstVertexOf(ivec3 cell, out uint caseIndex)
     ivec3 texelFirstCell = cell - ivec3(channelOffset(slot.channel), 0);
     uint first = countBefore(cellVertexCounts(cases, texelFirstCell), slot.channel);
     ivec2 p = slot.texel;
-    const int ascendFrom = 0;
-#ifdef HP_BLOCK_OFFSETS
-    const int ascendTo = HP_BLOCK_LEVEL;
     HP_ASCEND_LEVELS(u_vp8, u_vp16, u_vp32)
-    first += blockFirstVertex[slot.block];
-#else
-    const int ascendTo = 1000;
-    HP_ASCEND_LEVELS(u_vp8, u_vp16, u_vp32)
+    return first;
+}
 #endif
-    return first;
-}
-
-// The index of the first vertex of the block at texel p of the block level.
-uint vpFirstVertexOfBlock(ivec2 p)
-{
-    uint first = 0u;
-    const int ascendFrom = HP_BLOCK_LEVEL;
-    const int ascendTo = 1000;
-    HP_ASCEND_LEVELS(u_vp8, u_vp16, u_vp32)
-    return first;
-}
 
 // The welded vertices on a triangle's three edges of `cell`: each is found at its edge's owner
 // (extraction/edge_ownership.h), after the owner's crossed edges numbered below it. The pyramid

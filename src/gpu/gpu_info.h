@@ -35,7 +35,8 @@ struct GlFeatureLimits {
 struct GpuMemoryUse {
     std::size_t volumeTextureBytes = 0;
     std::size_t pyramidBytes = 0; // both pyramids
-    std::size_t meshBytes = 0;    // the welded mesh's vertex and index buffers (capacity)
+    std::size_t meshBytes = 0;    // the welded mesh's vertex and index buffers and, on the compute
+                                  // path, its per-cell first-vertex index (capacity)
     std::uint64_t voxels = 0;
 };
 

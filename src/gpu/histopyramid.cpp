@@ -136,8 +136,8 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
         glBufferData(GL_ARRAY_BUFFER, record::kBytes, zero.data(), GL_DYNAMIC_COPY);
     }
     {
-        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_blockFirstVertex.id());
-        m_blockFirstVertex.label("first welded vertex per block");
+        ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_blockSlots.id());
+        m_blockSlots.label("slot of each active block");
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(std::size_t(layout.blockTotal()) * 4), nullptr,
                      GL_DYNAMIC_COPY);
         m_bytes += std::size_t(layout.blockTotal()) * 4;

@@ -83,9 +83,9 @@ public:
     GLuint recordBuffer() const { return m_record.id(); }
 
     // The blocks the last build classified (uint each), and room for a uint per block of the
-    // layout: the compute path stores each active block's first welded vertex there.
+    // layout: the compute path stores each active block's place in that list there.
     GLuint activeBlocksBuffer() const { return m_activeBlocks.id(); }
-    GLuint blockFirstVertexBuffer() const { return m_blockFirstVertex.id(); }
+    GLuint blockSlotsBuffer() const { return m_blockSlots.id(); }
 
     // A complete framebuffer to bind around draws that rasterise nothing (transform-feedback
     // capture): GL rejects draws into an incomplete framebuffer even then, and a surfaceless
@@ -138,7 +138,7 @@ private:
     Buffer m_recordCopy;                               // the counts copied aside for pollCounts()
     Buffer m_activeBlocks = Buffer::create();          // the blocks the last build classified
     VertexArray m_blockVertexArray = VertexArray::create(); // m_activeBlocks as attribute 0
-    Buffer m_blockFirstVertex = Buffer::create();
+    Buffer m_blockSlots = Buffer::create();
     SyncFence m_recordReady;
     std::size_t m_bytes = 0;
 };

@@ -51,6 +51,9 @@ struct VolumePrograms {
 // checking.
 constexpr std::uint64_t kMaxIndicesPerBlock = 15ull * 8 * 8 * 4;
 constexpr std::uint64_t kMaxVerticesPerBlock = 12ull * 8 * 8 * 4;
+constexpr std::size_t kCellsPerBlock = 8 * 8 * 4;
+// Active blocks per work group of the vertex and index passes (common/block_work_group.glsl).
+constexpr std::uint32_t kBlocksPerWorkGroup = 8;
 
 } // namespace
 
@@ -61,11 +64,17 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> reduceBlocks;
     std::optional<ShaderProgram> record;
     std::optional<ShaderProgram> indices;      // iso_indices.comp, or .vert on the 3.3 path
-    std::optional<ShaderProgram> blockOffsets; // vp_block_offsets.comp (compute path only)
+    std::optional<ShaderProgram> blockStartsProgram; // block_starts.comp (compute path only)
     std::optional<ShaderProgram> surface;      // draws the welded mesh
     std::optional<ShaderProgram> translucentSurface; // the same into transparency accumulation
     std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
     SurfaceBuffers buffers;
+    // Compute path, per active block: where its mesh starts (block_starts.comp) and its cells'
+    // first welded vertices (256 each; the vertex pass writes them, the index pass reads them).
+    // They grow with the active blocks and shrink only with a new volume or crop.
+    Buffer blockStarts = Buffer::create();
+    Buffer cellFirstVertex = Buffer::create();
+    std::size_t perBlockCapacity = 0; // blocks
 
     const GpuVolume* volume = nullptr; // borrowed (SceneRenderer owns it)
     std::optional<HistoPyramid> pyramid;
@@ -155,42 +164,77 @@ struct IsosurfaceExtractor::Impl {
         pyramid->writeRecord(*record, emptyVertexArray.id());
     }
 
-    // OpenGL 4.3: the vertex and index passes, sized by the record on the GPU.
+    // Room in cellFirstVertex and blockStarts for every active block.
+    void reservePerBlockBuffers()
+    {
+        const std::size_t blocks = std::max<std::size_t>(activeBlocks.size(), 1);
+        if (blocks <= perBlockCapacity) return;
+        perBlockCapacity = 0;
+        const std::size_t cellBytes = blocks * kCellsPerBlock * sizeof(std::uint32_t);
+        const std::size_t startBytes = blocks * 4 * sizeof(std::uint32_t);
+        {
+            ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, cellFirstVertex.id());
+            cellFirstVertex.label("first welded vertex per cell of the active blocks");
+            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(cellBytes), nullptr,
+                         GL_DYNAMIC_COPY);
+        }
+        {
+            ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, blockStarts.id());
+            blockStarts.label("mesh start and size per active block");
+            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(startBytes), nullptr,
+                         GL_DYNAMIC_COPY);
+        }
+        throwOnGlAllocationError("the per-block extraction buffers", cellBytes + startBytes);
+        perBlockCapacity = blocks;
+    }
+
+    // `groups` work groups of 64, as rows of at most 32768 (the x limit is 65535). At least one,
+    // also when no block is active (its invocations return at once): drivers that compile a
+    // pass at its first dispatch (llvmpipe) then do so on the first extract, not on a later one
+    // that may run short of memory.
+    static void dispatchGroups(std::uint32_t groups)
+    {
+        groups = std::max(groups, 1u);
+        const std::uint32_t perRow = 32768;
+        glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
+    }
+
+    // OpenGL 4.3: where each active block's mesh starts, then the vertex and index passes, a
+    // work group per active block.
     void runComputePasses()
     {
+        const auto blocks = std::uint32_t(activeBlocks.size());
         const ShaderProgram& vertices = programsFor(volume->samplerKind()).vertices;
         setCapacityUniforms(vertices);
         setCapacityUniforms(*indices);
+        for (const ShaderProgram* p : std::initializer_list<const ShaderProgram*>{
+                 &*blockStartsProgram, &vertices, &*indices}) {
+            ScopedProgram use(p->id());
+            glUniform1ui(p->uniform("u_activeBlockCount"), blocks);
+        }
+        reservePerBlockBuffers();
         ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
         pyramid->bindLevelTextures();
-        ScopedIndexedBufferBinding recordInput(GL_SHADER_STORAGE_BUFFER, 1,
-                                               pyramid->recordBuffer());
-        ScopedBufferBinding dispatch(GL_DISPATCH_INDIRECT_BUFFER, pyramid->recordBuffer());
+        ScopedIndexedBufferBinding slots(GL_SHADER_STORAGE_BUFFER, 2, pyramid->blockSlotsBuffer());
+        ScopedIndexedBufferBinding active(GL_SHADER_STORAGE_BUFFER, 3,
+                                          pyramid->activeBlocksBuffer());
+        ScopedIndexedBufferBinding starts(GL_SHADER_STORAGE_BUFFER, 4, blockStarts.id());
+        ScopedIndexedBufferBinding cellFirst(GL_SHADER_STORAGE_BUFFER, 5, cellFirstVertex.id());
         {
-            ScopedProgram use(vertices.id());
-            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.vertexBuffer());
-            glDispatchComputeIndirect(GLintptr(record::kVertexDispatch * sizeof(std::uint32_t)));
-        }
-        {
-            // Each active block's first vertex, for the index pass's rank queries.
-            ScopedProgram use(blockOffsets->id());
-            const auto blocks = std::uint32_t(activeBlocks.size());
-            glUniform1ui(blockOffsets->uniform("u_activeBlockCount"), blocks);
-            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0,
-                                              pyramid->blockFirstVertexBuffer());
-            ScopedIndexedBufferBinding input(GL_SHADER_STORAGE_BUFFER, 2,
-                                             pyramid->activeBlocksBuffer());
-            const std::uint32_t groups = (blocks + 63) / 64;
-            const std::uint32_t perRow = 32768;
-            glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
+            ScopedProgram use(blockStartsProgram->id());
+            dispatchGroups((blocks + 63) / 64);
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         }
         {
+            ScopedProgram use(vertices.id());
+            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.vertexBuffer());
+            dispatchGroups((blocks + kBlocksPerWorkGroup - 1) / kBlocksPerWorkGroup);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT); // cellFirstVertex, for the indices
+        }
+        {
             ScopedProgram use(indices->id());
-            ScopedIndexedBufferBinding blockFirst(GL_SHADER_STORAGE_BUFFER, 2,
-                                                  pyramid->blockFirstVertexBuffer());
             ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.indexBuffer());
-            glDispatchComputeIndirect(GLintptr(record::kTriangleDispatch * sizeof(std::uint32_t)));
+            dispatchGroups((blocks + kBlocksPerWorkGroup - 1) / kBlocksPerWorkGroup);
         }
         // The draw reads them as vertices and indices; capture reads them back.
         glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
@@ -244,13 +288,18 @@ struct IsosurfaceExtractor::Impl {
         meshComplete = true;
         meshError.reset();
         buffers.release(); // a new volume or crop starts small again
+        if (perBlockCapacity > 0) {
+            blockStarts = Buffer::create();
+            cellFirstVertex = Buffer::create();
+            perBlockCapacity = 0;
+        }
         if (pyramid) {
             const std::initializer_list<const ShaderProgram*> all = {
                 &programs.classify, &programs.vertices, &*reduce,  &*reduceBlocks,
                 &*record,           &*indices,          &*surface, &*translucentSurface};
             for (const ShaderProgram* p : all)
                 setLayoutUniforms(*p);
-            if (blockOffsets) setLayoutUniforms(*blockOffsets);
+            if (blockStartsProgram) setLayoutUniforms(*blockStartsProgram);
         }
         const glm::uvec3 dims = newVolume.dims();
         const glm::uvec2 textureSize = newVolume.texture().layout().textureSize();
@@ -328,15 +377,15 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
                            defines);
     d.record.emplace(
         "extraction record", std::vector<ShaderStage>{{GL_VERTEX_SHADER, "extraction_record.vert"}},
-        defines, std::vector<std::string>{"v_record0", "v_record1", "v_record2", "v_record3"});
+        defines, std::vector<std::string>{"v_record0", "v_record1"});
     if (d.caps.computeExtraction) {
         d.indices.emplace("isosurface indices",
                           std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "iso_indices.comp"}},
                           defines);
-        d.blockOffsets.emplace(
-            "vertex pyramid block offsets",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "vp_block_offsets.comp"}}, defines);
-        pointSamplersAtUnits(*d.blockOffsets);
+        d.blockStartsProgram.emplace(
+            "active block starts",
+            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "block_starts.comp"}}, defines);
+        pointSamplersAtUnits(*d.blockStartsProgram);
     } else {
         d.indices.emplace("isosurface indices",
                           std::vector<ShaderStage>{{GL_VERTEX_SHADER, "iso_indices.vert"}}, defines,
@@ -536,7 +585,7 @@ GpuMemoryUse IsosurfaceExtractor::memoryUse() const
         use.voxels = d.volume->voxelCount();
     }
     if (d.pyramid) use.pyramidBytes = d.pyramid->bytes();
-    use.meshBytes = d.buffers.bytes();
+    use.meshBytes = d.buffers.bytes() + d.perBlockCapacity * (kCellsPerBlock + 4) * 4;
     return use;
 }
 

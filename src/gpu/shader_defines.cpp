@@ -3,7 +3,6 @@
 #include "extraction/edge_ownership.h"
 #include "extraction/marching_cubes_tables.h"
 #include "extraction/pyramid_layout.h"
-#include "gpu/extraction_record.h"
 #include "gpu/histopyramid.h"
 
 #include <array>
@@ -33,12 +32,25 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
         s << " HP_DESCEND(" << level << ", " << sampler << ", " << lod << ")";
     }
     s << "\n";
+    s << "#define HP_DESCEND_BLOCK_LEVELS(S8, S16, S32)";
+    for (int level = int(PyramidLayout::kBlockLevel); level >= 1; --level) {
+        const auto [sampler, lod] = samplerOf(level);
+        s << " HP_DESCEND(" << level << ", " << sampler << ", " << lod << ")";
+    }
+    s << "\n";
+    s << "#define HP_ASCEND_ABOVE_BLOCK_LEVELS(S8, S16, S32)";
+    for (int level = int(PyramidLayout::kBlockLevel) + 1; level < int(kMaxPyramidLevels); ++level) {
+        const auto [sampler, lod] = samplerOf(level);
+        s << " HP_ASCEND(" << level << ", " << sampler << ", " << lod << ")";
+    }
+    s << "\n";
     s << "#define HP_ASCEND_LEVELS(S8, S16, S32)";
     for (int level = 1; level < int(kMaxPyramidLevels); ++level) {
         const auto [sampler, lod] = samplerOf(level);
         s << " HP_ASCEND(" << level << ", " << sampler << ", " << lod << ")";
     }
     s << "\n";
+    s << "#define HP_BLOCK_LEVEL " << PyramidLayout::kBlockLevel << "\n";
     const glm::uvec3 block = PyramidLayout::kBlockCells;
     s << "#define HP_BLOCK_CELLS_X " << block.x << "\n";
     s << "#define HP_BLOCK_CELLS_Y " << block.y << "\n";
@@ -79,9 +91,6 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
         s << (c ? "," : "") << packed[0] << "u," << packed[1] << "u";
     }
     s << "\n";
-    s << "#define HP_BLOCK_LEVEL " << PyramidLayout::kBlockLevel << "\n";
-    s << "#define XR_INDEX_COUNT " << record::kIndexCount << "\n";
-    s << "#define XR_VERTEX_COUNT " << record::kVertexCount << "\n";
     return s.str();
 }
 
