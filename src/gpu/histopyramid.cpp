@@ -261,6 +261,12 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     // to the block level only the active blocks are reduced; the block level is cleared first,
     // so every other block counts zero there; above it the whole level is reduced.
     for (std::uint32_t level = 1; level < m_layout.levelCount; ++level) {
+        if (programs.reduceBlocksCompute != nullptr && level <= PyramidLayout::kBlockLevel) {
+            if (level == PyramidLayout::kBlockLevel) {
+                reduceBlocksByCompute(*programs.reduceBlocksCompute, instances);
+            }
+            continue;
+        }
         const LevelStorage source = storageOf(level - 1);
         glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
         setSampledMipRange(*source.texture, source.mip, source.mip);
@@ -297,6 +303,51 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     glBindTexture(GL_TEXTURE_2D, 0);
     sampleAllMips();
     glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void HistoPyramid::reduceBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount)
+{
+    // The levels' storage formats are what hp_reduce_blocks.comp declares for its images.
+    static_assert(PyramidLayout::kBlockLevel == 3 && kFirst16BitLevel == 3);
+    glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffers[PyramidLayout::kBlockLevel].id());
+    const GLuint zero[4] = {0, 0, 0, 0};
+    glClearBufferuiv(GL_COLOR, 0, zero);
+    glClearBufferuiv(GL_COLOR, 1, zero);
+    if (activeBlockCount == 0) return;
+    // Every build ends with sampleAllMips(), so each level bound here lies in its texture's
+    // sampled range, as image access requires.
+    glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
+    glBindTexture(GL_TEXTURE_2D, m_base.id());
+    struct ImageLevel {
+        const Texture& texture;
+        GLint mip;
+        GLenum format;
+    };
+    const std::array<ImageLevel, 6> images{{
+        {m_levels8, 0, GL_RGBA8UI},
+        {m_levels8, 1, GL_RGBA8UI},
+        {m_levels16, 0, GL_RGBA16UI},
+        {m_vertexLevels8, 0, GL_RGBA8UI},
+        {m_vertexLevels8, 1, GL_RGBA8UI},
+        {m_vertexLevels16, 0, GL_RGBA16UI},
+    }};
+    for (std::size_t unit = 0; unit < images.size(); ++unit) {
+        glBindImageTexture(GLuint(unit), images[unit].texture.id(), images[unit].mip, GL_FALSE, 0,
+                           GL_WRITE_ONLY, images[unit].format);
+    }
+    {
+        ScopedProgram use(program.id());
+        ScopedIndexedBufferBinding blocks(GL_SHADER_STORAGE_BUFFER, 3, m_activeBlocks.id());
+        glUniform1ui(program.uniform("u_activeBlockCount"), GLuint(activeBlockCount));
+        const auto groups = (GLuint(activeBlockCount) + 63) / 64;
+        const GLuint perRow = 32768;
+        glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
+    }
+    for (std::size_t unit = 0; unit < images.size(); ++unit) {
+        glBindImageTexture(GLuint(unit), 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
+    }
+    // The reduction above and every traversal read these levels as textures.
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
 }
 
 void HistoPyramid::writeRecord(const ShaderProgram& recordProgram, GLuint emptyVertexArray)

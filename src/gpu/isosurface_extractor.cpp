@@ -65,6 +65,7 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> record;
     std::optional<ShaderProgram> indices;      // iso_indices.comp, or .vert on the 3.3 path
     std::optional<ShaderProgram> blockStartsProgram; // block_starts.comp (compute path only)
+    std::optional<ShaderProgram> reduceBlocksCompute; // hp_reduce_blocks.comp (compute path only)
     std::optional<ShaderProgram> surface;      // draws the welded mesh
     std::optional<ShaderProgram> translucentSurface; // the same into transparency accumulation
     std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
@@ -300,6 +301,7 @@ struct IsosurfaceExtractor::Impl {
             for (const ShaderProgram* p : all)
                 setLayoutUniforms(*p);
             if (blockStartsProgram) setLayoutUniforms(*blockStartsProgram);
+            if (reduceBlocksCompute) setLayoutUniforms(*reduceBlocksCompute);
         }
         const glm::uvec3 dims = newVolume.dims();
         const glm::uvec2 textureSize = newVolume.texture().layout().textureSize();
@@ -386,6 +388,10 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
             "active block starts",
             std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "block_starts.comp"}}, defines);
         pointSamplersAtUnits(*d.blockStartsProgram);
+        d.reduceBlocksCompute.emplace(
+            "histopyramid reduce blocks (compute)",
+            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_blocks.comp"}}, defines);
+        pointSamplersAtUnits(*d.reduceBlocksCompute);
     } else {
         d.indices.emplace("isosurface indices",
                           std::vector<ShaderStage>{{GL_VERTEX_SHADER, "iso_indices.vert"}}, defines,
@@ -476,8 +482,9 @@ void IsosurfaceExtractor::extract(float isovalue)
     d.activeRanges().activeBlocks(isovalue, d.activeBlocks);
     {
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-        d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce}, d.emptyVertexArray.id(),
-                         d.activeBlocks);
+        d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce,
+                          d.reduceBlocksCompute ? &*d.reduceBlocksCompute : nullptr},
+                         d.emptyVertexArray.id(), d.activeBlocks);
     }
     d.writeRecord();
     if (d.caps.computeExtraction) {
