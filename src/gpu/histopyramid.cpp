@@ -249,7 +249,9 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     // Pass 1: classify the cells of the active blocks into the base level. Texels of the other
     // blocks keep whatever an earlier isovalue left: the block level above says they hold
     // nothing, so traversal never reads them.
-    if (instances > 0) {
+    if (programs.classifyCompute != nullptr) {
+        classifyBlocksByCompute(*programs.classifyCompute, instances);
+    } else if (instances > 0) {
         ScopedProgram program(programs.classify.id());
         ScopedVertexArray blocks(m_blockVertexArray.id());
         setBlockQuad(programs.classify, 0);
@@ -305,6 +307,29 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+void HistoPyramid::dispatchPerActiveBlock(const ShaderProgram& program,
+                                          GLsizei activeBlockCount) const
+{
+    ScopedProgram use(program.id());
+    ScopedIndexedBufferBinding blocks(GL_SHADER_STORAGE_BUFFER, 3, m_activeBlocks.id());
+    glUniform1ui(program.uniform("u_activeBlockCount"), GLuint(activeBlockCount));
+    // 64-wide groups; at least one, also when no block is active (its invocations return at
+    // once): drivers that compile a pass at its first dispatch (llvmpipe) then do so on the first
+    // build, not on a later one that may run short of memory.
+    const auto groups = std::max((GLuint(activeBlockCount) + 63) / 64, 1u);
+    const GLuint perRow = 32768;
+    glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
+}
+
+void HistoPyramid::classifyBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount)
+{
+    glBindImageTexture(0, m_base.id(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
+    dispatchPerActiveBlock(program, activeBlockCount);
+    glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
+    // The reduction reads the base as a texture.
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+}
+
 void HistoPyramid::reduceBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount)
 {
     // The levels' storage formats are what hp_reduce_blocks.comp declares for its images.
@@ -313,7 +338,6 @@ void HistoPyramid::reduceBlocksByCompute(const ShaderProgram& program, GLsizei a
     const GLuint zero[4] = {0, 0, 0, 0};
     glClearBufferuiv(GL_COLOR, 0, zero);
     glClearBufferuiv(GL_COLOR, 1, zero);
-    if (activeBlockCount == 0) return;
     // Every build ends with sampleAllMips(), so each level bound here lies in its texture's
     // sampled range, as image access requires.
     glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
@@ -335,14 +359,7 @@ void HistoPyramid::reduceBlocksByCompute(const ShaderProgram& program, GLsizei a
         glBindImageTexture(GLuint(unit), images[unit].texture.id(), images[unit].mip, GL_FALSE, 0,
                            GL_WRITE_ONLY, images[unit].format);
     }
-    {
-        ScopedProgram use(program.id());
-        ScopedIndexedBufferBinding blocks(GL_SHADER_STORAGE_BUFFER, 3, m_activeBlocks.id());
-        glUniform1ui(program.uniform("u_activeBlockCount"), GLuint(activeBlockCount));
-        const auto groups = (GLuint(activeBlockCount) + 63) / 64;
-        const GLuint perRow = 32768;
-        glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
-    }
+    dispatchPerActiveBlock(program, activeBlockCount);
     for (std::size_t unit = 0; unit < images.size(); ++unit) {
         glBindImageTexture(GLuint(unit), 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
     }

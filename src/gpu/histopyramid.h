@@ -8,8 +8,8 @@
 // edges it owns (extraction/edge_ownership.h). Level l+1 halves level l: channel c of a texel
 // holds the total of its child texel c. Level 3 has one texel per block of 8 x 8 x 4 cells; the
 // 1 x 1 top levels count the triangle vertices and the welded vertices of the whole surface.
-// One pass reduces both pyramids (two render targets). On OpenGL 4.3 one compute dispatch writes
-// levels 1 to 3 of the active blocks, and fragment passes reduce the levels above.
+// One pass reduces both pyramids (two render targets). On OpenGL 4.3 compute dispatches classify
+// the active blocks and write their levels 1 to 3, and fragment passes reduce the levels above.
 //
 // Block skipping: a build classifies and reduces only the blocks the isovalue can cross (their
 // value ranges straddle it), one instanced quad per block, and clears the block level so every
@@ -52,8 +52,9 @@ struct HistoPyramidPrograms {
     const ShaderProgram& classify;     // writes level 0 per block (hp_base_level.frag)
     const ShaderProgram& reduceBlocks; // writes levels 1..3 per block (hp_reduce.frag)
     const ShaderProgram& reduce;       // writes level l+1 from level l (hp_reduce.frag)
-    // OpenGL 4.3: writes levels 1..3 of the active blocks in one dispatch instead
-    // (hp_reduce_blocks.comp); null on the 3.3 path.
+    // OpenGL 4.3: dispatches that classify the active blocks (hp_classify_blocks.comp) and
+    // write their levels 1..3 (hp_reduce_blocks.comp) instead; null on the 3.3 path.
+    const ShaderProgram* classifyCompute = nullptr;
     const ShaderProgram* reduceBlocksCompute = nullptr;
 };
 
@@ -124,6 +125,10 @@ private:
     // Levels 1 to the block level of the active blocks by hp_reduce_blocks.comp, after clearing
     // the block level.
     void reduceBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount);
+    // Level 0 of the active blocks by hp_classify_blocks.comp.
+    void classifyBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount);
+    // One invocation per active block of `program`, the block list at storage binding 3.
+    void dispatchPerActiveBlock(const ShaderProgram& program, GLsizei activeBlockCount) const;
     LevelStorage vertexStorageOf(std::uint32_t level) const;
     void setSampledMipRange(const Texture& texture, GLint first, GLint last) const;
     void sampleAllMips() const;

@@ -44,6 +44,7 @@ void pointSamplersAtUnits(const ShaderProgram& p)
 struct VolumePrograms {
     ShaderProgram classify;
     ShaderProgram vertices; // iso_vertices.comp, or iso_vertices.vert on the 3.3 path
+    std::optional<ShaderProgram> classifyCompute; // hp_classify_blocks.comp (compute path only)
 };
 
 // The most a block's cells can produce (a cell has at most 15 triangle vertices and owns at
@@ -108,7 +109,16 @@ struct IsosurfaceExtractor::Impl {
                     : ShaderProgram("isosurface vertices",
                                     {{GL_VERTEX_SHADER, "iso_vertices.vert"}}, defines,
                                     {"v_position", "v_normal", "v_lowerVoxel", "v_axis"});
-            slot.emplace(VolumePrograms{std::move(classify), std::move(vertices)});
+            std::optional<ShaderProgram> classifyCompute;
+            if (caps.computeExtraction) {
+                classifyCompute.emplace("histopyramid classify (compute)",
+                                        std::vector<ShaderStage>{
+                                            {GL_COMPUTE_SHADER, "hp_classify_blocks.comp"}},
+                                        defines);
+                pointSamplersAtUnits(*classifyCompute);
+            }
+            slot.emplace(VolumePrograms{std::move(classify), std::move(vertices),
+                                        std::move(classifyCompute)});
             pointSamplersAtUnits(slot->classify);
             pointSamplersAtUnits(slot->vertices);
         }
@@ -300,6 +310,7 @@ struct IsosurfaceExtractor::Impl {
                 &*record,           &*indices,          &*surface, &*translucentSurface};
             for (const ShaderProgram* p : all)
                 setLayoutUniforms(*p);
+            if (programs.classifyCompute) setLayoutUniforms(*programs.classifyCompute);
             if (blockStartsProgram) setLayoutUniforms(*blockStartsProgram);
             if (reduceBlocksCompute) setLayoutUniforms(*reduceBlocksCompute);
         }
@@ -478,11 +489,16 @@ void IsosurfaceExtractor::extract(float isovalue)
         ScopedProgram use(p->id());
         glUniform1f(p->uniform("u_isovalue"), isovalue);
     }
+    if (programs.classifyCompute) {
+        ScopedProgram use(programs.classifyCompute->id());
+        glUniform1f(programs.classifyCompute->uniform("u_isovalue"), isovalue);
+    }
     // Only the blocks whose value range straddles the isovalue can hold a crossing.
     d.activeRanges().activeBlocks(isovalue, d.activeBlocks);
     {
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
         d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce,
+                          programs.classifyCompute ? &*programs.classifyCompute : nullptr,
                           d.reduceBlocksCompute ? &*d.reduceBlocksCompute : nullptr},
                          d.emptyVertexArray.id(), d.activeBlocks);
     }
