@@ -1,7 +1,8 @@
 // Compute path, between the build and the vertex and index passes: for each active block (one
 // invocation each), where its part of the mesh starts and how big it is, so those passes run
 // one work group per block and descend the pyramids from the block level only. Also each
-// block's slot (its place in the active list), where cellFirstVertex[] keeps its cells.
+// block's slot (its place in the active list), where cellFirstVertex[] keeps its cells. Its first
+// invocation also writes the extraction record from the pyramids' tops.
 #include "common/compute_indexing.glsl"
 #include "common/vertex_pyramid.glsl"
 
@@ -16,10 +17,30 @@ layout(std430, binding = 4) writeonly restrict buffer BlockStarts {
     uvec4 blockStarts[];
 };
 uniform uint u_activeBlockCount;
+// The extraction record (gpu/extraction_record.h), which the 3.3 path writes with
+// extraction_record.vert: the draw command, empty when the mesh buffers cannot hold the mesh.
+layout(std430, binding = 1) writeonly restrict buffer ExtractionRecord {
+    uint record[];
+};
+uniform uint u_vertexCapacity;
+uniform uint u_indexCapacity;
 
 void main()
 {
     uint i = invocationIndex();
+    if (i == 0u) {
+        uint indices = hpTotal(hpCounts(u_hpLevelCount - 1, ivec2(0)));
+        uint vertices = hpTotal(vpCounts(u_hpLevelCount - 1, ivec2(0)));
+        bool fits = indices <= u_indexCapacity && vertices <= u_vertexCapacity;
+        // DrawElementsIndirectCommand {count, instanceCount, firstIndex, baseVertex, baseInstance}
+        record[0] = fits ? indices : 0u;
+        record[1] = 1u;
+        record[2] = 0u;
+        record[3] = 0u;
+        record[4] = 0u;
+        record[XR_INDEX_COUNT] = indices;
+        record[XR_VERTEX_COUNT] = vertices;
+    }
     if (i >= u_activeBlockCount) return;
     int block = int(activeBlocks[i]);
     blockSlot[block] = i;

@@ -26,10 +26,11 @@ void main()
     if (slot >= u_activeBlockCount) return;
     uvec4 start = blockStarts[slot];
     ivec2 blockTexel = blockTexelOfSlot(slot);
+    ivec3 blockFirstCell = firstCellOfBaseTexel(8 * blockTexel);
     for (uint t = laneInBlock(); t < start.z; t += kLanesPerBlock) {
         uint at = 3u * (start.x + t);
         if (at + 3u > u_indexCapacity) return;
-        uvec3 corners = blockTriangleIndices(blockTexel, t);
+        uvec3 corners = blockTriangleIndices(blockTexel, blockFirstCell, t);
         indices[at] = corners.x;
         indices[at + 1u] = corners.y;
         indices[at + 2u] = corners.z;

@@ -31,10 +31,11 @@ void main()
     if (slot >= u_activeBlockCount) return;
     uvec4 start = blockStarts[slot];
     ivec2 blockTexel = blockTexelOfSlot(slot);
+    ivec3 blockFirstCell = firstCellOfBaseTexel(8 * blockTexel);
     for (uint v = laneInBlock(); v < start.w; v += kLanesPerBlock) {
         uint key = start.y + v;
         if (key >= u_vertexCapacity) return;
-        VpLocation loc = vpTraverseBlock(blockTexel, v);
+        VpLocation loc = vpTraverseBlock(blockTexel, blockFirstCell, v);
         if (loc.rank == 0u) {
             cellFirstVertex[slot * 256u + cellWithinBlock(loc.baseTexel, loc.channel)] = key;
         }

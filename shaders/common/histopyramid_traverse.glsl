@@ -58,13 +58,14 @@ struct HpLocation {
 // (One line: GLSL before 4.20 has no line continuation.)
 #define HP_DESCEND(LEVEL, SAMPLER, LOD) if (LEVEL < u_hpLevelCount) p = 2 * p + channelOffset(hpPickChild(texelFetch(SAMPLER, p, LOD), key));
 
-// The base texel p reached, key local to it: the cell and its place in the case's list.
-HpLocation hpLocateInBaseTexel(ivec2 p, uint key)
+// The base texel p reached, key local to it, and the texel's first cell: the cell and its place
+// in the case's list.
+HpLocation hpLocateInBaseTexel(ivec2 p, ivec3 texelFirstCell, uint key)
 {
     uvec4 cases = texelFetch(u_hpBase, p, 0);
     int channel = hpPickChild(caseVertexCounts(cases), key);
     HpLocation loc;
-    loc.cell = firstCellOfBaseTexel(p) + ivec3(channelOffset(channel), 0);
+    loc.cell = texelFirstCell + ivec3(channelOffset(channel), 0);
     loc.caseIndex = cases[channel];
     loc.localKey = key;
     return loc;
@@ -74,16 +75,16 @@ HpLocation hpTraverse(uint key)
 {
     ivec2 p = ivec2(0);
     HP_DESCEND_LEVELS(u_hp8, u_hp16, u_hp32)
-    return hpLocateInBaseTexel(p, key);
+    return hpLocateInBaseTexel(p, firstCellOfBaseTexel(p), key);
 }
 
-// Traversal of one block's part of the pyramid, from its texel at the block level: key counts
-// from the block's first triangle vertex.
-HpLocation hpTraverseBlock(ivec2 blockTexel, uint key)
+// Traversal of one block's part of the pyramid, from its texel at the block level (the block's
+// first cell given): key counts from the block's first triangle vertex.
+HpLocation hpTraverseBlock(ivec2 blockTexel, ivec3 blockFirstCell, uint key)
 {
     ivec2 p = blockTexel;
     HP_DESCEND_BLOCK_LEVELS(u_hp8, u_hp16, u_hp32)
-    return hpLocateInBaseTexel(p, key);
+    return hpLocateInBaseTexel(p, blockFirstCell + cellOffsetInBlock(p & 7), key);
 }
 
 // Sum of the channels before `channel`: the keys that come before that child.

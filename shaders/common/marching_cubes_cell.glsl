@@ -51,17 +51,21 @@ ivec2 divMod(int n, int d)
 
 // The first cell of base texel p: its channel c holds that cell + (c & 1, c >> 1, 0). The cells
 // may lie beyond u_cellCount (padding of partial blocks).
+// The first cell of base texel `within` (0..7, 0..7) of a block, from the block's first cell.
+ivec3 cellOffsetInBlock(ivec2 within)
+{
+    return ivec3(2 * (within.x & 3), 2 * (within.y & 3), (within.x >> 2) + 2 * (within.y >> 2));
+}
+
 ivec3 firstCellOfBaseTexel(ivec2 p)
 {
     ivec2 blockTexel = p >> 3;
-    ivec2 within = p & 7;
     int block = blockTexel.y * u_blocksPerRow + blockTexel.x;
     ivec2 row = divMod(block, u_blockCount.x); // (block row over all slices, x)
     ivec2 slab = divMod(row.x, u_blockCount.y); // (z, y)
     ivec3 blockPos = ivec3(row.y, slab.y, slab.x);
     ivec3 origin = blockPos * ivec3(HP_BLOCK_CELLS_X, HP_BLOCK_CELLS_Y, HP_BLOCK_CELLS_Z);
-    int slice = (within.x >> 2) + 2 * (within.y >> 2);
-    return origin + ivec3(2 * (within.x & 3), 2 * (within.y & 3), slice);
+    return origin + cellOffsetInBlock(p & 7);
 }
 
 bool isCell(ivec3 cell)

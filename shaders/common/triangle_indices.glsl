@@ -20,10 +20,10 @@ uvec3 triangleIndices(uint triangle)
 }
 
 // Triangle `triangle` of the block at blockTexel of the block level (counted from the block's
-// first).
-uvec3 blockTriangleIndices(ivec2 blockTexel, uint triangle)
+// first), whose first cell is blockFirstCell.
+uvec3 blockTriangleIndices(ivec2 blockTexel, ivec3 blockFirstCell, uint triangle)
 {
-    return indicesAt(hpTraverseBlock(blockTexel, 3u * triangle));
+    return indicesAt(hpTraverseBlock(blockTexel, blockFirstCell, 3u * triangle));
 }
 
 #endif

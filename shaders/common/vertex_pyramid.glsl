@@ -24,9 +24,15 @@ uvec4 vpCounts(int level, ivec2 p)
     return texelFetch(u_vp8, p, level - 1);
 }
 
-// The n-th (from 0) set bit of a 12-bit edge mask.
+// The n-th (from 0) set bit of a 12-bit edge mask: the lowest after clearing n of them (n is
+// almost always 0 to 2; GLSL before 4.00 has no findLSB, so the 3.3 path scans).
 int nthEdge(uint mask, uint n)
 {
+#if __VERSION__ >= 400
+    for (uint k = 0u; k < n; ++k)
+        mask &= mask - 1u;
+    return findLSB(mask);
+#else
     for (int e = 0; e < 12; ++e) {
         if (((mask >> uint(e)) & 1u) != 0u) {
             if (n == 0u) return e;
@@ -34,6 +40,7 @@ int nthEdge(uint mask, uint n)
         }
     }
     return 0;
+#endif
 }
 
 struct VpLocation {
@@ -44,11 +51,11 @@ struct VpLocation {
     int channel;
 };
 
-// The base texel p reached, key local to it: the cell and the edge of that vertex.
-VpLocation vpLocateInBaseTexel(ivec2 p, uint key)
+// The base texel p reached, key local to it, and the texel's first cell: the cell and the edge
+// of that vertex.
+VpLocation vpLocateInBaseTexel(ivec2 p, ivec3 first, uint key)
 {
     uvec4 cases = texelFetch(u_hpBase, p, 0);
-    ivec3 first = firstCellOfBaseTexel(p);
     int channel = hpPickChild(cellVertexCounts(cases, first), key);
     VpLocation loc;
     loc.cell = first + ivec3(channelOffset(channel), 0);
@@ -64,16 +71,16 @@ VpLocation vpTraverse(uint key)
 {
     ivec2 p = ivec2(0);
     HP_DESCEND_LEVELS(u_vp8, u_vp16, u_vp32)
-    return vpLocateInBaseTexel(p, key);
+    return vpLocateInBaseTexel(p, firstCellOfBaseTexel(p), key);
 }
 
-// The same within one block, from its texel at the block level: key counts from the block's
-// first welded vertex.
-VpLocation vpTraverseBlock(ivec2 blockTexel, uint key)
+// The same within one block, from its texel at the block level (the block's first cell given):
+// key counts from the block's first welded vertex.
+VpLocation vpTraverseBlock(ivec2 blockTexel, ivec3 blockFirstCell, uint key)
 {
     ivec2 p = blockTexel;
     HP_DESCEND_BLOCK_LEVELS(u_vp8, u_vp16, u_vp32)
-    return vpLocateInBaseTexel(p, key);
+    return vpLocateInBaseTexel(p, blockFirstCell + cellOffsetInBlock(p & 7), key);
 }
 
 #ifdef HP_CELL_FIRST_VERTEX

@@ -269,6 +269,13 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
             }
             continue;
         }
+        if (programs.reduceLevel16Compute != nullptr) {
+            reduceLevelByCompute(level < std::uint32_t(kFirst32BitLevel)
+                                     ? *programs.reduceLevel16Compute
+                                     : *programs.reduceLevel32Compute,
+                                 level);
+            continue;
+        }
         const LevelStorage source = storageOf(level - 1);
         glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
         setSampledMipRange(*source.texture, source.mip, source.mip);
@@ -319,6 +326,34 @@ void HistoPyramid::dispatchPerActiveBlock(const ShaderProgram& program,
     const auto groups = std::max((GLuint(activeBlockCount) + 63) / 64, 1u);
     const GLuint perRow = 32768;
     glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
+}
+
+void HistoPyramid::reduceLevelByCompute(const ShaderProgram& program, std::uint32_t level)
+{
+    // The sources are read at their mip; every build ends with sampleAllMips(), and the compute
+    // path changes no mip range, so every level is in range for sampling and image access.
+    const LevelStorage source = storageOf(level - 1);
+    const LevelStorage vertexSource = vertexStorageOf(level - 1);
+    const LevelStorage target = storageOf(level);
+    const LevelStorage vertexTarget = vertexStorageOf(level);
+    const GLenum format = level < std::uint32_t(kFirst32BitLevel) ? GL_RGBA16UI : GL_RGBA32UI;
+    glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
+    glBindTexture(GL_TEXTURE_2D, source.texture->id());
+    glActiveTexture(GL_TEXTURE0 + units::kVertexReduceSource);
+    glBindTexture(GL_TEXTURE_2D, vertexSource.texture->id());
+    glBindImageTexture(0, target.texture->id(), target.mip, GL_FALSE, 0, GL_WRITE_ONLY, format);
+    glBindImageTexture(1, vertexTarget.texture->id(), vertexTarget.mip, GL_FALSE, 0,
+                       GL_WRITE_ONLY, format);
+    const glm::uvec2 extent = m_layout.levelExtent(level);
+    {
+        ScopedProgram use(program.id());
+        glUniform1i(program.uniform("u_sourceLod"), source.mip);
+        glUniform2i(program.uniform("u_targetExtent"), GLint(extent.x), GLint(extent.y));
+        glDispatchCompute((extent.x + 7) / 8, (extent.y + 7) / 8, 1); // 8 x 8 groups
+    }
+    glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
+    glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT); // the next level and traversal read it
 }
 
 void HistoPyramid::classifyBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount)
@@ -380,7 +415,11 @@ void HistoPyramid::writeRecord(const ShaderProgram& recordProgram, GLuint emptyV
         glDrawArrays(GL_POINTS, 0, 1);
         glEndTransformFeedback();
     }
-    // Copy the record aside, behind a fence, so statistics can read it later without a stall.
+    copyRecordAside();
+}
+
+void HistoPyramid::copyRecordAside()
+{
     {
         ScopedBufferBinding read(GL_COPY_READ_BUFFER, m_record.id());
         ScopedBufferBinding write(GL_COPY_WRITE_BUFFER, m_recordCopy.id());

@@ -8,8 +8,8 @@
 // edges it owns (extraction/edge_ownership.h). Level l+1 halves level l: channel c of a texel
 // holds the total of its child texel c. Level 3 has one texel per block of 8 x 8 x 4 cells; the
 // 1 x 1 top levels count the triangle vertices and the welded vertices of the whole surface.
-// One pass reduces both pyramids (two render targets). On OpenGL 4.3 compute dispatches classify
-// the active blocks and write their levels 1 to 3, and fragment passes reduce the levels above.
+// One pass reduces both pyramids (two render targets). On OpenGL 4.3 compute dispatches do it all
+// instead: classify the active blocks, write their levels 1 to 3, then each level above.
 //
 // Block skipping: a build classifies and reduces only the blocks the isovalue can cross (their
 // value ranges straddle it), one instanced quad per block, and clears the block level so every
@@ -56,6 +56,10 @@ struct HistoPyramidPrograms {
     // write their levels 1..3 (hp_reduce_blocks.comp) instead; null on the 3.3 path.
     const ShaderProgram* classifyCompute = nullptr;
     const ShaderProgram* reduceBlocksCompute = nullptr;
+    // OpenGL 4.3: level l+1 from level l above the block level (hp_reduce_level.comp), writing
+    // 16-bit and 32-bit levels; null on the 3.3 path.
+    const ShaderProgram* reduceLevel16Compute = nullptr;
+    const ShaderProgram* reduceLevel32Compute = nullptr;
 };
 
 class HistoPyramid {
@@ -79,12 +83,16 @@ public:
     // copies the counts aside behind a fence for pollCounts(). Run after build(), and again
     // after the mesh buffers grew.
     void writeRecord(const ShaderProgram& recordProgram, GLuint emptyVertexArray);
+    // Copies the record aside behind a fence, so statistics can read it later without a stall
+    // (writeRecord() does; the compute path calls it after its own pass wrote the record).
+    void copyRecordAside();
 
     // Binds the level textures of both pyramids to units kHpBase..kHp32 and kVp8..kVp32 (for
     // traversal and rank queries). The caller restores the units (ScopedTextureUnits).
     void bindLevelTextures() const;
 
-    // The extraction record written by writeRecord(): draw command, dispatch sizes, counts.
+    // The extraction record (writeRecord(), or block_starts.comp on the compute path): draw
+    // command and counts.
     GLuint recordBuffer() const { return m_record.id(); }
 
     // The blocks the last build classified (uint each), and room for a uint per block of the
@@ -125,6 +133,8 @@ private:
     // Levels 1 to the block level of the active blocks by hp_reduce_blocks.comp, after clearing
     // the block level.
     void reduceBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount);
+    // Level `level` (above the block level) of both pyramids by hp_reduce_level.comp.
+    void reduceLevelByCompute(const ShaderProgram& program, std::uint32_t level);
     // Level 0 of the active blocks by hp_classify_blocks.comp.
     void classifyBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount);
     // One invocation per active block of `program`, the block list at storage binding 3.

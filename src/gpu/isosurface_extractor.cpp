@@ -67,6 +67,8 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> indices;      // iso_indices.comp, or .vert on the 3.3 path
     std::optional<ShaderProgram> blockStartsProgram; // block_starts.comp (compute path only)
     std::optional<ShaderProgram> reduceBlocksCompute; // hp_reduce_blocks.comp (compute path only)
+    std::optional<ShaderProgram> reduceLevel16Compute; // hp_reduce_level.comp (compute path only)
+    std::optional<ShaderProgram> reduceLevel32Compute;
     std::optional<ShaderProgram> surface;      // draws the welded mesh
     std::optional<ShaderProgram> translucentSurface; // the same into transparency accumulation
     std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
@@ -218,6 +220,7 @@ struct IsosurfaceExtractor::Impl {
         const ShaderProgram& vertices = programsFor(volume->samplerKind()).vertices;
         setCapacityUniforms(vertices);
         setCapacityUniforms(*indices);
+        setCapacityUniforms(*blockStartsProgram);
         for (const ShaderProgram* p : std::initializer_list<const ShaderProgram*>{
                  &*blockStartsProgram, &vertices, &*indices}) {
             ScopedProgram use(p->id());
@@ -232,9 +235,12 @@ struct IsosurfaceExtractor::Impl {
         ScopedIndexedBufferBinding starts(GL_SHADER_STORAGE_BUFFER, 4, blockStarts.id());
         ScopedIndexedBufferBinding cellFirst(GL_SHADER_STORAGE_BUFFER, 5, cellFirstVertex.id());
         {
+            // Block starts and slots, and the record (draw command and counts).
             ScopedProgram use(blockStartsProgram->id());
+            ScopedIndexedBufferBinding record(GL_SHADER_STORAGE_BUFFER, 1, pyramid->recordBuffer());
             dispatchGroups((blocks + 63) / 64);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+            pyramid->copyRecordAside();
         }
         {
             ScopedProgram use(vertices.id());
@@ -247,9 +253,10 @@ struct IsosurfaceExtractor::Impl {
             ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.indexBuffer());
             dispatchGroups((blocks + kBlocksPerWorkGroup - 1) / kBlocksPerWorkGroup);
         }
-        // The draw reads them as vertices and indices; capture reads them back.
+        // The draw reads them as vertices and indices and its command from the record; capture
+        // reads them back.
         glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
-                        GL_BUFFER_UPDATE_BARRIER_BIT);
+                        GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     }
 
     // OpenGL 3.3: the same passes as vertex shaders with transform feedback, sized by counts the
@@ -360,10 +367,7 @@ struct IsosurfaceExtractor::Impl {
         if (meshComplete) return known;
         const bool grew = buffers.reserve(known.vertices, known.indices);
         if (caps.computeExtraction) {
-            if (grew) {
-                writeRecord();
-                runComputePasses();
-            }
+            if (grew) runComputePasses(); // the record too, for the new capacities
         } else {
             runTransformFeedbackPasses(known);
         }
@@ -403,6 +407,16 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
             "histopyramid reduce blocks (compute)",
             std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_blocks.comp"}}, defines);
         pointSamplersAtUnits(*d.reduceBlocksCompute);
+        d.reduceLevel16Compute.emplace(
+            "histopyramid reduce 16-bit level (compute)",
+            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_level.comp"}},
+            defines + kReduceTo16BitLevelDefine);
+        d.reduceLevel32Compute.emplace(
+            "histopyramid reduce 32-bit level (compute)",
+            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_level.comp"}},
+            defines + kReduceTo32BitLevelDefine);
+        pointSamplersAtUnits(*d.reduceLevel16Compute);
+        pointSamplersAtUnits(*d.reduceLevel32Compute);
     } else {
         d.indices.emplace("isosurface indices",
                           std::vector<ShaderStage>{{GL_VERTEX_SHADER, "iso_indices.vert"}}, defines,
@@ -499,13 +513,16 @@ void IsosurfaceExtractor::extract(float isovalue)
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
         d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce,
                           programs.classifyCompute ? &*programs.classifyCompute : nullptr,
-                          d.reduceBlocksCompute ? &*d.reduceBlocksCompute : nullptr},
+                          d.reduceBlocksCompute ? &*d.reduceBlocksCompute : nullptr,
+                          d.reduceLevel16Compute ? &*d.reduceLevel16Compute : nullptr,
+                          d.reduceLevel32Compute ? &*d.reduceLevel32Compute : nullptr},
                          d.emptyVertexArray.id(), d.activeBlocks);
     }
-    d.writeRecord();
     if (d.caps.computeExtraction) {
-        d.runComputePasses();
+        d.runComputePasses(); // writes the record too
         d.meshComplete = d.buffersHoldAnyOutcome();
+    } else {
+        d.writeRecord();
     }
 }
 

@@ -3,6 +3,7 @@
 #include "extraction/edge_ownership.h"
 #include "extraction/marching_cubes_tables.h"
 #include "extraction/pyramid_layout.h"
+#include "gpu/extraction_record.h"
 #include "gpu/histopyramid.h"
 
 #include <array>
@@ -91,6 +92,8 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
         s << (c ? "," : "") << packed[0] << "u," << packed[1] << "u";
     }
     s << "\n";
+    s << "#define XR_INDEX_COUNT " << record::kIndexCount << "\n";
+    s << "#define XR_VERTEX_COUNT " << record::kVertexCount << "\n";
     return s.str();
 }
 

@@ -10,4 +10,8 @@ namespace isoview::gl {
 
 std::string engineShaderDefines(SamplerKind volumeSampler);
 
+// hp_reduce_level.comp is built once per storage format of the level it writes.
+inline constexpr const char* kReduceTo16BitLevelDefine = "#define HP_TARGET_FORMAT rgba16ui\n";
+inline constexpr const char* kReduceTo32BitLevelDefine = "#define HP_TARGET_FORMAT rgba32ui\n";
+
 } // namespace isoview::gl

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace isoview::test {
 namespace {
@@ -39,7 +41,16 @@ TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKind)
             } else if (isStage(path, ".comp")) {
                 // Compute stages need OpenGL 4.3, which llvmpipe and every current GPU offer.
                 ASSERT_GE(epoxy_gl_version(), 43) << "the test context lacks compute shaders";
-                EXPECT_NO_THROW(gl::ShaderProgram(path, {{GL_COMPUTE_SHADER, path}}, defines));
+                // The level reduction is built per written format, each variant compiled here.
+                const std::vector<std::string> variants =
+                    path == "hp_reduce_level.comp"
+                        ? std::vector<std::string>{gl::kReduceTo16BitLevelDefine,
+                                                   gl::kReduceTo32BitLevelDefine}
+                        : std::vector<std::string>{""};
+                for (const std::string& variant : variants) {
+                    EXPECT_NO_THROW(
+                        gl::ShaderProgram(path, {{GL_COMPUTE_SHADER, path}}, defines + variant));
+                }
                 ++compiled;
             } else if (isStage(path, ".frag")) {
                 EXPECT_NO_THROW(gl::ShaderProgram(
