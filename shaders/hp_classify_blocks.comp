@@ -1,10 +1,16 @@
-// The build's classify pass, OpenGL 4.3 path: one invocation per active block writes the cases
-// of its 8 x 8 x 4 cells to the base level (imageStore), reading each of the block's 9 x 9 x 5
-// corners once (405 fetches for 256 cells; the fragment pass, hp_base_level.frag, shares
-// corners only among the 4 cells of a texel: 1,152). Corners go slice by slice into 9-bit row
-// masks (bit x: inside), and a cell's case is two bits from each of four rows. Corners beyond
-// the volume are clamped and cells beyond the crop (padding of partial blocks) get case 0, as in
-// the fragment pass.
+// The build up to the block level, OpenGL 4.3 path: one invocation per active block classifies
+// its 8 x 8 x 4 cells into the base level and writes its texels of levels 1, 2 and 3 of both
+// pyramids (imageStore), the work of hp_base_level.frag and three passes of hp_reduce.frag.
+//
+// Each of the block's 9 x 9 x 5 corners is read once (405 fetches for 256 cells; the fragment
+// pass shares corners only among the 4 cells of a texel: 1,152). Corners go slice by slice into
+// 9-bit row masks (bit x: inside), and a cell's case is two bits from each of four rows. Corners
+// beyond the volume are clamped and cells beyond the crop (padding of partial blocks) get case
+// 0, as in the fragment pass. A cell slice is one quadrant of the block's 8 x 8 base texels, so
+// it makes 4 level-1 texels, one level-2 texel and one channel of the block-level texel; the
+// sums never leave registers. The block level was cleared first, so other blocks count zero.
+// (Instanced quads of 8 x 8, 4 x 4, 2 x 2 and 1 x 1 texels per block cost a software rasteriser
+// far more in setup than this work.)
 #include "common/flat3d_sampling.glsl"
 #include "common/histopyramid_channels.glsl"
 #include "common/marching_cubes_cell.glsl"
@@ -16,7 +22,20 @@ layout(std430, binding = 3) readonly restrict buffer ActiveBlocks {
 };
 uniform uint u_activeBlockCount;
 uniform float u_isovalue;
+// The base is RGBA8UI, levels 1 and 2 RGBA8UI, the block level RGBA16UI (HistoPyramid's
+// compact levels).
 layout(binding = 0, rgba8ui) writeonly restrict uniform uimage2D u_base;
+layout(binding = 1, rgba8ui) writeonly restrict uniform uimage2D u_level1;
+layout(binding = 2, rgba8ui) writeonly restrict uniform uimage2D u_level2;
+layout(binding = 3, rgba16ui) writeonly restrict uniform uimage2D u_level3;
+layout(binding = 4, rgba8ui) writeonly restrict uniform uimage2D u_vertexLevel1;
+layout(binding = 5, rgba8ui) writeonly restrict uniform uimage2D u_vertexLevel2;
+layout(binding = 6, rgba16ui) writeonly restrict uniform uimage2D u_vertexLevel3;
+
+uint total(uvec4 v)
+{
+    return v.x + v.y + v.z + v.w;
+}
 
 // Inside bits of corner row y (9 corners from the block's first x) of one corner slice.
 uint cornerRow(ivec2 tile, ivec3 voxel, ivec3 last)
@@ -53,6 +72,8 @@ void main()
     // Rows of the lower corner slice (below) and the upper one (above) of the cell slice.
     uint below[9];
     uint above[9];
+    uvec4 level3Triangles;
+    uvec4 level3Vertices;
     int z = min(firstVoxel.z, last.z);
     ivec2 tile = divMod(z, u_volumeTilesPerRow).yx;
     for (int y = 0; y < 9; ++y)
@@ -65,21 +86,41 @@ void main()
         z = zNext;
         for (int y = 0; y < 9; ++y)
             above[y] = cornerRow(tile * u_volumeDims.xy, firstVoxel + ivec3(0, y, 0), last);
-        // The slice's 4 x 4 texels, in its quadrant of the block's 8 x 8.
-        ivec2 quadrant = 8 * blockTexel + 4 * ivec2(slice & 1, slice >> 1);
-        for (int ty = 0; ty < 4; ++ty) {
-            for (int tx = 0; tx < 4; ++tx) {
+        // The slice's 4 x 4 base texels, in its quadrant of the block's 8 x 8: level-1 texel q
+        // of the quadrant covers base texels 2 * offset(q) + offset(c).
+        ivec2 quadrant = 8 * blockTexel + 4 * channelOffset(slice);
+        uvec4 level2Triangles;
+        uvec4 level2Vertices;
+        for (int q = 0; q < 4; ++q) {
+            uvec4 level1Triangles;
+            uvec4 level1Vertices;
+            for (int c1 = 0; c1 < 4; ++c1) {
+                ivec2 t = 2 * channelOffset(q) + channelOffset(c1);
                 uvec4 cases;
                 for (int c = 0; c < 4; ++c) {
-                    ivec2 at = ivec2(2 * tx, 2 * ty) + channelOffset(c);
+                    ivec2 at = 2 * t + channelOffset(c);
                     bool cell = isCell(firstCell + ivec3(at, slice));
                     cases[c] = cell ? caseOf(below[at.y], below[at.y + 1], above[at.y],
                                              above[at.y + 1], at.x)
                                     : 0u;
                 }
-                imageStore(u_base, quadrant + ivec2(tx, ty), cases);
+                imageStore(u_base, quadrant + t, cases);
+                level1Triangles[c1] = total(caseVertexCounts(cases));
+                level1Vertices[c1] = total(cellVertexCounts(cases, firstCell + ivec3(2 * t, slice)));
             }
+            ivec2 p1 = quadrant / 2 + channelOffset(q);
+            imageStore(u_level1, p1, level1Triangles);
+            imageStore(u_vertexLevel1, p1, level1Vertices);
+            level2Triangles[q] = total(level1Triangles);
+            level2Vertices[q] = total(level1Vertices);
         }
+        ivec2 p2 = 2 * blockTexel + channelOffset(slice);
+        imageStore(u_level2, p2, level2Triangles);
+        imageStore(u_vertexLevel2, p2, level2Vertices);
+        level3Triangles[slice] = total(level2Triangles);
+        level3Vertices[slice] = total(level2Vertices);
         below = above;
     }
+    imageStore(u_level3, blockTexel, level3Triangles);
+    imageStore(u_vertexLevel3, blockTexel, level3Vertices);
 }

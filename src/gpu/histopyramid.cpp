@@ -250,7 +250,7 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     // blocks keep whatever an earlier isovalue left: the block level above says they hold
     // nothing, so traversal never reads them.
     if (programs.classifyCompute != nullptr) {
-        classifyBlocksByCompute(*programs.classifyCompute, instances);
+        buildBlocksByCompute(*programs.classifyCompute, instances); // levels 0 to 3
     } else if (instances > 0) {
         ScopedProgram program(programs.classify.id());
         ScopedVertexArray blocks(m_blockVertexArray.id());
@@ -263,13 +263,8 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
     // to the block level only the active blocks are reduced; the block level is cleared first,
     // so every other block counts zero there; above it the whole level is reduced.
     for (std::uint32_t level = 1; level < m_layout.levelCount; ++level) {
-        if (programs.reduceBlocksCompute != nullptr && level <= PyramidLayout::kBlockLevel) {
-            if (level == PyramidLayout::kBlockLevel) {
-                reduceBlocksByCompute(*programs.reduceBlocksCompute, instances);
-            }
-            continue;
-        }
         if (programs.reduceLevel16Compute != nullptr) {
+            if (level <= PyramidLayout::kBlockLevel) continue; // buildBlocksByCompute wrote it
             reduceLevelByCompute(level < std::uint32_t(kFirst32BitLevel)
                                      ? *programs.reduceLevel16Compute
                                      : *programs.reduceLevel32Compute,
@@ -356,33 +351,23 @@ void HistoPyramid::reduceLevelByCompute(const ShaderProgram& program, std::uint3
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT); // the next level and traversal read it
 }
 
-void HistoPyramid::classifyBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount)
+void HistoPyramid::buildBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount)
 {
-    glBindImageTexture(0, m_base.id(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
-    dispatchPerActiveBlock(program, activeBlockCount);
-    glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8UI);
-    // The reduction reads the base as a texture.
-    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
-}
-
-void HistoPyramid::reduceBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount)
-{
-    // The levels' storage formats are what hp_reduce_blocks.comp declares for its images.
+    // The levels' storage formats are what hp_classify_blocks.comp declares for its images.
     static_assert(PyramidLayout::kBlockLevel == 3 && kFirst16BitLevel == 3);
     glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffers[PyramidLayout::kBlockLevel].id());
     const GLuint zero[4] = {0, 0, 0, 0};
     glClearBufferuiv(GL_COLOR, 0, zero);
     glClearBufferuiv(GL_COLOR, 1, zero);
-    // Every build ends with sampleAllMips(), so each level bound here lies in its texture's
-    // sampled range, as image access requires.
-    glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
-    glBindTexture(GL_TEXTURE_2D, m_base.id());
+    // Every build ends with sampleAllMips(), and the compute path changes no mip range, so each
+    // level bound here lies in its texture's sampled range, as image access requires.
     struct ImageLevel {
         const Texture& texture;
         GLint mip;
         GLenum format;
     };
-    const std::array<ImageLevel, 6> images{{
+    const std::array<ImageLevel, 7> images{{
+        {m_base, 0, GL_RGBA8UI},
         {m_levels8, 0, GL_RGBA8UI},
         {m_levels8, 1, GL_RGBA8UI},
         {m_levels16, 0, GL_RGBA16UI},

@@ -9,7 +9,8 @@
 // holds the total of its child texel c. Level 3 has one texel per block of 8 x 8 x 4 cells; the
 // 1 x 1 top levels count the triangle vertices and the welded vertices of the whole surface.
 // One pass reduces both pyramids (two render targets). On OpenGL 4.3 compute dispatches do it all
-// instead: classify the active blocks, write their levels 1 to 3, then each level above.
+// instead: one classifies the active blocks and writes their levels 1 to 3, then one per level
+// above.
 //
 // Block skipping: a build classifies and reduces only the blocks the isovalue can cross (their
 // value ranges straddle it), one instanced quad per block, and clears the block level so every
@@ -52,10 +53,9 @@ struct HistoPyramidPrograms {
     const ShaderProgram& classify;     // writes level 0 per block (hp_base_level.frag)
     const ShaderProgram& reduceBlocks; // writes levels 1..3 per block (hp_reduce.frag)
     const ShaderProgram& reduce;       // writes level l+1 from level l (hp_reduce.frag)
-    // OpenGL 4.3: dispatches that classify the active blocks (hp_classify_blocks.comp) and
-    // write their levels 1..3 (hp_reduce_blocks.comp) instead; null on the 3.3 path.
+    // OpenGL 4.3: one dispatch that classifies the active blocks and writes their levels 1..3
+    // (hp_classify_blocks.comp) instead; null on the 3.3 path.
     const ShaderProgram* classifyCompute = nullptr;
-    const ShaderProgram* reduceBlocksCompute = nullptr;
     // OpenGL 4.3: level l+1 from level l above the block level (hp_reduce_level.comp), writing
     // 16-bit and 32-bit levels; null on the 3.3 path.
     const ShaderProgram* reduceLevel16Compute = nullptr;
@@ -130,13 +130,11 @@ private:
         GLint mip;
     };
     LevelStorage storageOf(std::uint32_t level) const;
-    // Levels 1 to the block level of the active blocks by hp_reduce_blocks.comp, after clearing
+    // Levels 0 to the block level of the active blocks by hp_classify_blocks.comp, after clearing
     // the block level.
-    void reduceBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount);
+    void buildBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount);
     // Level `level` (above the block level) of both pyramids by hp_reduce_level.comp.
     void reduceLevelByCompute(const ShaderProgram& program, std::uint32_t level);
-    // Level 0 of the active blocks by hp_classify_blocks.comp.
-    void classifyBlocksByCompute(const ShaderProgram& program, GLsizei activeBlockCount);
     // One invocation per active block of `program`, the block list at storage binding 3.
     void dispatchPerActiveBlock(const ShaderProgram& program, GLsizei activeBlockCount) const;
     LevelStorage vertexStorageOf(std::uint32_t level) const;

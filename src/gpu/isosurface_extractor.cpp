@@ -66,7 +66,6 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> record;
     std::optional<ShaderProgram> indices;      // iso_indices.comp, or .vert on the 3.3 path
     std::optional<ShaderProgram> blockStartsProgram; // block_starts.comp (compute path only)
-    std::optional<ShaderProgram> reduceBlocksCompute; // hp_reduce_blocks.comp (compute path only)
     std::optional<ShaderProgram> reduceLevel16Compute; // hp_reduce_level.comp (compute path only)
     std::optional<ShaderProgram> reduceLevel32Compute;
     std::optional<ShaderProgram> surface;      // draws the welded mesh
@@ -113,7 +112,7 @@ struct IsosurfaceExtractor::Impl {
                                     {"v_position", "v_normal", "v_lowerVoxel", "v_axis"});
             std::optional<ShaderProgram> classifyCompute;
             if (caps.computeExtraction) {
-                classifyCompute.emplace("histopyramid classify (compute)",
+                classifyCompute.emplace("histopyramid classify and reduce blocks (compute)",
                                         std::vector<ShaderStage>{
                                             {GL_COMPUTE_SHADER, "hp_classify_blocks.comp"}},
                                         defines);
@@ -319,7 +318,6 @@ struct IsosurfaceExtractor::Impl {
                 setLayoutUniforms(*p);
             if (programs.classifyCompute) setLayoutUniforms(*programs.classifyCompute);
             if (blockStartsProgram) setLayoutUniforms(*blockStartsProgram);
-            if (reduceBlocksCompute) setLayoutUniforms(*reduceBlocksCompute);
         }
         const glm::uvec3 dims = newVolume.dims();
         const glm::uvec2 textureSize = newVolume.texture().layout().textureSize();
@@ -403,10 +401,6 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
             "active block starts",
             std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "block_starts.comp"}}, defines);
         pointSamplersAtUnits(*d.blockStartsProgram);
-        d.reduceBlocksCompute.emplace(
-            "histopyramid reduce blocks (compute)",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_blocks.comp"}}, defines);
-        pointSamplersAtUnits(*d.reduceBlocksCompute);
         d.reduceLevel16Compute.emplace(
             "histopyramid reduce 16-bit level (compute)",
             std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_level.comp"}},
@@ -513,7 +507,6 @@ void IsosurfaceExtractor::extract(float isovalue)
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
         d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce,
                           programs.classifyCompute ? &*programs.classifyCompute : nullptr,
-                          d.reduceBlocksCompute ? &*d.reduceBlocksCompute : nullptr,
                           d.reduceLevel16Compute ? &*d.reduceLevel16Compute : nullptr,
                           d.reduceLevel32Compute ? &*d.reduceLevel32Compute : nullptr},
                          d.emptyVertexArray.id(), d.activeBlocks);
