@@ -71,19 +71,36 @@ HpLocation hpLocateInBaseTexel(ivec2 p, ivec3 texelFirstCell, uint key)
     return loc;
 }
 
-HpLocation hpTraverse(uint key)
+// Descends a pyramid (its level samplers given) from the top to the base texel whose range holds
+// key; key becomes local to that texel.
+ivec2 hpDescendFromTop(usampler2D s8, usampler2D s16, usampler2D s32, inout uint key)
 {
     ivec2 p = ivec2(0);
-    HP_DESCEND_LEVELS(u_hp8, u_hp16, u_hp32)
+    HP_DESCEND_LEVELS(s8, s16, s32)
+    return p;
+}
+
+// The same within one block, from its texel at the block level, key counting from the block's
+// first.
+ivec2 hpDescendInBlock(usampler2D s8, usampler2D s16, usampler2D s32, ivec2 blockTexel,
+                       inout uint key)
+{
+    ivec2 p = blockTexel;
+    HP_DESCEND_BLOCK_LEVELS(s8, s16, s32)
+    return p;
+}
+
+HpLocation hpTraverse(uint key)
+{
+    ivec2 p = hpDescendFromTop(u_hp8, u_hp16, u_hp32, key);
     return hpLocateInBaseTexel(p, firstCellOfBaseTexel(p), key);
 }
 
-// Traversal of one block's part of the pyramid, from its texel at the block level (the block's
-// first cell given): key counts from the block's first triangle vertex.
+// Traversal of one block's part of the pyramid (the block's first cell given): key counts from
+// the block's first triangle vertex.
 HpLocation hpTraverseBlock(ivec2 blockTexel, ivec3 blockFirstCell, uint key)
 {
-    ivec2 p = blockTexel;
-    HP_DESCEND_BLOCK_LEVELS(u_hp8, u_hp16, u_hp32)
+    ivec2 p = hpDescendInBlock(u_hp8, u_hp16, u_hp32, blockTexel, key);
     return hpLocateInBaseTexel(p, blockFirstCell + cellOffsetInBlock(p & 7), key);
 }
 

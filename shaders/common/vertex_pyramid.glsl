@@ -69,17 +69,15 @@ VpLocation vpLocateInBaseTexel(ivec2 p, ivec3 first, uint key)
 // The cell and edge of welded vertex `key`.
 VpLocation vpTraverse(uint key)
 {
-    ivec2 p = ivec2(0);
-    HP_DESCEND_LEVELS(u_vp8, u_vp16, u_vp32)
+    ivec2 p = hpDescendFromTop(u_vp8, u_vp16, u_vp32, key);
     return vpLocateInBaseTexel(p, firstCellOfBaseTexel(p), key);
 }
 
-// The same within one block, from its texel at the block level (the block's first cell given):
-// key counts from the block's first welded vertex.
+// The same within one block (the block's first cell given): key counts from the block's first
+// welded vertex.
 VpLocation vpTraverseBlock(ivec2 blockTexel, ivec3 blockFirstCell, uint key)
 {
-    ivec2 p = blockTexel;
-    HP_DESCEND_BLOCK_LEVELS(u_vp8, u_vp16, u_vp32)
+    ivec2 p = hpDescendInBlock(u_vp8, u_vp16, u_vp32, blockTexel, key);
     return vpLocateInBaseTexel(p, blockFirstCell + cellOffsetInBlock(p & 7), key);
 }
 
