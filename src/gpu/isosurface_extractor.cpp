@@ -92,6 +92,9 @@ struct IsosurfaceExtractor::Impl {
     bool meshComplete = false;
     // Why the last extract's mesh is not drawn (its buffers could not grow), logged once.
     std::optional<std::string> meshError;
+    // Compute path: the last extract could not allocate its per-block buffers, so no pass ran and
+    // the record and mesh buffers still hold an earlier isovalue's; counts() runs them first.
+    bool passesPending = false;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
 
     const VolumePrograms& programsFor(SamplerKind kind)
@@ -196,7 +199,8 @@ struct IsosurfaceExtractor::Impl {
             glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(startBytes), nullptr,
                          GL_DYNAMIC_COPY);
         }
-        throwOnGlAllocationError("the per-block extraction buffers", cellBytes + startBytes);
+        throwOnGlAllocationError("the isosurface mesh buffers' per-block index",
+                                 cellBytes + startBytes);
         perBlockCapacity = blocks;
     }
 
@@ -215,6 +219,7 @@ struct IsosurfaceExtractor::Impl {
     // work group per active block.
     void runComputePasses()
     {
+        reservePerBlockBuffers(); // first: when it throws, nothing has run
         const auto blocks = std::uint32_t(activeBlocks.size());
         const ShaderProgram& vertices = programsFor(volume->samplerKind()).vertices;
         setCapacityUniforms(vertices);
@@ -225,7 +230,6 @@ struct IsosurfaceExtractor::Impl {
             ScopedProgram use(p->id());
             glUniform1ui(p->uniform("u_activeBlockCount"), blocks);
         }
-        reservePerBlockBuffers();
         ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
         pyramid->bindLevelTextures();
         ScopedIndexedBufferBinding slots(GL_SHADER_STORAGE_BUFFER, 2, pyramid->blockSlotsBuffer());
@@ -340,9 +344,16 @@ struct IsosurfaceExtractor::Impl {
                     std::to_string(dims.z) + ")");
     }
 
-    // The counts of the last extract, read back once (waits for the GPU the first time).
+    // The counts of the last extract, read back once (waits for the GPU the first time). Throws
+    // GlError when passes the extract could not run fail again.
     const HistoPyramid::Counts& counts()
     {
+        if (passesPending) {
+            runComputePasses();
+            passesPending = false;
+            meshComplete = buffersHoldAnyOutcome();
+            knownCounts.reset();
+        }
         if (!knownCounts) knownCounts = pyramid->readCounts();
         return *knownCounts;
     }
@@ -511,9 +522,18 @@ void IsosurfaceExtractor::extract(float isovalue)
                           d.reduceLevel32Compute ? &*d.reduceLevel32Compute : nullptr},
                          d.emptyVertexArray.id(), d.activeBlocks);
     }
+    d.passesPending = false;
     if (d.caps.computeExtraction) {
-        d.runComputePasses(); // writes the record too
-        d.meshComplete = d.buffersHoldAnyOutcome();
+        try {
+            d.runComputePasses(); // writes the record too
+            d.meshComplete = d.buffersHoldAnyOutcome();
+        } catch (const GlError& e) {
+            // Its buffers come first: nothing ran, and draw() draws nothing for this isovalue.
+            d.passesPending = true;
+            d.meshError = e.what();
+            log::get("engine")->error("the surface at isovalue {} is not drawn: {}", isovalue,
+                                      e.what());
+        }
     } else {
         d.writeRecord();
     }
@@ -547,6 +567,7 @@ std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const
 {
     const Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
+    if (d.passesPending) return std::nullopt; // the record is an earlier isovalue's
     if (d.knownCounts) return d.knownCounts->indices;
     if (const auto counts = d.pyramid->pollCounts()) return counts->indices;
     return std::nullopt;

@@ -226,8 +226,10 @@ void expectFrameWithoutRoomForTheMesh(bool limitToGl33)
         EXPECT_NO_THROW(gpu->draw({})) << "a second frame of the same isovalue";
     }
     ASSERT_TRUE(gpu->meshError().has_value()) << "the frame says why nothing was drawn";
+    // The mesh buffers, or before them the compute path's per-block index, whichever the limit
+    // stops first.
     EXPECT_NE(gpu->meshError()->find("the GPU ran out of memory allocating the isosurface mesh "
-                                     "buffers ("),
+                                     "buffers"),
               std::string::npos)
         << *gpu->meshError();
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
@@ -249,6 +251,51 @@ TEST_F(GpuOutOfMemoryTest, AFrameWhoseMeshDoesNotFitDrawsNothingSaysWhyAndDoesNo
 TEST_F(GpuOutOfMemoryTest, AFrameWhoseMeshDoesNotFitOnTheGl33PathDoesNotThrow)
 {
     expectFrameWithoutRoomForTheMesh(true);
+}
+
+// One inside voxel in the middle of every block of 8 x 8 x 4 cells: all 16,000 blocks are active
+// (about 16.6 MB of per-block index on the compute path) for 8 triangles each.
+Volume spikeInEveryBlock()
+{
+    return makeTypedVolume<std::uint8_t>({160, 160, 160}, [](auto i, auto j, auto k) {
+        return std::uint8_t(i % 8 == 4 && j % 8 == 4 && k % 4 == 2 ? 255 : 0);
+    });
+}
+
+TEST_F(GpuOutOfMemoryTest, AFrameWithoutRoomForThePerBlockIndexDrawsNothingSaysWhyAndDoesNotThrow)
+{
+    const Volume volume = spikeInEveryBlock();
+    GpuExtractor gpu(false);
+    if (!gpu->capabilities().computeExtraction) GTEST_SKIP() << "the 3.3 path has no such index";
+    gpu.setVolume(volume);
+    gl::OffscreenTarget target(32, 32);
+    target.bind();
+    gpu->extract(255.5f); // nothing crosses: no block is active
+    gpu->draw({});
+    {
+        const AddressSpaceLimit limit(8 * kMiB);
+        EXPECT_TRUE(limit.set()) << "setrlimit(RLIMIT_AS) failed";
+        EXPECT_NO_THROW(gpu->extract(127.5f));
+        EXPECT_EQ(gpu->pollVertexCount(), std::nullopt) << "no count of an earlier isovalue";
+        EXPECT_NO_THROW(gpu->draw({}));
+    }
+    ASSERT_TRUE(gpu->meshError().has_value()) << "the frame says why nothing was drawn";
+    EXPECT_NE(gpu->meshError()->find("the GPU ran out of memory allocating the isosurface mesh "
+                                     "buffers' per-block index ("),
+              std::string::npos)
+        << *gpu->meshError();
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
+
+    // With the memory back, the counts and the capture run the passes the extract could not.
+    const IsoMesh cpu = extractIsosurfaceCpu(volume, 127.5f);
+    EXPECT_EQ(cpu.triangleCount(), 8u * 16'000u);
+    EXPECT_EQ(gpu->vertexCount(), 3 * cpu.triangleCount());
+    expectSameMesh(gpu->capture(), cpu);
+    // And the next extract draws.
+    gpu->extract(127.5f);
+    EXPECT_NO_THROW(gpu->draw({}));
+    EXPECT_FALSE(gpu->meshError().has_value());
+    expectSameMesh(gpu->capture(), cpu);
 }
 
 } // namespace
