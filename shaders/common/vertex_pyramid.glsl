@@ -48,7 +48,7 @@ struct VpLocation {
     int edge;        // an edge the cell owns, in the cell's numbering
     uint rank;       // which of the cell's welded vertices (0: its first)
     ivec2 baseTexel; // where the cell's case lives in the base level
-    int channel;
+    int channel;     // the cell's channel there
 };
 
 // The base texel p reached, key local to it, and the texel's first cell: the cell and the edge
@@ -92,24 +92,17 @@ uint cellWithinBlock(ivec2 baseTexel, int channel)
     ivec2 within = baseTexel & 7;
     return uint((((within.y << 3) | within.x) << 2) | channel);
 }
-
 #endif
 
 #ifdef HP_RANK_FROM_CELL_FIRST_VERTEX
-uint cellFirstVertexSlot(ivec2 baseTexel, int channel)
-{
-    ivec2 block = baseTexel >> 3;
-    return blockSlot[block.y * u_blocksPerRow + block.x] * 256u +
-           cellWithinBlock(baseTexel, channel);
-}
-
 // The index of the first vertex a cell owns (the cell owns at least one: it owns a crossed
 // edge), and the cell's case.
 uint vpFirstVertexOf(ivec3 cell, out uint caseIndex)
 {
     BaseSlot slot = baseSlotOf(cell);
     caseIndex = texelFetch(u_hpBase, slot.texel, 0)[slot.channel];
-    return cellFirstVertex[cellFirstVertexSlot(slot.texel, slot.channel)];
+    uint blockSlotIndex = blockSlot[slot.block];
+    return cellFirstVertex[blockSlotIndex * 256u + cellWithinBlock(slot.texel, slot.channel)];
 }
 #else
 // The index of the first vertex a cell owns, and the cell's case: a rank query climbing the

@@ -215,8 +215,8 @@ struct IsosurfaceExtractor::Impl {
         glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
     }
 
-    // OpenGL 4.3: where each active block's mesh starts, then the vertex and index passes, a
-    // work group per active block.
+    // OpenGL 4.3: where each active block's mesh starts (and the record), then the vertex and
+    // index passes, 8 invocations per active block.
     void runComputePasses()
     {
         reservePerBlockBuffers(); // first: when it throws, nothing has run
