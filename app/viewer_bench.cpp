@@ -6,10 +6,14 @@
 //    change to the swap of the frame that shows it.
 // 2. "drag at 200 Hz": a timer offers a new value every 5 ms, as mouse moves do; frames per
 //    second and the delay from the oldest value not yet on screen to the swap of the frame that
-//    shows the newest one; and how freely the GUI thread runs meanwhile: the intervals between
-//    the timer's ticks (median, 95th percentile, max). Frames render on their own thread, so
-//    these stay near 5 ms however long a frame takes; a GUI thread blocked by a frame would
-//    show the frame time here.
+//    shows the newest one (during a long drag no frame shows the newest value, so this grows
+//    with the drag); and how freely the GUI thread runs meanwhile: the intervals between the
+//    timer's ticks (median, 95th percentile, max). Frames render on their own thread, so these
+//    stay near 5 ms however long a frame takes; a GUI thread blocked by a frame would show the
+//    frame time here.
+// Both print the median age of the surface on screen: at each swap, how long ago the isovalue
+// it shows was set. That is what a user dragging the slider sees: how far the surface lags the
+// thumb.
 // Prints medians. Needs a display (xvfb-run on headless machines).
 #include "app_defaults.h"
 #include "core/heap_reuse.h"
@@ -22,7 +26,9 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #ifndef ISOVIEW_SAMPLE_DIR
@@ -82,13 +88,22 @@ int main(int argc, char** argv)
     auto valueAt = [&](int i) {
         const double phase = double(i % 40) / 40.0;
         const double tri = phase < 0.5 ? phase * 2.0 : 2.0 - phase * 2.0;
-        return centre * (0.9 + 0.2 * tri) + (i % 2) * 1e-3; // never twice the same value
+        // Never the same value twice (the sweep repeats every 40 steps), so that a frame's
+        // isovalue names the one setting it shows.
+        const double unique = i * 1e-9 * std::max(1.0, std::abs(centre));
+        return centre * (0.9 + 0.2 * tri) + (i % 2) * 1e-3 + unique;
     };
 
     enum class Phase { Loading, EveryFrame, Drag, Done } phase = Phase::Loading;
-    std::vector<double> intervals, latencies;
+    std::vector<double> intervals, latencies, ages;
     QElapsedTimer clock;
     clock.start();
+    // Every value set, with when (ns): a swapped frame's isovalue is looked up here for its age.
+    std::vector<std::pair<double, qint64>> offered;
+    const auto offer = [&](double value) {
+        offered.emplace_back(value, clock.nsecsElapsed());
+        panel->setIsovalue(value);
+    };
     qint64 lastSwap = -1;
     std::uint64_t seenFrames = 0;
     int frame = 0;
@@ -102,7 +117,7 @@ int main(int argc, char** argv)
         const qint64 now = clock.nsecsElapsed();
         if (lastTick >= 0) ticks.push_back(double(now - lastTick) / 1e6);
         lastTick = now;
-        panel->setIsovalue(valueAt(++step));
+        offer(valueAt(++step));
     });
 
     auto report = [&](const char* name) {
@@ -111,8 +126,9 @@ int main(int argc, char** argv)
         for (double dt : intervals)
             fps.push_back(1000.0 / dt);
         std::printf("%-16s frames %zu  median fps %.1f  median frame %.1f ms  median latency "
-                    "%.1f ms",
-                    name, intervals.size(), median(fps), median(intervals), median(latencies));
+                    "%.1f ms  median age %.1f ms",
+                    name, intervals.size(), median(fps), median(intervals), median(latencies),
+                    median(ages));
         if (!ticks.empty()) {
             std::sort(ticks.begin(), ticks.end());
             std::printf("  GUI ticks %zu  median %.1f ms  p95 %.1f ms  max %.1f ms", ticks.size(),
@@ -122,6 +138,7 @@ int main(int argc, char** argv)
         std::printf("\n");
         intervals.clear();
         latencies.clear();
+        ages.clear();
         frame = 0;
         lastSwap = -1;
     };
@@ -138,6 +155,14 @@ int main(int argc, char** argv)
             intervals.push_back(double(now - lastSwap) / 1e6);
             if (stats.isovalueLatencyMs) latencies.push_back(*stats.isovalueLatencyMs);
         }
+        if (stats.renderedIsovalue) {
+            // The setting of the value on screen (every value is set once).
+            const double shown = *stats.renderedIsovalue;
+            const auto it = std::find_if(offered.rbegin(), offered.rend(), [&](const auto& o) {
+                return std::abs(o.first - shown) <= 1e-12 * std::max(1.0, std::abs(shown));
+            });
+            if (it != offered.rend()) ages.push_back(double(now - it->second) / 1e6);
+        }
         lastSwap = now;
         if (++frame > frames) {
             if (phase == Phase::EveryFrame) {
@@ -152,7 +177,7 @@ int main(int argc, char** argv)
             QTimer::singleShot(0, &app, &QApplication::quit);
             return;
         }
-        if (phase == Phase::EveryFrame) panel->setIsovalue(valueAt(++step));
+        if (phase == Phase::EveryFrame) offer(valueAt(++step));
     });
     QObject::connect(&window, &isoview::app::MainWindow::volumeLoaded, [&] {
         std::printf("volume %s, view %dx%d, mode %s, renderer %s\n",
@@ -160,7 +185,7 @@ int main(int argc, char** argv)
                     qPrintable(modes[mode]), qPrintable(view->rendererName()));
         QTimer::singleShot(500, [&] {
             phase = Phase::EveryFrame;
-            panel->setIsovalue(valueAt(++step));
+            offer(valueAt(++step));
         });
     });
     QObject::connect(&window, &isoview::app::MainWindow::loadFailed, [&](const QString& m) {
