@@ -9,8 +9,24 @@
 
 uniform mat4 u_indexToPhysical;     // the nominal affine map
 uniform mat3 u_gradientToPhysical;  // its inverse transpose (regular grids)
-uniform bool u_hasSliceOrigins;
 uniform sampler2D u_sliceOrigins;   // D x 1 RGBA32F
+
+// Programs that run per vertex are built for one kind of grid (ISOVIEW_MEASURED_SLICES 0 or 1,
+// gpu/shader_defines.h): software rasterisers run both sides of a branch, so a uniform test
+// would cost every vertex of a regular grid the slice-origin fetches (and, per welded vertex,
+// two 3x3 inverses). The others decide per draw by u_hasSliceOrigins.
+#ifdef ISOVIEW_MEASURED_SLICES
+bool measuredSlices()
+{
+    return ISOVIEW_MEASURED_SLICES != 0;
+}
+#else
+uniform bool u_hasSliceOrigins;
+bool measuredSlices()
+{
+    return u_hasSliceOrigins;
+}
+#endif
 
 vec3 sliceOrigin(int k)
 {
@@ -26,7 +42,7 @@ int sliceIntervalAt(float k, int sliceCount)
 
 vec3 indexToPhysicalPoint(vec3 p, int sliceCount)
 {
-    if (!u_hasSliceOrigins) return (u_indexToPhysical * vec4(p, 1.0)).xyz;
+    if (!measuredSlices()) return (u_indexToPhysical * vec4(p, 1.0)).xyz;
     float k = clamp(p.z, 0.0, float(sliceCount - 1));
     int k0 = sliceIntervalAt(k, sliceCount);
     int k1 = min(k0 + 1, sliceCount - 1);
@@ -40,7 +56,7 @@ vec3 indexToPhysicalPoint(vec3 p, int sliceCount)
 // and unevenly spaced grids.
 mat3 voxelGradientToPhysical(int k, int sliceCount)
 {
-    if (!u_hasSliceOrigins) return u_gradientToPhysical;
+    if (!measuredSlices()) return u_gradientToPhysical;
     int below = max(k - 1, 0);
     int above = min(k + 1, sliceCount - 1);
     vec3 step = (sliceOrigin(above) - sliceOrigin(below)) / float(above - below);

@@ -40,12 +40,28 @@ void pointSamplersAtUnits(const ShaderProgram& p)
     p.setSamplerUnit("u_sliceOrigins", units::kSliceOrigins);
 }
 
-// The programs that read the volume depend on its sampler type.
+// The programs that read the volume depend on its sampler type; those that map vertices to
+// physical space, on its slice geometry too.
 struct VolumePrograms {
     ShaderProgram classify;
     ShaderProgram vertices; // iso_vertices.comp, or iso_vertices.vert on the 3.3 path
     std::optional<ShaderProgram> classifyCompute; // hp_classify_blocks.comp (compute path only)
+    ShaderProgram surface;            // draws the welded mesh
+    ShaderProgram translucentSurface; // the same into transparency accumulation
 };
+
+// Where a volume's programs are kept: by sampler kind, then slice geometry.
+constexpr std::size_t kVolumeProgramKinds = 3 * 2;
+std::size_t volumeProgramsIndex(SamplerKind sampler, SliceGeometry slices)
+{
+    return std::size_t(sampler) * 2 + (slices == SliceGeometry::Measured ? 1 : 0);
+}
+
+SliceGeometry sliceGeometryOf(const GpuVolume& volume)
+{
+    return volume.geometry().hasSliceOrigins() ? SliceGeometry::Measured
+                                               : SliceGeometry::Regular;
+}
 
 // The most a block's cells can produce (a cell has at most 15 triangle vertices and owns at
 // most 12 edges): when the buffers hold this much for every active block, no count needs
@@ -68,9 +84,7 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> blockStartsProgram; // block_starts.comp (compute path only)
     std::optional<ShaderProgram> reduceLevel16Compute; // hp_reduce_level.comp (compute path only)
     std::optional<ShaderProgram> reduceLevel32Compute;
-    std::optional<ShaderProgram> surface;      // draws the welded mesh
-    std::optional<ShaderProgram> translucentSurface; // the same into transparency accumulation
-    std::array<std::optional<VolumePrograms>, 3> volumePrograms; // by SamplerKind
+    std::array<std::optional<VolumePrograms>, kVolumeProgramKinds> volumePrograms;
     SurfaceBuffers buffers;
     // Compute path, per active block: where its mesh starts (block_starts.comp) and its cells'
     // first welded vertices (256 each; the vertex pass writes them, the index pass reads them).
@@ -97,11 +111,13 @@ struct IsosurfaceExtractor::Impl {
     bool passesPending = false;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
 
-    const VolumePrograms& programsFor(SamplerKind kind)
+    const VolumePrograms& programsFor(const GpuVolume& target)
     {
-        auto& slot = volumePrograms[std::size_t(kind)];
+        const SamplerKind kind = target.samplerKind();
+        const SliceGeometry slices = sliceGeometryOf(target);
+        auto& slot = volumePrograms[volumeProgramsIndex(kind, slices)];
         if (!slot) {
-            const std::string defines = engineShaderDefines(kind);
+            const std::string defines = engineShaderDefines(kind) + sliceGeometryDefine(slices);
             ShaderProgram classify("histopyramid classify",
                                    {{GL_VERTEX_SHADER, "hp_block_quad.vert"},
                                     {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
@@ -121,10 +137,20 @@ struct IsosurfaceExtractor::Impl {
                                         defines);
                 pointSamplersAtUnits(*classifyCompute);
             }
+            ShaderProgram surface("isosurface",
+                                  {{GL_VERTEX_SHADER, "isosurface.vert"},
+                                   {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                                  defines);
+            ShaderProgram translucentSurface("translucent isosurface",
+                                             {{GL_VERTEX_SHADER, "isosurface.vert"},
+                                              {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                                             defines + kTranslucentSurfaceDefine);
             slot.emplace(VolumePrograms{std::move(classify), std::move(vertices),
-                                        std::move(classifyCompute)});
-            pointSamplersAtUnits(slot->classify);
-            pointSamplersAtUnits(slot->vertices);
+                                        std::move(classifyCompute), std::move(surface),
+                                        std::move(translucentSurface)});
+            for (const ShaderProgram* p :
+                 {&slot->classify, &slot->vertices, &slot->surface, &slot->translucentSurface})
+                pointSamplersAtUnits(*p);
         }
         return *slot;
     }
@@ -161,7 +187,6 @@ struct IsosurfaceExtractor::Impl {
         const glm::mat4 indexToPhysical(geometry.indexToPhysical());
         glUniformMatrix4fv(p.uniform("u_indexToPhysical"), 1, GL_FALSE,
                            glm::value_ptr(indexToPhysical));
-        glUniform1i(p.uniform("u_hasSliceOrigins"), geometry.hasSliceOrigins() ? 1 : 0);
     }
 
     void setCapacityUniforms(const ShaderProgram& p) const
@@ -221,7 +246,7 @@ struct IsosurfaceExtractor::Impl {
     {
         reservePerBlockBuffers(); // first: when it throws, nothing has run
         const auto blocks = std::uint32_t(activeBlocks.size());
-        const ShaderProgram& vertices = programsFor(volume->samplerKind()).vertices;
+        const ShaderProgram& vertices = programsFor(*volume).vertices;
         setCapacityUniforms(vertices);
         setCapacityUniforms(*indices);
         setCapacityUniforms(*blockStartsProgram);
@@ -279,7 +304,7 @@ struct IsosurfaceExtractor::Impl {
             glDrawArrays(GL_POINTS, 0, GLsizei(points));
             glEndTransformFeedback();
         };
-        capture(programsFor(volume->samplerKind()).vertices, buffers.vertexBuffer(),
+        capture(programsFor(*volume).vertices, buffers.vertexBuffer(),
                 counts.vertices);
         capture(*indices, buffers.indexBuffer(), counts.indices / 3);
     }
@@ -291,7 +316,7 @@ struct IsosurfaceExtractor::Impl {
     {
         const PyramidLayout pyramidLayout =
             PyramidLayout::forVolume(box.voxelCount(), caps.maxTextureSize);
-        const VolumePrograms& programs = programsFor(newVolume.samplerKind());
+        const VolumePrograms& programs = programsFor(newVolume);
         std::optional<HistoPyramid> newPyramid;
         if (!pyramidLayout.empty()) newPyramid.emplace(pyramidLayout);
         const bool whole = box == VoxelBox::whole(newVolume.dims());
@@ -316,8 +341,8 @@ struct IsosurfaceExtractor::Impl {
         }
         if (pyramid) {
             const std::initializer_list<const ShaderProgram*> all = {
-                &programs.classify, &programs.vertices, &*reduce,  &*reduceBlocks,
-                &*record,           &*indices,          &*surface, &*translucentSurface};
+                &programs.classify, &programs.vertices, &programs.surface,
+                &programs.translucentSurface, &*reduce, &*reduceBlocks, &*record, &*indices};
             for (const ShaderProgram* p : all)
                 setLayoutUniforms(*p);
             if (programs.classifyCompute) setLayoutUniforms(*programs.classifyCompute);
@@ -427,16 +452,8 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
                           std::vector<ShaderStage>{{GL_VERTEX_SHADER, "iso_indices.vert"}}, defines,
                           std::vector<std::string>{"v_indices"});
     }
-    d.surface.emplace("isosurface",
-                      std::vector<ShaderStage>{{GL_VERTEX_SHADER, "isosurface.vert"},
-                                               {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                      defines);
-    d.translucentSurface.emplace("translucent isosurface",
-                                 std::vector<ShaderStage>{{GL_VERTEX_SHADER, "isosurface.vert"},
-                                                          {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                                 defines + kTranslucentSurfaceDefine);
-    const std::initializer_list<const ShaderProgram*> shared = {
-        &*d.reduce, &*d.reduceBlocks, &*d.record, &*d.indices, &*d.surface, &*d.translucentSurface};
+    const std::initializer_list<const ShaderProgram*> shared = {&*d.reduce, &*d.reduceBlocks,
+                                                                &*d.record, &*d.indices};
     for (const ShaderProgram* p : shared)
         pointSamplersAtUnits(*p);
     throwOnGlError("setting up the isosurface extractor");
@@ -503,7 +520,7 @@ void IsosurfaceExtractor::extract(float isovalue)
     }
     d.knownCounts.reset();
     d.meshComplete = false;
-    const VolumePrograms& programs = d.programsFor(d.volume->samplerKind());
+    const VolumePrograms& programs = d.programsFor(*d.volume);
     for (const ShaderProgram* p : {&programs.classify, &programs.vertices}) {
         ScopedProgram use(p->id());
         glUniform1f(p->uniform("u_isovalue"), isovalue);
@@ -594,7 +611,9 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
     }
     if (!d.caps.computeExtraction && counts.indices == 0) return;
 
-    const ShaderProgram& surface = params.opacity < 1.0f ? *d.translucentSurface : *d.surface;
+    const VolumePrograms& programs = d.programsFor(*d.volume);
+    const ShaderProgram& surface =
+        params.opacity < 1.0f ? programs.translucentSurface : programs.surface;
     ScopedProgram use(surface.id());
     ScopedVertexArray vao(d.buffers.vertexArray());
     ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());

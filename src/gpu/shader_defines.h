@@ -10,6 +10,16 @@ namespace isoview::gl {
 
 std::string engineShaderDefines(SamplerKind volumeSampler);
 
+// Whether a volume's slices sit on one affine grid or where the scanner measured them
+// (VolumeGeometry::sliceOrigins). Programs that map every vertex are built per kind
+// (common/volume_geometry.glsl says why).
+enum class SliceGeometry { Regular, Measured };
+inline constexpr const char* sliceGeometryDefine(SliceGeometry kind)
+{
+    return kind == SliceGeometry::Measured ? "#define ISOVIEW_MEASURED_SLICES 1\n"
+                                           : "#define ISOVIEW_MEASURED_SLICES 0\n";
+}
+
 // hp_reduce_level.comp is built once per storage format of the level it writes.
 inline constexpr const char* kReduceTo16BitLevelDefine = "#define HP_TARGET_FORMAT rgba16ui\n";
 inline constexpr const char* kReduceTo32BitLevelDefine = "#define HP_TARGET_FORMAT rgba32ui\n";

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <limits>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -124,17 +125,27 @@ std::size_t StoredSurfaceMesh::bytes() const
            std::size_t(m_indexCount) * sizeof(std::uint32_t);
 }
 
-StoredSurfaceProgram::StoredSurfaceProgram()
-    : m_opaque("stored isosurface",
-               {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-               engineShaderDefines(SamplerKind::Unsigned)),
-      m_translucent(
-          "stored translucent isosurface",
-          {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-          engineShaderDefines(SamplerKind::Unsigned) + kTranslucentSurfaceDefine)
+StoredSurfaceProgram::Programs StoredSurfaceProgram::build(SliceGeometry slices)
 {
-    for (const ShaderProgram* program : {&m_opaque, &m_translucent})
+    const std::string defines =
+        engineShaderDefines(SamplerKind::Unsigned) + sliceGeometryDefine(slices);
+    Programs programs{
+        ShaderProgram("stored isosurface",
+                      {{GL_VERTEX_SHADER, "isosurface.vert"},
+                       {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                      defines),
+        ShaderProgram("stored translucent isosurface",
+                      {{GL_VERTEX_SHADER, "isosurface.vert"},
+                       {GL_FRAGMENT_SHADER, "isosurface.frag"}},
+                      defines + kTranslucentSurfaceDefine)};
+    for (const ShaderProgram* program : {&programs.opaque, &programs.translucent})
         program->setSamplerUnit("u_sliceOrigins", kSliceOriginsUnit);
+    return programs;
+}
+
+StoredSurfaceProgram::StoredSurfaceProgram()
+{
+    m_programs[std::size_t(SliceGeometry::Regular)].emplace(build(SliceGeometry::Regular));
     ScopedTextureBinding bind(m_sliceOrigins.id());
     m_sliceOrigins.label("stored isosurface slice origins");
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -156,13 +167,17 @@ void StoredSurfaceProgram::setVolume(glm::uvec3 dims, const VolumeGeometry& geom
     }
     m_sliceOriginBytes = texels.size() * sizeof(glm::vec4);
 
+    const SliceGeometry slices =
+        geometry.hasSliceOrigins() ? SliceGeometry::Measured : SliceGeometry::Regular;
+    auto& programs = m_programs[std::size_t(slices)];
+    if (!programs) programs.emplace(build(slices));
+    m_slices = slices;
     const glm::mat4 indexToPhysical(geometry.indexToPhysical());
-    for (const ShaderProgram* program : {&m_opaque, &m_translucent}) {
+    for (const ShaderProgram* program : {&programs->opaque, &programs->translucent}) {
         ScopedProgram use(program->id());
         glUniform3i(program->uniform("u_volumeDims"), GLint(dims.x), GLint(dims.y), GLint(dims.z));
         glUniformMatrix4fv(program->uniform("u_indexToPhysical"), 1, GL_FALSE,
                            glm::value_ptr(indexToPhysical));
-        glUniform1i(program->uniform("u_hasSliceOrigins"), geometry.hasSliceOrigins() ? 1 : 0);
     }
 }
 
@@ -171,7 +186,7 @@ void StoredSurfaceProgram::draw(const StoredSurfaceMesh& mesh,
 {
     if (mesh.indexCount() == 0) return;
     const bool translucent = params.opacity < 1.0f;
-    const ShaderProgram& program = translucent ? m_translucent : m_opaque;
+    const ShaderProgram& program = translucent ? current().translucent : current().opaque;
     ScopedProgram use(program.id());
     ScopedVertexArray vao(mesh.vertexArray());
     ScopedTextureUnits<1> origins({m_sliceOrigins.id()});

@@ -12,11 +12,14 @@
 #include "extraction/iso_mesh.h"
 #include "gpu/gl_objects.h"
 #include "gpu/isosurface_extractor.h"
+#include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
 #include "volume/volume.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace isoview::gl {
 
@@ -49,7 +52,8 @@ private:
 
 class StoredSurfaceProgram {
 public:
-    // Compiles the program. Throws ShaderError.
+    // Compiles the programs for regular grids (those for measured slices wait for a volume
+    // that has them). Throws ShaderError.
     StoredSurfaceProgram();
 
     // The index -> physical map of the volume the meshes belong to (its slice origins uploaded
@@ -61,8 +65,15 @@ public:
     std::size_t bytes() const { return m_sliceOriginBytes; }
 
 private:
-    ShaderProgram m_opaque;
-    ShaderProgram m_translucent; // isosurface.frag's accumulation build
+    struct Programs {
+        ShaderProgram opaque;
+        ShaderProgram translucent; // isosurface.frag's accumulation build
+    };
+    static Programs build(SliceGeometry slices);
+    const Programs& current() const { return *m_programs[std::size_t(m_slices)]; }
+
+    std::array<std::optional<Programs>, 2> m_programs; // by SliceGeometry, built when needed
+    SliceGeometry m_slices = SliceGeometry::Regular;   // the volume's
     Texture m_sliceOrigins = Texture::create();
     std::size_t m_sliceOriginBytes = 0;
 };

@@ -25,13 +25,20 @@ bool isStage(const std::string& path, const char* extension)
 
 class ShaderCompileTest : public GlTest {};
 
-TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKind)
+TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKindAndSliceGeometry)
 {
     const std::vector<std::string> paths = gl::embeddedShaderPaths();
     int compiled = 0;
+    // Each sampler kind as the programs that decide the slice geometry per draw build it, and
+    // the unsigned one also as the per-vertex programs build it for each slice geometry.
+    std::vector<std::string> builds;
     for (gl::SamplerKind kind :
-         {gl::SamplerKind::Unsigned, gl::SamplerKind::Signed, gl::SamplerKind::Float}) {
-        const std::string defines = gl::engineShaderDefines(kind);
+         {gl::SamplerKind::Unsigned, gl::SamplerKind::Signed, gl::SamplerKind::Float})
+        builds.push_back(gl::engineShaderDefines(kind));
+    for (gl::SliceGeometry slices : {gl::SliceGeometry::Regular, gl::SliceGeometry::Measured})
+        builds.push_back(gl::engineShaderDefines(gl::SamplerKind::Unsigned) +
+                         gl::sliceGeometryDefine(slices));
+    for (const std::string& defines : builds) {
         for (const std::string& path : paths) {
             SCOPED_TRACE(path);
             if (isStage(path, ".vert")) {
@@ -61,7 +68,7 @@ TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKind)
             }
         }
     }
-    EXPECT_GE(compiled, 3 * 10);
+    EXPECT_GE(compiled, 5 * 10);
 }
 
 TEST(ShaderFiles, EveryFileUnderShadersIsEmbedded)

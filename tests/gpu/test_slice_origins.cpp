@@ -2,10 +2,12 @@
 // spaced one, each sampling the same physical sphere, with every slice's position in
 // VolumeGeometry::sliceOrigins. The surface mapped through those positions must be that sphere
 // (known answer), the GPU must produce the CPU's mesh, export must place vertices at the same
-// physical positions, and the rendered silhouette must match a regular grid's.
+// physical positions, and the rendered silhouette, live or as a stored layer, must match a
+// regular grid's.
 #include "extraction/cpu_marching_cubes.h"
 #include "extraction/mesh_metrics.h"
 #include "gpu/offscreen_target.h"
+#include "gpu/stored_surface_mesh.h"
 #include "mesh_export/ply_writer.h"
 #include "support/gl_test_context.h"
 #include "support/gpu_extractor.h"
@@ -164,12 +166,21 @@ TEST_P(SliceOriginsTest, PlyPlacesVerticesAtTheirSlicePositions)
     EXPECT_EQ(beyond, 0u) << "exported vertices off the physical sphere";
 }
 
-// Renders the sphere's silhouette, looking down -z onto physical space.
-std::vector<bool> silhouette(const Volume& volume)
+enum class DrawnBy { Extractor, StoredLayer };
+
+// Renders the sphere's silhouette, looking down -z onto physical space: the extractor's live
+// surface, or its mesh kept as a stored layer and drawn by the layers' program.
+std::vector<bool> silhouette(const Volume& volume, DrawnBy drawnBy = DrawnBy::Extractor)
 {
     GpuExtractor extractor;
     extractor.setVolume(volume);
     extractor->extract(0.0f);
+    gl::StoredSurfaceProgram storedProgram;
+    gl::StoredSurfaceMesh stored;
+    if (drawnBy == DrawnBy::StoredLayer) {
+        storedProgram.setVolume(volume.dims(), volume.geometry());
+        stored.store(extractor->capture());
+    }
     gl::OffscreenTarget target(96, 96);
     target.bind();
     glClearColor(0, 0, 0, 1);
@@ -181,7 +192,10 @@ std::vector<bool> silhouette(const Volume& volume)
     params.physicalToClip = glm::mat4(glm::vec4(s, 0, 0, 0), glm::vec4(0, s, 0, 0),
                                       glm::vec4(0, 0, -0.01f, 0),
                                       glm::vec4(-float(kCentre.x) * s, -float(kCentre.y) * s, 0, 1));
-    extractor->draw(params);
+    if (drawnBy == DrawnBy::StoredLayer)
+        storedProgram.draw(stored, params);
+    else
+        extractor->draw(params);
     glDisable(GL_DEPTH_TEST);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     const std::vector<std::uint8_t> rgba = target.readPixels();
@@ -190,11 +204,8 @@ std::vector<bool> silhouette(const Volume& volume)
     return mask;
 }
 
-TEST_P(SliceOriginsTest, RenderedWhereARegularGridPutsIt)
+void expectSameDisc(const std::vector<bool>& stack, const std::vector<bool>& regular)
 {
-    const StackCase& c = GetParam();
-    const std::vector<bool> stack = silhouette(sampleSphere(c.dims, c.geometry));
-    const std::vector<bool> regular = silhouette(sampleSphere({40, 52, 40}, VolumeGeometry{}));
     std::size_t both = 0;
     std::size_t either = 0;
     for (std::size_t i = 0; i < stack.size(); ++i) {
@@ -205,6 +216,21 @@ TEST_P(SliceOriginsTest, RenderedWhereARegularGridPutsIt)
     // The disc of radius 11 of 16 covers about 37% of the image.
     EXPECT_NEAR(double(either) / double(stack.size()), 0.37, 0.04);
     EXPECT_GT(double(both) / double(either), 0.97) << "silhouettes differ";
+}
+
+TEST_P(SliceOriginsTest, RenderedWhereARegularGridPutsIt)
+{
+    const StackCase& c = GetParam();
+    expectSameDisc(silhouette(sampleSphere(c.dims, c.geometry)),
+                   silhouette(sampleSphere({40, 52, 40}, VolumeGeometry{})));
+}
+
+// The layers' program is built per slice geometry, as the extractor's is.
+TEST_P(SliceOriginsTest, StoredLayerRenderedWhereARegularGridPutsIt)
+{
+    const StackCase& c = GetParam();
+    expectSameDisc(silhouette(sampleSphere(c.dims, c.geometry), DrawnBy::StoredLayer),
+                   silhouette(sampleSphere({40, 52, 40}, VolumeGeometry{}), DrawnBy::StoredLayer));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stacks, SliceOriginsTest, ::testing::ValuesIn(stacks()),
