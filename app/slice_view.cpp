@@ -13,6 +13,11 @@ namespace isoview::app {
 namespace {
 
 constexpr int kMargin = 4; // widget pixels around the slice
+// A dragged isovalue changes the contours with every mouse move, 100 times a second and more.
+// Each repaint re-extracts the selected contour and has Qt recomposite the window around the GL
+// view; with software GL that takes the cores the frame renders on. 30 repaints a second still
+// follow the slider. (The contour() accessor is current at once: only the painting waits.)
+constexpr qint64 kContourRepaintIntervalMs = 33;
 
 // The transform that takes image point (0, 0) to p0, (1, 0) to px and (0, 1) to py.
 QTransform affineFrom(QPointF p0, QPointF px, QPointF py)
@@ -47,6 +52,8 @@ SliceView::SliceView(SliceOrientation orientation, QWidget* parent)
     setMouseTracking(true);
     setMinimumSize(120, 120);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_contourRepaint.setSingleShot(true);
+    connect(&m_contourRepaint, &QTimer::timeout, this, &SliceView::repaintContoursNow);
 }
 
 void SliceView::setVolume(std::shared_ptr<const Volume> volume)
@@ -114,6 +121,23 @@ void SliceView::setContours(const std::vector<SliceContour>& contours)
         next.push_back(std::move(d));
     }
     m_contours = std::move(next);
+    scheduleContourRepaint();
+}
+
+void SliceView::scheduleContourRepaint()
+{
+    if (m_contourRepaint.isActive()) return; // the owed repaint will show this change too
+    const qint64 since = m_sinceContourRepaint.isValid() ? m_sinceContourRepaint.elapsed()
+                                                         : kContourRepaintIntervalMs;
+    if (since >= kContourRepaintIntervalMs)
+        repaintContoursNow();
+    else
+        m_contourRepaint.start(int(kContourRepaintIntervalMs - since));
+}
+
+void SliceView::repaintContoursNow()
+{
+    m_sinceContourRepaint.restart();
     update();
 }
 
@@ -130,7 +154,7 @@ void SliceView::setIsovalue(double real)
     if (!d || d->contour.isovalue == real) return;
     d->contour.isovalue = real;
     d->stale = true;
-    update();
+    scheduleContourRepaint();
 }
 
 void SliceView::setContourColor(const QColor& color)

@@ -18,7 +18,9 @@
 #include <glm/glm.hpp>
 
 #include <QColor>
+#include <QElapsedTimer>
 #include <QImage>
+#include <QTimer>
 #include <QWidget>
 #include <cstdint>
 #include <memory>
@@ -112,6 +114,9 @@ private:
     void recontour();
     std::vector<ContourSegment> contourAt(double isovalueReal) const;
     DrawnContour* selectedContour();
+    // Repaints for changed contours, at most one per kContourRepaintIntervalMs (slice_view.cpp).
+    void scheduleContourRepaint();
+    void repaintContoursNow(); // and restarts the interval's clock
     void rebuildImage();
     void moveCrosshairTo(QPointF widgetPoint);
     void updateReadout(QPointF widgetPoint);
@@ -136,6 +141,8 @@ private:
     bool m_windowDrag = false;
     QPointF m_dragStart;
     WindowLevel m_dragStartWindow;
+    QElapsedTimer m_sinceContourRepaint;
+    QTimer m_contourRepaint; // single shot: the repaint a throttled contour change still owes
 };
 
 } // namespace isoview::app

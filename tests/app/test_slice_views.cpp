@@ -1,8 +1,9 @@
 // The slice views in the real window (llvmpipe under Xvfb): the 2 x 2 layout with the sample, the
-// contour drawn where CPU marching squares puts it and following the isovalue, a click moving
-// the other views, every visible surface's contour in its colour (hidden ones none, a drag
-// recomputing only the selected one's), keys and wheel stepping, the window/level drag, the layout
-// switch, the readout, and an image baseline of the 2 x 2 layout.
+// contour drawn where CPU marching squares puts it and following the isovalue (a drag repainting
+// about 30 times a second), a click moving the other views, every visible surface's contour in
+// its colour (hidden ones none, a drag recomputing only the selected one's), keys and wheel
+// stepping, the window/level drag, the layout switch, the readout, and an image baseline of the
+// 2 x 2 layout.
 //
 // Baseline tolerance (as tests/gpu/test_image_baselines.cpp): a pixel differs when a channel is
 // off by more than 16/255; at most 0.5% may differ and the mean difference stays below 1/255.
@@ -21,6 +22,8 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QElapsedTimer>
+#include <QEvent>
 #include <QImage>
 #include <QMouseEvent>
 #include <QSettings>
@@ -173,6 +176,53 @@ TEST(SliceViewsTest, ContourIsDrawnWhereMarchingSquaresPutsItAndFollowsTheIsoval
     }
     EXPECT_GE(onNewest, newest.size() * 80 / 100) << "the painted contour is the newest value's";
     EXPECT_TRUE(sameSegments(axial->contour(), newest));
+}
+
+// Counts a widget's paint events and remembers when the last one came.
+class PaintCounter : public QObject {
+public:
+    explicit PaintCounter(QWidget* w) { w->installEventFilter(this); }
+    int paints = 0;
+    qint64 lastPaintNs = -1;
+    QElapsedTimer clock;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            ++paints;
+            lastPaintNs = clock.nsecsElapsed();
+        }
+        return false;
+    }
+};
+
+// A drag offers a new isovalue every few milliseconds; each slice repaint re-extracts a contour
+// and recomposites the window, on the cores the frame renders on. The views repaint for
+// contour changes about 30 times a second, the contour accessor stays current at once, and the
+// last change is painted soon after the drag stops.
+TEST(SliceViewsTest, ADraggedIsovalueRepaintsTheSlicesAtMost30TimesASecondAndPaintsTheLastValue)
+{
+    auto w = openSample(40.0);
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    PaintCounter counter(axial);
+    counter.clock.start();
+    QElapsedTimer drag;
+    drag.start();
+    qint64 lastChangeNs = 0;
+    for (int i = 0; i < 100; ++i) {
+        w->isovaluePanel()->setIsovalue(50.0 + 0.4 * i);
+        lastChangeNs = counter.clock.nsecsElapsed();
+        EXPECT_TRUE(sameSegments(axial->contour(), cpuContour(*axial, 50.0 + 0.4 * i)));
+        QTest::qWait(5); // the event loop runs, as between mouse moves
+    }
+    const double dragMs = double(drag.nsecsElapsed()) / 1e6;
+    // One at the first change, then at most one per 33 ms (and a spare for timer slack).
+    EXPECT_LE(counter.paints, 2 + int(dragMs / 33.0)) << "over " << dragMs << " ms";
+    EXPECT_GE(counter.paints, 2) << "the slices stopped following the drag";
+    EXPECT_TRUE(waitUntil([&] { return counter.lastPaintNs > lastChangeNs; }))
+        << "the last isovalue was never painted";
+    EXPECT_LT(double(counter.lastPaintNs - lastChangeNs) / 1e6, 1000.0); // 33 ms, and slack
 }
 
 const DrawnContour* contourOf(const SliceView& v, std::uint32_t id)
