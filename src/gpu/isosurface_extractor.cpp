@@ -580,6 +580,11 @@ std::optional<std::string> IsosurfaceExtractor::meshError() const
     return m_impl->meshError;
 }
 
+void IsosurfaceExtractor::setMeshByteLimit(std::uint64_t bytes)
+{
+    m_impl->buffers.setByteLimit(bytes);
+}
+
 std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const
 {
     const Impl& d = *m_impl;

@@ -112,6 +112,9 @@ public:
     // Why the last extract's surface is not drawn: the GPU ran out of memory growing the mesh
     // buffers to its size (the message names the bytes); nullopt otherwise. Reset by extract().
     std::optional<std::string> meshError() const;
+    // The most the mesh buffers may take (0: no limit but the driver's); beyond it a surface
+    // fails as when the GPU runs out of memory (meshError). Kept across volumes.
+    void setMeshByteLimit(std::uint64_t bytes);
 
     // The last extract as a welded mesh (positions in index space, normals physical): the
     // vertex and index buffers the draw uses, downloaded. Waits for the GPU. Throws

@@ -586,6 +586,12 @@ void SceneRenderer::setVolume(const Volume& volume)
                              whatToDo(volume, "close other programs"));
     }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
+    if (d.memoryBudget != 0) {
+        const GpuMemoryUse use = d.surface.memoryUse();
+        const std::uint64_t taken = use.volumeTextureBytes + use.pyramidBytes;
+        // At least a byte: 0 would mean no limit.
+        d.surface.setMeshByteLimit(d.memoryBudget > taken ? d.memoryBudget - taken : 1);
+    }
     d.volumeIndexToPhysical = volume.geometry().indexToPhysical();
     d.volumeGeometry = volume.geometry();
     d.outsideWinding = volume.geometry().isMirrored() ? GL_CW : GL_CCW;
@@ -742,6 +748,12 @@ std::uint32_t SceneRenderer::vertexCount()
 std::optional<std::uint32_t> SceneRenderer::pollVertexCount() const
 {
     return m_impl->surface.pollVertexCount();
+}
+
+std::optional<std::string> SceneRenderer::surfaceError() const
+{
+    if (!m_impl->renderedIsovalue) return std::nullopt;
+    return m_impl->surface.meshError();
 }
 
 IsoMesh SceneRenderer::capture()

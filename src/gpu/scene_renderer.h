@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace isoview::gl {
@@ -103,7 +104,8 @@ public:
         // smaller limits make smaller volumes need bricks (tests of the bricked path).
         std::uint32_t maxTextureSize = 0;
         // GPU memory a volume may take, in bytes (0: what the GPU reports free, see
-        // gl_loader's availableGpuMemory; no check where it reports nothing).
+        // gl_loader's availableGpuMemory; no check where it reports nothing). With a budget,
+        // what the volume leaves of it is the live surface's mesh buffers' (surfaceError()).
         std::uint64_t memoryBudgetBytes = 0;
         // Skip the back faces of an opaque surface where none can be seen: the crop box lies
         // wholly beyond the near plane and the surface is not open on any face of the box
@@ -184,6 +186,10 @@ public:
     // The same count without waiting: nullopt while the GPU is still building the pyramid,
     // never a count of an earlier isovalue. For per-frame statistics.
     std::optional<std::uint32_t> pollVertexCount() const;
+    // Why the last render() drew no live surface although it has one: its mesh does not fit in
+    // GPU memory (or in what the budget leaves it); the message names the bytes. nullopt
+    // otherwise.
+    std::optional<std::string> surfaceError() const;
     // The surface of the last extraction as a welded mesh (positions in index space, normals
     // physical); empty before any. Waits for the GPU. Throws GlError if the GPU fails.
     IsoMesh capture();

@@ -87,6 +87,7 @@ void SurfaceBricks::setVolume(const Volume& volume, std::uint32_t maxTextureSize
     m_dims = dims;
     m_crop = VoxelBox::whole(dims);
     m_planeMaxima = std::move(planeMaxima);
+    applyMeshByteLimit();
 }
 
 unsigned SurfaceBricks::openCropFaces(double realIsovalue) const
@@ -135,6 +136,31 @@ void SurfaceBricks::draw(const SurfaceDrawParams& params)
 {
     for (auto& brick : m_bricks)
         if (brick->hasCells) brick->extractor->draw(params);
+}
+
+std::optional<std::string> SurfaceBricks::meshError() const
+{
+    for (const auto& brick : m_bricks) {
+        if (!brick->hasCells) continue;
+        if (std::optional<std::string> error = brick->extractor->meshError()) return error;
+    }
+    return std::nullopt;
+}
+
+void SurfaceBricks::setMeshByteLimit(std::uint64_t bytes)
+{
+    m_meshByteLimit = bytes;
+    applyMeshByteLimit();
+}
+
+void SurfaceBricks::applyMeshByteLimit()
+{
+    const std::uint64_t bricks = std::max<std::uint64_t>(m_bricks.size(), 1);
+    // Rounded up, so that a limit is never 0 (which means none).
+    const std::uint64_t share = m_meshByteLimit == 0 ? 0 : (m_meshByteLimit + bricks - 1) / bricks;
+    if (m_bricks.empty()) m_primary.setMeshByteLimit(share); // else it is the first brick's
+    for (auto& brick : m_bricks)
+        brick->extractor->setMeshByteLimit(share);
 }
 
 std::uint32_t SurfaceBricks::vertexCount()

@@ -59,6 +59,11 @@ public:
 
     void extract(double realIsovalue);
     void draw(const SurfaceDrawParams& params);
+    // Why the last extract is not (wholly) drawn: the first failing brick's meshError, or nullopt.
+    std::optional<std::string> meshError() const;
+    // The most the bricks' mesh buffers may take together (0: no limit but the driver's),
+    // shared evenly between the bricks of this and later volumes.
+    void setMeshByteLimit(std::uint64_t bytes);
     std::uint32_t vertexCount();
     std::optional<std::uint32_t> pollVertexCount() const;
     IsoMesh capture();
@@ -75,6 +80,8 @@ private:
     std::unique_ptr<GpuVolume> m_raycastVolume; // bricked volumes only
     glm::uvec3 m_dims{0};
     VoxelBox m_crop;
+    std::uint64_t m_meshByteLimit = 0; // setMeshByteLimit's, for all bricks
+    void applyMeshByteLimit();
     PlaneMaxima m_planeMaxima; // of the whole volume, in stored units
 };
 

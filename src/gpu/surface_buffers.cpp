@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace isoview::gl {
@@ -42,10 +44,26 @@ SurfaceBuffers::SurfaceBuffers()
 bool SurfaceBuffers::reserve(std::uint32_t vertices, std::uint32_t indices)
 {
     if (vertices <= m_vertexCapacity && indices <= m_indexCapacity) return false;
-    const std::uint32_t vertexCapacity =
+    const auto bytesOf = [](std::uint32_t vertexCount, std::uint32_t indexCount) {
+        return std::uint64_t(vertexCount) * sizeof(PackedSurfaceVertex) +
+               std::uint64_t(indexCount) * sizeof(std::uint32_t);
+    };
+    std::uint32_t vertexCapacity =
         vertices <= m_vertexCapacity ? m_vertexCapacity : grownCapacity(vertices, 4096);
-    const std::uint32_t indexCapacity =
+    std::uint32_t indexCapacity =
         indices <= m_indexCapacity ? m_indexCapacity : grownCapacity(indices, 3 * 8192);
+    if (m_byteLimit != 0 && bytesOf(vertexCapacity, indexCapacity) > m_byteLimit) {
+        // No room to grow ahead: exactly what is asked, if that fits.
+        vertexCapacity = vertices;
+        indexCapacity = indices;
+        if (bytesOf(vertices, indices) > m_byteLimit) {
+            release(); // as after the driver's out-of-memory below
+            throw GpuMemoryError("the isosurface mesh buffers (" +
+                                 formatBytes(bytesOf(vertices, indices)) + ") do not fit in the " +
+                                 formatBytes(m_byteLimit) + " the GPU memory budget leaves them");
+        }
+    }
+    const std::uint64_t bytes = bytesOf(vertexCapacity, indexCapacity);
     {
         ScopedBufferBinding bind(GL_ARRAY_BUFFER, m_vertices.id());
         glBufferData(GL_ARRAY_BUFFER,
@@ -60,9 +78,7 @@ bool SurfaceBuffers::reserve(std::uint32_t vertices, std::uint32_t indices)
                      GL_DYNAMIC_COPY);
     }
     try {
-        throwOnGlAllocationError("the isosurface mesh buffers",
-                                 std::uint64_t(vertexCapacity) * sizeof(PackedSurfaceVertex) +
-                                     std::uint64_t(indexCapacity) * sizeof(std::uint32_t));
+        throwOnGlAllocationError("the isosurface mesh buffers", bytes);
     } catch (const GlError&) {
         // Either store may be gone: empty both, so no pass writes past what is there.
         release();

@@ -41,8 +41,8 @@ public:
 
     // Makes room for at least this many vertices and indices; returns whether the buffers were
     // reallocated (their contents are then undefined). Throws GpuMemoryError (gl_loader.h) when
-    // the driver is out of memory for them, GlError when it rejects them otherwise; the buffers
-    // are then empty (capacity 0).
+    // the driver is out of memory for them or they would pass the byte limit, GlError when the
+    // driver rejects them otherwise; the buffers are then empty (capacity 0).
     bool reserve(std::uint32_t vertices, std::uint32_t indices);
     // Forgets the storage (a new volume starts small again).
     void release();
@@ -55,6 +55,9 @@ public:
     GLuint vertexArray() const { return m_vertexArray.id(); }
 
     // The first `vertices` vertices and `indices` indices as an IsoMesh. Waits for the GPU.
+    // The most both buffers may take together (0: no limit but the driver's). reserve() beyond
+    // it fails as the driver running out of memory does (a memory budget, or a test's).
+    void setByteLimit(std::uint64_t bytes) { m_byteLimit = bytes; }
     IsoMesh download(std::uint32_t vertices, std::uint32_t indices) const;
 
     std::size_t bytes() const;
@@ -68,3 +71,4 @@ private:
 };
 
 } // namespace isoview::gl
+    std::uint64_t m_byteLimit = 0;

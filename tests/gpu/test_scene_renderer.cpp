@@ -1,8 +1,9 @@
 // The scene renderer against answers known without it: the ray caster's silhouette of an opaque
 // sphere is the isosurface's, a surface hides the volume behind it but not the volume in front
 // of it, the step and resolution levers leave the image alone, the marker points where the
-// axes point, one extraction serves any number of isovalue changes, odd sizes, every sampler
-// type, and the GL state the host had before a frame.
+// axes point, one extraction serves any number of isovalue changes, a surface beyond the memory
+// budget says why it is not drawn, odd sizes, every sampler type, and the GL state the host had
+// before a frame.
 #include "core/error.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "gpu/gl_loader.h"
@@ -387,6 +388,64 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     EXPECT_FALSE(renderer.lastGpuTimes().extractMs);
     renderer.setVolume(makeSphere({16, 16, 16}, glm::vec3(7.5f), 5.0f));
     EXPECT_FALSE(renderer.renderedIsovalue());
+}
+
+// With a memory budget, the live surface's mesh buffers get what the volume leaves of it: a
+// surface beyond that draws nothing and says why, without throwing; one that fits is drawn
+// again and the error is gone.
+TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWhy)
+{
+    const Volume sphere = makeSphere({64, 64, 64}, glm::vec3(31.5f), 28.0f);
+    const float smallIso = 25.0f; // a ball of radius 3
+    const float largeIso = 0.0f;  // of radius 28
+    std::uint64_t taken = 0;
+    {
+        SceneRenderer unlimited;
+        unlimited.setVolume(sphere);
+        const gl::GpuMemoryUse use = unlimited.memoryUse();
+        taken = use.volumeTextureBytes + use.pyramidBytes;
+    }
+    const std::uint64_t meshAllowance = 400'000;
+    const IsoMesh large = extractIsosurfaceCpu(sphere, largeIso);
+    ASSERT_GT(large.vertexCount() * 32 + large.indices.size() * 4, meshAllowance)
+        << "the large surface must not fit";
+    SceneRenderer::Options options;
+    options.memoryBudgetBytes = taken + meshAllowance;
+    SceneRenderer renderer(options);
+    renderer.setVolume(sphere);
+    SceneParams p = frontView(RenderMode::Surface);
+    p.view = glm::lookAt(glm::vec3(31.5f, 31.5f, 150.0f), glm::vec3(31.5f), {0.0f, 1.0f, 0.0f});
+    p.projection = glm::ortho(-32.0f, 32.0f, -32.0f, 32.0f, 1.0f, 300.0f);
+    const auto litPixels = [](const Image& image) {
+        std::size_t lit = 0;
+        for (int y = 0; y < image.height; ++y)
+            for (int x = 0; x < image.width; ++x)
+                lit += maxChannelDifference(image.at(x, y), glm::ivec4(0)) > 8;
+        return lit;
+    };
+
+    renderer.setIsovalue(smallIso);
+    EXPECT_GT(litPixels(render(renderer, p, kImageSize)), 0u);
+    EXPECT_FALSE(renderer.surfaceError());
+
+    renderer.setIsovalue(largeIso);
+    Image image;
+    EXPECT_NO_THROW(image = render(renderer, p, kImageSize));
+    EXPECT_EQ(litPixels(image), 0u) << "no part of a surface that does not fit is drawn";
+    ASSERT_TRUE(renderer.surfaceError());
+    EXPECT_NE(renderer.surfaceError()->find("the isosurface mesh buffers ("), std::string::npos)
+        << *renderer.surfaceError();
+    EXPECT_NE(renderer.surfaceError()->find(") do not fit in the " +
+                                            gl::formatBytes(meshAllowance) +
+                                            " the GPU memory budget leaves them"),
+              std::string::npos)
+        << *renderer.surfaceError();
+
+    renderer.setIsovalue(smallIso);
+    EXPECT_GT(litPixels(render(renderer, p, kImageSize)), 0u);
+    EXPECT_FALSE(renderer.surfaceError());
+    EXPECT_EQ(renderer.capture().triangleCount(),
+              extractIsosurfaceCpu(sphere, smallIso).triangleCount());
 }
 
 TEST_F(SceneRendererTest, OddSizedFramebufferIsFilledEdgeToEdge)
