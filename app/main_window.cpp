@@ -562,6 +562,7 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
         return;
     }
     const std::shared_ptr<VolumeDocument> previous = std::exchange(m_document, doc);
+    m_measurements->volumeChanged();
     const Volume& v = *doc->volume;
     const double iso = std::clamp(isovalue.value_or(doc->suggestedIsovalue), doc->realRange.min,
                                   doc->realRange.max);

@@ -71,6 +71,11 @@ void Measurements::surfaceChanged()
     m_measurer->surfaceChanged();
 }
 
+void Measurements::volumeChanged()
+{
+    m_measurer->volumeChanged();
+}
+
 void Measurements::updateEnabled()
 {
     m_measurer->setEnabled(m_dock->isVisible() || m_tool->isActive());

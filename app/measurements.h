@@ -35,6 +35,9 @@ public:
 
     // The surface changed without a new frame telling (the crop): measure it again.
     void surfaceChanged();
+    // The view has just taken a new volume: the distance's points are cleared now, so that
+    // what is set after the load (a session's points) stays.
+    void volumeChanged();
 
 private:
     void updateEnabled();

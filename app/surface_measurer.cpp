@@ -71,6 +71,13 @@ void SurfaceMeasurer::surfaceChanged()
     markChanged(false);
 }
 
+void SurfaceMeasurer::volumeChanged()
+{
+    m_volume = m_view->volume();
+    m_isovalue.reset();
+    markChanged(true);
+}
+
 void SurfaceMeasurer::onFrameShown()
 {
     const std::optional<double> isovalue = m_view->renderedIsovalue();

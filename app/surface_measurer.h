@@ -43,6 +43,9 @@ public:
     bool isEnabled() const { return m_enabled; }
     // The surface changed in a way frames do not tell (the crop): measure it again.
     void surfaceChanged();
+    // The view has just taken a new volume (before its first frame): everything measured is of
+    // the old one (invalidated(true) now, not when the frame comes, after what a session set).
+    void volumeChanged();
 
     bool isMeasuring() const { return m_task.isRunning() || m_settle.isActive(); }
     // The last surface measured (null before the first, or once it is out of date).

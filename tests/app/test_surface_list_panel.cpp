@@ -234,6 +234,8 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
     }
     EXPECT_EQ(panel->surfaces().selectedIndex(), selected);
     EXPECT_EQ(w->isovaluePanel()->isovalue(), 100.0);
+    // The restored volume's first frames come after the session is applied; its points stay.
+    ASSERT_TRUE(waitForLiveSurface(*w));
     ASSERT_EQ(distance->points().size(), 2u);
     EXPECT_EQ(distance->points()[0], glm::dvec3(10.5, -20.25, 33.0));
     EXPECT_EQ(distance->points()[1], glm::dvec3(-40.0, 12.0, 0.125));
