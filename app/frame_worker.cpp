@@ -68,8 +68,9 @@ template <class F> void FrameWorker::runOnRenderThread(F&& f)
 namespace {
 
 // ISOVIEW_GPU_MEMORY_BUDGET_MB: the GPU memory a volume may take, in MB (10^6 bytes), instead of
-// what the GPU reports free; 0 (no budget) when unset or not a positive number. Tests set it to
-// refuse volumes on any machine; users can keep room for other programs with it.
+// what the GPU reports free, the live surface's mesh getting what the volume leaves; 0 (no
+// budget) when unset or not a positive number. Tests set it to refuse volumes or surfaces on
+// any machine; users can keep room for other programs with it.
 std::uint64_t memoryBudgetFromEnvironment()
 {
     const QString text = qEnvironmentVariable("ISOVIEW_GPU_MEMORY_BUDGET_MB");
@@ -247,6 +248,8 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     frame->fullResolution = request.fullResolution;
     frame->isovalue = s.renderer->renderedIsovalue();
     frame->vertexCount = s.renderer->pollVertexCount();
+    if (const std::optional<std::string> error = s.renderer->surfaceError())
+        frame->surfaceError = QString::fromStdString(*error);
     frame->gpuTimes = s.renderer->lastGpuTimes();
     return frame;
 }

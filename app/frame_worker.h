@@ -56,6 +56,7 @@ struct RenderedFrame {
     double requestedIsovalue = 0.0;           // the request's isovalue (real units)
     std::optional<double> isovalue;           // of the surface in the image (real units)
     std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
+    QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
     FrameGpuTimes gpuTimes;
 };
 

@@ -409,14 +409,23 @@ void ViewportWidget::paintEvent(QPaintEvent*)
 QString ViewportWidget::emptySurfaceHint() const
 {
     if (!m_shown || !m_volume || m_shown->params.mode == gl::RenderMode::Volume) return {};
-    if (!m_shown->isovalue || !m_shown->vertexCount || *m_shown->vertexCount != 0) return {};
-    const ValueRange stored = m_volume->storedRange();
-    const auto real = [this](double v) {
-        return QString::number(m_volume->rescale().toReal(v), 'g', 6);
-    };
-    const QString hint =
-        tr("No surface at isovalue %1: the data range is %2\u00a0…\u00a0%3")
-            .arg(QString::number(*m_shown->isovalue, 'g', 6), real(stored.min), real(stored.max));
+    if (!m_shown->isovalue) return {};
+    const QString iso = QString::number(*m_shown->isovalue, 'g', 6);
+    QString hint;
+    if (!m_shown->surfaceError.isEmpty()) {
+        // The engine's message names the bytes; the log has it too.
+        hint = tr("The surface at isovalue %1 is not drawn: %2. A crop or another isovalue "
+                  "gives a smaller surface.")
+                   .arg(iso, m_shown->surfaceError);
+    } else {
+        if (!m_shown->vertexCount || *m_shown->vertexCount != 0) return {};
+        const ValueRange stored = m_volume->storedRange();
+        const auto real = [this](double v) {
+            return QString::number(m_volume->rescale().toReal(v), 'g', 6);
+        };
+        hint = tr("No surface at isovalue %1: the data range is %2\u00a0…\u00a0%3")
+                   .arg(iso, real(stored.min), real(stored.max));
+    }
     // With several surfaces the hint is about the selected one, which the slider moves.
     return m_surfaces.size() > 1 ? m_liveSurfaceName + ": " + hint : hint;
 }

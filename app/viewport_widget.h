@@ -100,8 +100,10 @@ public:
     // The view as shown (the last frame, overlays included).
     QImage grabView();
     // What the view says over a frame whose surface is empty ("No surface at isovalue X: the
-    // data range is A … B", real units), so an empty view is not taken for a failure; empty
-    // while the surface has triangles, before the first frame and in volume-only mode.
+    // data range is A … B", real units), so an empty view is not taken for a failure, or whose
+    // surface is not drawn ("The surface at isovalue X is not drawn: " and why, e.g. its mesh
+    // does not fit in GPU memory); empty while the surface is drawn, before the first frame
+    // and in volume-only mode.
     QString emptySurfaceHint() const;
 
 signals:

@@ -1,6 +1,8 @@
 // A volume beyond the GPU memory budget (ISOVIEW_GPU_MEMORY_BUDGET_MB, read when the 3D view
 // starts) ends in an error dialog that gives the sizes and says what to do, and the volume shown
-// before stays: the document, its dimensions and its surface, still rendered.
+// before stays: the document, its dimensions and its surface, still rendered. A surface whose
+// mesh does not fit in what the volume leaves of the budget is not drawn, and the view says why
+// until an isovalue whose surface fits.
 #include "app_test_support.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "isovalue_panel.h"
@@ -66,21 +68,27 @@ QMessageBox* visibleErrorDialog(const MainWindow& w)
     return nullptr;
 }
 
-TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShown)
+// Shows the window and opens the 64^3 uint8 neghip (about 0.8 MB on the GPU with its pyramids)
+// at `iso`, waiting until it is loaded.
+void showWithNeghip(MainWindow& w, double iso)
 {
-    // 2 MB: the 64^3 uint8 volume (about 0.8 MB with its pyramids) fits, the 128x128x85 uint16
-    // sample (about 5.6 MB) does not.
-    const ScopedEnvironment budget("ISOVIEW_GPU_MEMORY_BUDGET_MB", "2");
-    MainWindow w;
     w.resize(900, 640);
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
-
     QSignalSpy loaded(&w, &MainWindow::volumeLoaded);
-    const std::string small =
-        isoview::test::sharedDataPath("raw/neghip_64x64x64_uint8.raw").string();
-    w.openPath(QString::fromStdString(small), 40.0);
+    w.openPath(QString::fromStdString(
+                   isoview::test::sharedDataPath("raw/neghip_64x64x64_uint8.raw").string()),
+               iso);
     ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+}
+
+TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShown)
+{
+    // 2 MB: the 64^3 uint8 volume fits, the 128x128x85 uint16 sample (about 5.6 MB) does not.
+    const ScopedEnvironment budget("ISOVIEW_GPU_MEMORY_BUDGET_MB", "2");
+    MainWindow w;
+    ASSERT_NO_FATAL_FAILURE(showWithNeghip(w, 40.0));
+    QSignalSpy loaded(&w, &MainWindow::volumeLoaded);
     const std::optional<std::uint64_t> triangles = waitForSurface(w);
     ASSERT_TRUE(triangles.has_value());
     const Volume& shown = *w.document()->volume;
@@ -116,7 +124,7 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     EXPECT_EQ(w.document()->volume.get(), &shown);
     EXPECT_EQ(w.document()->volume->dims(), glm::uvec3(64, 64, 64));
     EXPECT_EQ(w.viewport()->volume(), &shown);
-    EXPECT_EQ(loaded.count(), 1);
+    EXPECT_EQ(loaded.count(), 0);
     w.isovaluePanel()->setIsovalue(90.0);
     const std::optional<std::uint64_t> other = waitForSurface(w);
     ASSERT_TRUE(other.has_value());
@@ -125,6 +133,38 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     w.isovaluePanel()->setIsovalue(40.0);
     EXPECT_EQ(waitForSurface(w), triangles);
     EXPECT_GT(w.viewport()->lastFrameStats().framesRendered, framesBefore);
+}
+
+TEST(GpuMemoryBudgetTest, ASurfaceBeyondWhatTheVolumeLeavesIsNotDrawnAndTheViewSaysWhy)
+{
+    // 2 MB: the 64^3 uint8 volume takes about 0.8 MB with its pyramids and leaves the rest to
+    // the mesh. At 40 the welded mesh needs about 1 MB; at 5 at least 1.57 MB (28,236 vertices
+    // of 32 bytes, 168,114 indices of 4), more than the 2 MB less the volume.
+    const ScopedEnvironment budget("ISOVIEW_GPU_MEMORY_BUDGET_MB", "2");
+    MainWindow w;
+    ASSERT_NO_FATAL_FAILURE(showWithNeghip(w, 40.0));
+    const std::optional<std::uint64_t> triangles = waitForSurface(w);
+    ASSERT_TRUE(triangles.has_value());
+    EXPECT_EQ(w.viewport()->emptySurfaceHint(), QString());
+
+    w.isovaluePanel()->setIsovalue(5.0);
+    ASSERT_TRUE(waitUntil([&] { return !w.viewport()->emptySurfaceHint().isEmpty(); }))
+        << "the view never said why the surface at 5 is missing";
+    const std::string hint = w.viewport()->emptySurfaceHint().toStdString();
+    EXPECT_EQ(hint.rfind("The surface at isovalue 5 is not drawn: the isosurface mesh buffers (",
+                         0),
+              0u)
+        << hint;
+    EXPECT_NE(hint.find("the GPU memory budget leaves them. A crop or another isovalue gives a "
+                        "smaller surface."),
+              std::string::npos)
+        << hint;
+    test::saveScreenshot(w, "gpu_memory_budget_surface_not_drawn");
+
+    // A surface that fits is drawn again, its triangles the CPU reference's, and the hint goes.
+    w.isovaluePanel()->setIsovalue(40.0);
+    EXPECT_EQ(waitForSurface(w), triangles);
+    EXPECT_TRUE(waitUntil([&] { return w.viewport()->emptySurfaceHint().isEmpty(); }));
 }
 
 } // namespace
