@@ -40,6 +40,16 @@ std::string GlCapabilities::summary() const
     return s.str();
 }
 
+namespace {
+
+bool isSoftwareRasterizer(const std::string& renderer)
+{
+    return renderer.find("llvmpipe") != std::string::npos ||
+           renderer.find("softpipe") != std::string::npos;
+}
+
+} // namespace
+
 GlCapabilities queryCapabilities(const GlFeatureLimits& limits)
 {
     // epoxy_gl_version() needs a current context; without one glGetString returns null.
@@ -61,6 +71,7 @@ GlCapabilities queryCapabilities(const GlFeatureLimits& limits)
     caps.maxTextureSize = std::uint32_t(maxTexture);
     caps.computeExtraction = !limits.limitToGl33 && caps.major * 10 + caps.minor >= 43;
     caps.debugOutput = epoxy_has_gl_extension("GL_KHR_debug") || caps.major * 10 + caps.minor >= 43;
+    caps.softwareRasterizer = isSoftwareRasterizer(caps.renderer);
     return caps;
 }
 
@@ -76,9 +87,7 @@ std::optional<std::uint64_t> availableGpuMemory()
         glGetIntegerv(GL_TEXTURE_FREE_MEMORY_ATI, info);
         return std::uint64_t(info[0]) * 1024;
     }
-    const std::string renderer = glString(GL_RENDERER);
-    if (renderer.find("llvmpipe") != std::string::npos ||
-        renderer.find("softpipe") != std::string::npos) {
+    if (isSoftwareRasterizer(glString(GL_RENDERER))) {
         // MemAvailable: what the kernel can hand out without swapping.
         std::ifstream meminfo("/proc/meminfo");
         std::string key;

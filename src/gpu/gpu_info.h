@@ -22,6 +22,9 @@ struct GlCapabilities {
     bool computeExtraction = false;
     // KHR_debug: object labels and the debug message callback.
     bool debugOutput = false;
+    // Mesa's llvmpipe or softpipe: the CPU draws, binning on the calling thread and rasterising
+    // on worker threads once flushed (see drawIndexedTriangles in surface_buffers.h).
+    bool softwareRasterizer = false;
 
     std::string summary() const; // "renderer, OpenGL x.y"
 };

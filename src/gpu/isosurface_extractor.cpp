@@ -628,12 +628,26 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(surface.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
     if (params.opacity < 1.0f) glUniform1f(surface.uniform("u_opacity"), params.opacity);
-    if (d.caps.computeExtraction) {
+    if (d.caps.computeExtraction && d.caps.softwareRasterizer) {
+        // The compute passes have run by now on a CPU renderer (its dispatches finish before
+        // they return), so the count is there to read without a stall, and the draw can go in
+        // flushed chunks (drawIndexedTriangles).
+        std::uint32_t indices = 0;
+        try {
+            indices = d.counts().indices;
+        } catch (const GlError& e) {
+            d.meshError = e.what();
+            log::get("engine")->error("the surface at isovalue {} is not drawn: {}", d.iso,
+                                      e.what());
+            return;
+        }
+        drawIndexedTriangles(indices, true);
+    } else if (d.caps.computeExtraction) {
         ScopedBufferBinding command(GL_DRAW_INDIRECT_BUFFER, d.pyramid->recordBuffer());
         glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
                                reinterpret_cast<const void*>(record::kDrawCommand));
     } else {
-        glDrawElements(GL_TRIANGLES, GLsizei(counts.indices), GL_UNSIGNED_INT, nullptr);
+        drawIndexedTriangles(counts.indices, d.caps.softwareRasterizer);
     }
 }
 

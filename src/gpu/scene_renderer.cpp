@@ -240,7 +240,7 @@ struct SceneRenderer::Impl {
         std::optional<double> isovalue;
     };
     std::map<std::uint32_t, StoredLayer> stored;
-    StoredSurfaceProgram storedProgram;
+    StoredSurfaceProgram storedProgram{surface.capabilities()};
     WeightedBlendedTransparency transparency;
 
     SurfaceLayer* liveLayer()

@@ -143,7 +143,8 @@ StoredSurfaceProgram::Programs StoredSurfaceProgram::build(SliceGeometry slices)
     return programs;
 }
 
-StoredSurfaceProgram::StoredSurfaceProgram()
+StoredSurfaceProgram::StoredSurfaceProgram(const GlCapabilities& caps)
+    : m_drawInFlushedChunks(caps.softwareRasterizer)
 {
     m_programs[std::size_t(SliceGeometry::Regular)].emplace(build(SliceGeometry::Regular));
     ScopedTextureBinding bind(m_sliceOrigins.id());
@@ -196,7 +197,7 @@ void StoredSurfaceProgram::draw(const StoredSurfaceMesh& mesh,
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(program.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
     if (translucent) glUniform1f(program.uniform("u_opacity"), params.opacity);
-    glDrawElements(GL_TRIANGLES, GLsizei(mesh.indexCount()), GL_UNSIGNED_INT, nullptr);
+    drawIndexedTriangles(mesh.indexCount(), m_drawInFlushedChunks);
 }
 
 } // namespace isoview::gl

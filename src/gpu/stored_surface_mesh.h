@@ -53,8 +53,9 @@ private:
 class StoredSurfaceProgram {
 public:
     // Compiles the programs for regular grids (those for measured slices wait for a volume
-    // that has them). Throws ShaderError.
-    StoredSurfaceProgram();
+    // that has them). `caps`: the context's (on a software rasteriser the meshes are drawn in
+    // flushed chunks, see drawIndexedTriangles). Throws ShaderError.
+    explicit StoredSurfaceProgram(const GlCapabilities& caps);
 
     // The index -> physical map of the volume the meshes belong to (its slice origins uploaded
     // once here).
@@ -72,6 +73,7 @@ private:
     static Programs build(SliceGeometry slices);
     const Programs& current() const { return *m_programs[std::size_t(m_slices)]; }
 
+    bool m_drawInFlushedChunks; // on a software rasteriser (drawIndexedTriangles)
     std::array<std::optional<Programs>, 2> m_programs; // by SliceGeometry, built when needed
     SliceGeometry m_slices = SliceGeometry::Regular;   // the volume's
     Texture m_sliceOrigins = Texture::create();

@@ -99,6 +99,26 @@ void SurfaceBuffers::release()
     m_indexCapacity = 0;
 }
 
+void drawIndexedTriangles(std::uint32_t indexCount, bool inFlushedChunks)
+{
+    constexpr std::uint32_t kMaxChunks = 8;
+    constexpr std::uint32_t kMinChunkTriangles = 16384;
+    const std::uint32_t triangles = indexCount / 3;
+    if (triangles == 0) return;
+    const std::uint32_t chunks =
+        inFlushedChunks
+            ? std::clamp((triangles + kMinChunkTriangles - 1) / kMinChunkTriangles, 1u, kMaxChunks)
+            : 1u;
+    const std::uint32_t perChunk = 3 * ((triangles + chunks - 1) / chunks); // >= 3
+    const std::uint32_t end = 3 * triangles;
+    for (std::uint32_t first = 0; first < end; first += perChunk) {
+        const std::uint32_t count = std::min(perChunk, end - first);
+        glDrawElements(GL_TRIANGLES, GLsizei(count), GL_UNSIGNED_INT,
+                       reinterpret_cast<const void*>(std::uintptr_t(first) * sizeof(std::uint32_t)));
+        if (chunks > 1) glFlush();
+    }
+}
+
 IsoMesh downloadPackedMesh(GLuint vertexBuffer, GLuint indexBuffer, std::uint32_t vertices,
                            std::uint32_t indices, const char* what)
 {

@@ -175,7 +175,7 @@ std::vector<bool> silhouette(const Volume& volume, DrawnBy drawnBy = DrawnBy::Ex
     GpuExtractor extractor;
     extractor.setVolume(volume);
     extractor->extract(0.0f);
-    gl::StoredSurfaceProgram storedProgram;
+    gl::StoredSurfaceProgram storedProgram(extractor->capabilities());
     gl::StoredSurfaceMesh stored;
     if (drawnBy == DrawnBy::StoredLayer) {
         storedProgram.setVolume(volume.dims(), volume.geometry());
