@@ -91,7 +91,10 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QWidget(parent)
     // still for a few seconds gives it back, hundreds of MB on large meshes drawn by llvmpipe.
     m_heapTrimTimer.setSingleShot(true);
     m_heapTrimTimer.setInterval(3000);
-    connect(&m_heapTrimTimer, &QTimer::timeout, this, [] { releaseFreedHeap(); });
+    connect(&m_heapTrimTimer, &QTimer::timeout, this, [this] {
+        releaseFreedHeap();
+        emit freedHeapReleased();
+    });
 }
 
 ViewportWidget::~ViewportWidget() = default;

@@ -110,6 +110,9 @@ signals:
     void frameStatsChanged(const isoview::FrameStats& stats);
     // A new frame from the render thread is on screen (after lastFrameStats() took it).
     void frameShown();
+    // The view has been still for 3 s since its last frame and gave the heap the frames freed
+    // back to the system (releaseFreedHeap, core/heap_reuse.h).
+    void freedHeapReleased();
     void glError(const QString& message);
     // The user asked for the context menu actions through the keyboard/mouse; the main window
     // owns the actions.

@@ -1,14 +1,17 @@
 // The 3D view with its render thread, on a real GL context (llvmpipe): changes made while no
 // frame could take them merge into one request (no frame ever shows a value the user already
 // left), the newest value is the one shown, volume rendering at reduced resolution is refined
-// to full resolution once the view is still, and a screenshot never keeps the coarse image.
+// to full resolution once the view is still, a screenshot never keeps the coarse image, and the
+// heap that frames free is given back once the view is still, never while frames follow.
 #include "app_test_support.h"
 #include "support/synthetic_volumes.h"
 #include "viewport_widget.h"
 
 #include <gtest/gtest.h>
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QTest>
 #include <memory>
 #include <vector>
 
@@ -81,6 +84,32 @@ TEST(ViewportWidgetTest, AScreenshotOfVolumeRenderingIsAtFullResolution)
     const QImage image = v.view.grabView();
     EXPECT_FALSE(image.isNull());
     EXPECT_EQ(v.view.shownVolumeResolution(), 1.0f);
+}
+
+// The freed heap is kept while frames follow each other (core/heap_reuse.h) and given back
+// once the view has been still for 3 s.
+TEST(ViewportWidgetTest, TheFreedHeapIsGivenBackOnlyOnceTheViewIsStill)
+{
+    ShownView v;
+    QSignalSpy released(&v.view, &ViewportWidget::freedHeapReleased);
+    v.view.setIsovalue(1.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 1.0; }));
+    // A new isovalue every 100 ms for 4 s: more than the 3 s of stillness in all, never 3 s
+    // without a frame.
+    QElapsedTimer moving;
+    moving.start();
+    for (int i = 0; moving.elapsed() < 4000; ++i) {
+        v.view.setIsovalue(1.0 + 0.01 * (i % 50));
+        QTest::qWait(100);
+    }
+    EXPECT_EQ(released.count(), 0) << "given back while frames followed each other";
+    // Still: once, about 3 s after the last frame.
+    QElapsedTimer still;
+    still.start();
+    ASSERT_TRUE(waitUntil([&] { return released.count() == 1; }, 20000));
+    EXPECT_GE(still.elapsed(), 2000);
+    QTest::qWait(500);
+    EXPECT_EQ(released.count(), 1) << "given back once per stillness";
 }
 
 } // namespace
