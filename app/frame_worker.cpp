@@ -246,6 +246,7 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     frame->params = params;
     frame->requestedIsovalue = request.isovalue;
     frame->fullResolution = request.fullResolution;
+    frame->crop = request.crop;
     frame->isovalue = s.renderer->renderedIsovalue();
     frame->vertexCount = s.renderer->pollVertexCount();
     if (const std::optional<std::string> error = s.renderer->surfaceError())

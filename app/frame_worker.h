@@ -57,6 +57,7 @@ struct RenderedFrame {
     std::optional<double> isovalue;           // of the surface in the image (real units)
     std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
     QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
+    VoxelBox crop;        // the request's: the cells the surface in the image keeps
     FrameGpuTimes gpuTimes;
 };
 

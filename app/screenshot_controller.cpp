@@ -11,7 +11,6 @@
 #include <QFileDialog>
 #include <QStatusBar>
 #include <QTimer>
-#include <cmath>
 
 namespace isoview::app {
 
@@ -49,12 +48,12 @@ void ScreenshotController::saveWindowWhenReady(const QString& path)
     m_pending = path;
 }
 
-void ScreenshotController::onFrame(const FrameStats& stats)
+void ScreenshotController::onFrame()
 {
-    // A session's surfaces are applied once its volume is loaded: wait for them.
+    // A session's surfaces and crop are applied once its volume is loaded, whose first frames
+    // can come without them: wait for a frame that has them.
     if (m_pending.isEmpty() || !m_window->document() ||
-        m_window->sessionController()->isOpening() || !stats.triangles || !stats.renderedIsovalue ||
-        std::abs(*stats.renderedIsovalue - m_view->isovalue()) >= 1e-9)
+        m_window->sessionController()->isOpening() || !m_view->showsCurrentSurface())
         return;
     const QString path = m_pending;
     m_pending.clear();

@@ -9,10 +9,6 @@
 #include <QObject>
 #include <QString>
 
-namespace isoview {
-struct FrameStats;
-}
-
 namespace isoview::app {
 
 class MainWindow;
@@ -39,7 +35,7 @@ signals:
     void failed(const QString& title, const QString& message);
 
 private:
-    void onFrame(const FrameStats& stats);
+    void onFrame(); // each time the frame statistics change
     void abandon(const QString& why);
 
     MainWindow* m_window;

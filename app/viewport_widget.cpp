@@ -265,6 +265,13 @@ std::optional<double> ViewportWidget::renderedIsovalue() const
     return m_shownIsovalue;
 }
 
+bool ViewportWidget::showsCurrentSurface() const
+{
+    const std::optional<double> shown = renderedIsovalue();
+    return shown && m_shown && std::abs(*shown - m_isovalueReal) < 1e-9 &&
+           m_shown->crop == requestedCrop() && lastFrameStats().triangles.has_value();
+}
+
 std::optional<float> ViewportWidget::shownVolumeResolution() const
 {
     if (!m_shown) return std::nullopt;
@@ -347,9 +354,13 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     request.liveSurface = m_liveSurface;
     request.transferFunction = m_transferFunction;
     request.fullResolution = fullResolution;
-    request.crop =
-        m_crop && m_crop->fitsIn(m_volume->dims()) ? *m_crop : VoxelBox::whole(m_volume->dims());
+    request.crop = requestedCrop();
     return request;
+}
+
+VoxelBox ViewportWidget::requestedCrop() const
+{
+    return m_crop && m_crop->fitsIn(m_volume->dims()) ? *m_crop : VoxelBox::whole(m_volume->dims());
 }
 
 void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& frame)

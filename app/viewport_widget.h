@@ -90,6 +90,10 @@ public:
     CapturedSurface captureSurface(std::uint32_t layerId);
     // The isovalue (real units) of the surface on screen.
     std::optional<double> renderedIsovalue() const;
+    // Whether the frame on screen shows the surface at the isovalue and crop set last, its
+    // triangle count known: a frame requested before a change can still arrive after it (a
+    // session sets its crop once its volume, at its isovalue, is loaded).
+    bool showsCurrentSurface() const;
     // The figures of the last frame shown.
     const FrameStats& lastFrameStats() const { return m_framePolicy.stats(); }
     // The volume rendering resolution of the frame on screen (fraction of the view's), or
@@ -135,6 +139,7 @@ private:
     // fullResolution: the still view's refinement of reduced-resolution volume rendering.
     void postFrameRequest(bool fullResolution);
     FrameRequest frameRequest(bool fullResolution) const;
+    VoxelBox requestedCrop() const; // m_crop where it fits the volume, else the whole volume
     void showFrame(const std::shared_ptr<const RenderedFrame>& frame);
     void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
     bool uploadVolume(QString* error);

@@ -1,8 +1,9 @@
 // The 3D view with its render thread, on a real GL context (llvmpipe): changes made while no
 // frame could take them merge into one request (no frame ever shows a value the user already
 // left), the newest value is the one shown, volume rendering at reduced resolution is refined
-// to full resolution once the view is still, a screenshot never keeps the coarse image, and the
-// heap that frames free is given back once the view is still, never while frames follow.
+// to full resolution once the view is still, a screenshot never keeps the coarse image, the view
+// tells whether its frame has the latest isovalue and crop, and the heap that frames free is
+// given back once the view is still, never while frames follow.
 #include "app_test_support.h"
 #include "support/synthetic_volumes.h"
 #include "viewport_widget.h"
@@ -84,6 +85,30 @@ TEST(ViewportWidgetTest, AScreenshotOfVolumeRenderingIsAtFullResolution)
     const QImage image = v.view.grabView();
     EXPECT_FALSE(image.isNull());
     EXPECT_EQ(v.view.shownVolumeResolution(), 1.0f);
+}
+
+// A frame asked for before a change can reach the screen after it: the view tells whether the
+// frame on screen has the isovalue and crop set last (what a session's screenshot waits for).
+TEST(ViewportWidgetTest, ItSaysWhetherTheFrameOnScreenHasTheCurrentIsovalueAndCrop)
+{
+    ShownView v;
+    v.view.setIsovalue(1.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    const std::uint64_t whole = v.view.lastFrameStats().triangles.value_or(0);
+    ASSERT_GT(whole, 1000u);
+
+    // The cells left of the sphere's centre (x 23.5): about half of its triangles.
+    v.view.setCrop(VoxelBox{{0, 0, 0}, {23, 47, 47}});
+    EXPECT_FALSE(v.view.showsCurrentSurface()) << "the frame on screen is of the whole volume";
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    const std::uint64_t half = v.view.lastFrameStats().triangles.value_or(0);
+    EXPECT_GT(half, whole * 35 / 100);
+    EXPECT_LT(half, whole * 65 / 100);
+
+    v.view.setIsovalue(2.0);
+    EXPECT_FALSE(v.view.showsCurrentSurface()) << "the frame on screen is of isovalue 1";
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    EXPECT_EQ(v.view.renderedIsovalue(), 2.0);
 }
 
 // The freed heap is kept while frames follow each other (core/heap_reuse.h) and given back
