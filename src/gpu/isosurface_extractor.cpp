@@ -12,6 +12,7 @@
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
 #include "gpu/surface_buffers.h"
+#include "gpu/surface_programs.h"
 #include "gpu/texture_units.h"
 
 #include <glm/gtc/type_ptr.hpp>
@@ -46,8 +47,7 @@ struct VolumePrograms {
     ShaderProgram classify;
     ShaderProgram vertices; // iso_vertices.comp, or iso_vertices.vert on the 3.3 path
     std::optional<ShaderProgram> classifyCompute; // hp_classify_blocks.comp (compute path only)
-    ShaderProgram surface;            // draws the welded mesh
-    ShaderProgram translucentSurface; // the same into transparency accumulation
+    SurfacePrograms surface; // draw the welded mesh
 };
 
 // Where a volume's programs are kept: by sampler kind, then slice geometry.
@@ -137,19 +137,11 @@ struct IsosurfaceExtractor::Impl {
                                         defines);
                 pointSamplersAtUnits(*classifyCompute);
             }
-            ShaderProgram surface("isosurface",
-                                  {{GL_VERTEX_SHADER, "isosurface.vert"},
-                                   {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                                  defines);
-            ShaderProgram translucentSurface("translucent isosurface",
-                                             {{GL_VERTEX_SHADER, "isosurface.vert"},
-                                              {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                                             defines + kTranslucentSurfaceDefine);
             slot.emplace(VolumePrograms{std::move(classify), std::move(vertices),
-                                        std::move(classifyCompute), std::move(surface),
-                                        std::move(translucentSurface)});
-            for (const ShaderProgram* p :
-                 {&slot->classify, &slot->vertices, &slot->surface, &slot->translucentSurface})
+                                        std::move(classifyCompute),
+                                        buildSurfacePrograms("isosurface", defines)});
+            for (const ShaderProgram* p : {&slot->classify, &slot->vertices,
+                                           &slot->surface.opaque, &slot->surface.translucent})
                 pointSamplersAtUnits(*p);
         }
         return *slot;
@@ -341,8 +333,8 @@ struct IsosurfaceExtractor::Impl {
         }
         if (pyramid) {
             const std::initializer_list<const ShaderProgram*> all = {
-                &programs.classify, &programs.vertices, &programs.surface,
-                &programs.translucentSurface, &*reduce, &*reduceBlocks, &*record, &*indices};
+                &programs.classify, &programs.vertices, &programs.surface.opaque,
+                &programs.surface.translucent, &*reduce, &*reduceBlocks, &*record, &*indices};
             for (const ShaderProgram* p : all)
                 setLayoutUniforms(*p);
             if (programs.classifyCompute) setLayoutUniforms(*programs.classifyCompute);
@@ -618,7 +610,7 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
 
     const VolumePrograms& programs = d.programsFor(*d.volume);
     const ShaderProgram& surface =
-        params.opacity < 1.0f ? programs.translucentSurface : programs.surface;
+        params.opacity < 1.0f ? programs.surface.translucent : programs.surface.opaque;
     ScopedProgram use(surface.id());
     ScopedVertexArray vao(d.buffers.vertexArray());
     ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());

@@ -125,19 +125,11 @@ std::size_t StoredSurfaceMesh::bytes() const
            std::size_t(m_indexCount) * sizeof(std::uint32_t);
 }
 
-StoredSurfaceProgram::Programs StoredSurfaceProgram::build(SliceGeometry slices)
+SurfacePrograms StoredSurfaceProgram::build(SliceGeometry slices)
 {
     const std::string defines =
         engineShaderDefines(SamplerKind::Unsigned) + sliceGeometryDefine(slices);
-    Programs programs{
-        ShaderProgram("stored isosurface",
-                      {{GL_VERTEX_SHADER, "isosurface.vert"},
-                       {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                      defines),
-        ShaderProgram("stored translucent isosurface",
-                      {{GL_VERTEX_SHADER, "isosurface.vert"},
-                       {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-                      defines + kTranslucentSurfaceDefine)};
+    SurfacePrograms programs = buildSurfacePrograms("stored isosurface", defines);
     for (const ShaderProgram* program : {&programs.opaque, &programs.translucent})
         program->setSamplerUnit("u_sliceOrigins", kSliceOriginsUnit);
     return programs;

@@ -14,6 +14,7 @@
 #include "gpu/isosurface_extractor.h"
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
+#include "gpu/surface_programs.h"
 #include "volume/volume.h"
 
 #include <array>
@@ -66,15 +67,11 @@ public:
     std::size_t bytes() const { return m_sliceOriginBytes; }
 
 private:
-    struct Programs {
-        ShaderProgram opaque;
-        ShaderProgram translucent; // isosurface.frag's accumulation build
-    };
-    static Programs build(SliceGeometry slices);
-    const Programs& current() const { return *m_programs[std::size_t(m_slices)]; }
+    static SurfacePrograms build(SliceGeometry slices);
+    const SurfacePrograms& current() const { return *m_programs[std::size_t(m_slices)]; }
 
     bool m_drawInFlushedChunks; // on a software rasteriser (drawIndexedTriangles)
-    std::array<std::optional<Programs>, 2> m_programs; // by SliceGeometry, built when needed
+    std::array<std::optional<SurfacePrograms>, 2> m_programs; // by SliceGeometry, built when needed
     SliceGeometry m_slices = SliceGeometry::Regular;   // the volume's
     Texture m_sliceOrigins = Texture::create();
     std::size_t m_sliceOriginBytes = 0;
