@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -50,6 +51,22 @@ QPalette darkPalette()
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
     return p;
+}
+
+bool activate(QWidget& widget, int timeoutMs)
+{
+    QWidget* window = widget.window();
+    QElapsedTimer asked;
+    return waitUntil(
+        [&] {
+            if (window->isActiveWindow()) return true;
+            if (!asked.isValid() || asked.elapsed() > 200) {
+                window->activateWindow();
+                asked.start();
+            }
+            return false;
+        },
+        timeoutMs);
 }
 
 void onModalDialog(std::function<void(QWidget*)> act)

@@ -25,6 +25,12 @@ void onModalDialog(std::function<void(QWidget*)> act);
 // Processes events until pred() is true or timeoutMs passes; returns pred().
 template <typename Pred> bool waitUntil(Pred pred, int timeoutMs = 20000);
 
+// Makes the widget's window the active one and waits until it is; false after timeoutMs. The
+// GUI tests share one X display under ctest -j and no window manager arbitrates: another test's
+// window can take the activation between our request and its arrival, so the request is
+// repeated until it holds instead of made once.
+bool activate(QWidget& widget, int timeoutMs = 20000);
+
 // A dialog shown and exposed on screen for a test, and its named children (a child that is
 // missing fails the test). Each dialog's test derives its driver from it.
 template <class Dialog> struct ShownDialog {

@@ -247,8 +247,7 @@ TEST(SurfaceListPanelTest, KeysAddRemoveAndTheMeasurementsFollowTheSelection)
 {
     auto w = openSample(40.0);
     SurfaceListPanel* panel = w->surfaceListPanel();
-    w->activateWindow();
-    ASSERT_TRUE(QTest::qWaitForWindowActive(w.get()));
+    ASSERT_TRUE(test::activate(*w));
     panel->listWidget()->setFocus();
     QTest::keyClick(panel->listWidget(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
     ASSERT_EQ(panel->surfaces().size(), 2u);

@@ -488,8 +488,7 @@ TEST(TransferFunctionPanel, UndoShortcutsWorkAnywhereInTheWindow)
     window.resize(460, 340);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    window.activateWindow();
-    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    ASSERT_TRUE(test::activate(window));
 
     panel->applyPreset(TransferPreset::Mr);
     const TransferFunction mr = panel->transferFunction();

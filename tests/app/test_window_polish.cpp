@@ -55,8 +55,7 @@ std::unique_ptr<MainWindow> openVolume(const QString& path, std::optional<double
     w->resize(900, 640);
     w->show();
     EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
-    w->activateWindow();
-    EXPECT_TRUE(QTest::qWaitForWindowActive(w.get()));
+    EXPECT_TRUE(test::activate(*w));
     QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
     w->openPath(path, iso);
     EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
@@ -68,8 +67,7 @@ std::unique_ptr<MainWindow> openVolume(const QString& path, std::optional<double
 // active window, and another test's window (ctest -j) may have taken the activation.
 void focusViewport(MainWindow& w)
 {
-    w.activateWindow();
-    EXPECT_TRUE(QTest::qWaitForWindowActive(&w));
+    EXPECT_TRUE(test::activate(w));
     w.viewport()->setFocus();
     EXPECT_TRUE(waitUntil([&] { return w.viewport()->hasFocus(); }, 5000));
 }
