@@ -1,4 +1,5 @@
-// isoview-viewer-bench [PATH] [--iso VALUE] [--frames N] [--size WxH]
+// isoview-viewer-bench [PATH] [--iso VALUE] [--frames N] [--size WxH] [--view WxH]
+//                      [--layout 2x2|1x3|3d] [--mode surface|volume|both]
 // Measures what a user feels while dragging the isovalue, in the real window (MainWindow, the
 // view's render thread, the same renderer), on the bundled sample by default:
 // 1. "every frame": the isovalue changes once per frame (a new value as soon as the previous
@@ -14,20 +15,25 @@
 // Both print the median age of the surface on screen: at each swap, how long ago the isovalue
 // it shows was set. That is what a user dragging the slider sees: how far the surface lags the
 // thumb.
+// The window is --size, or sized so that the 3D view itself is --view (what compares with a
+// program that renders the whole window, as HPMC's demo does: --layout 3d --view 1280x720).
 // Prints medians. Needs a display (xvfb-run on headless machines).
 #include "app_defaults.h"
 #include "core/heap_reuse.h"
 #include "isovalue_panel.h"
 #include "main_window.h"
+#include "view_layout.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QSize>
 #include <QTimer>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -59,25 +65,59 @@ int main(int argc, char** argv)
     QCommandLineOption isoOption("iso", "Centre isovalue, real units (default 40).", "VALUE", "40");
     QCommandLineOption framesOption("frames", "Frames per measurement (default 60).", "N", "60");
     QCommandLineOption sizeOption("size", "Window size (default 1280x800).", "WxH", "1280x800");
+    QCommandLineOption viewOption("view", "Size the window so that the 3D view is WxH.", "WxH");
+    QCommandLineOption layoutOption("layout", "2x2 (default, the viewer's), 1x3 or 3d.", "LAYOUT",
+                                    "2x2");
     QCommandLineOption modeOption("mode", "surface (default), volume or both.", "MODE", "surface");
-    parser.addOptions({isoOption, framesOption, sizeOption, modeOption});
+    parser.addOptions({isoOption, framesOption, sizeOption, viewOption, layoutOption, modeOption});
     parser.process(app);
     const double centre = parser.value(isoOption).toDouble();
     const int frames = std::max(5, parser.value(framesOption).toInt());
     QString path = parser.positionalArguments().value(0);
     if (path.isEmpty()) path = QStringLiteral(ISOVIEW_SAMPLE_DIR "/mr_head.nhdr");
-
-    isoview::app::MainWindow window;
-    const QStringList wh = parser.value(sizeOption).split('x');
-    window.resize(wh.value(0).toInt(), wh.value(1).toInt());
+    const auto sizeOf = [&](const QCommandLineOption& option) -> std::optional<QSize> {
+        const QStringList wh = parser.value(option).split('x');
+        bool okW = false;
+        bool okH = false;
+        const QSize size(wh.value(0).toInt(&okW), wh.value(1).toInt(&okH));
+        if (wh.size() != 2 || !okW || !okH || size.width() < 64 || size.height() < 64) {
+            std::fprintf(stderr, "isoview-viewer-bench: --%s expects WxH (at least 64x64)\n",
+                         qPrintable(option.names().first()));
+            return std::nullopt;
+        }
+        return size;
+    };
+    const std::optional<QSize> windowSize = sizeOf(sizeOption);
+    std::optional<QSize> viewSize;
+    if (parser.isSet(viewOption) && !(viewSize = sizeOf(viewOption))) return 2;
+    if (!windowSize) return 2;
     const QStringList modes = {"surface", "volume", "both"};
     const qsizetype mode = modes.indexOf(parser.value(modeOption));
     if (mode < 0) {
         std::fprintf(stderr, "isoview-viewer-bench: --mode expects surface, volume or both\n");
         return 2;
     }
+    const QStringList layouts = {"2x2", "1x3", "3d"};
+    const qsizetype layout = layouts.indexOf(parser.value(layoutOption));
+    if (layout < 0) {
+        std::fprintf(stderr, "isoview-viewer-bench: --layout expects 2x2, 1x3 or 3d\n");
+        return 2;
+    }
+
+    isoview::app::MainWindow window;
+    // Always set: the layout is remembered, and a bench run must not depend on the one before.
+    window.viewLayout()->setLayout(isoview::app::ViewLayout::Layout(layout));
+    window.resize(*windowSize);
     window.show();
     auto* view = window.viewport();
+    // Grows or shrinks the window by what the 3D view lacks or has over --view.
+    const auto fitView = [&] {
+        if (!viewSize) return;
+        QCoreApplication::processEvents();
+        window.resize(window.size() + (*viewSize - view->size()));
+        QCoreApplication::processEvents();
+    };
+    fitView();
     const isoview::gl::RenderMode renderModes[] = {isoview::gl::RenderMode::Surface,
                                                    isoview::gl::RenderMode::Volume,
                                                    isoview::gl::RenderMode::SurfaceAndVolume};
@@ -180,6 +220,15 @@ int main(int argc, char** argv)
         if (phase == Phase::EveryFrame) offer(valueAt(++step));
     });
     QObject::connect(&window, &isoview::app::MainWindow::volumeLoaded, [&] {
+        fitView(); // the panels have their volume's content now
+        if (viewSize && view->size() != *viewSize) {
+            std::fprintf(stderr,
+                         "isoview-viewer-bench: the 3D view is %dx%d, not the %dx%d asked for "
+                         "(a screen too small for the window?)\n",
+                         view->width(), view->height(), viewSize->width(), viewSize->height());
+            app.exit(1);
+            return;
+        }
         std::printf("volume %s, view %dx%d, mode %s, renderer %s\n",
                     qPrintable(QFileInfo(path).fileName()), view->width(), view->height(),
                     qPrintable(modes[mode]), qPrintable(view->rendererName()));
