@@ -7,7 +7,6 @@
 
 #include <QMetaObject>
 #include <QtGlobal>
-#include <cstring>
 #include <exception>
 #include <utility>
 
@@ -235,14 +234,13 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     gl::SceneParams params = request.params;
     params.targetFramebuffer = s.target->framebuffer();
     s.renderer->render(params);
-    const std::vector<std::uint8_t> rgba = s.target->readPixels(); // waits for the GPU
-
     auto frame = std::make_shared<RenderedFrame>();
-    frame->image = QImage(size.x, size.y, QImage::Format_RGBA8888);
-    const std::size_t row = std::size_t(size.x) * 4;
-    for (int y = 0; y < size.y; ++y) { // GL's rows go bottom up
-        std::memcpy(frame->image.scanLine(size.y - 1 - y), rgba.data() + std::size_t(y) * row, row);
-    }
+    // The frame is opaque and read in the window system's own 32-bit layout: the view paints it
+    // with a plain copy. (RGBA8888 frames were converted pixel by pixel in every paint, on
+    // Qt's thread pool, competing with the renderer for the CPU.)
+    frame->image = QImage(size.x, size.y, QImage::Format_RGB32);
+    s.target->readPixelsBgra(frame->image.bits(), std::size_t(frame->image.bytesPerLine()));
+    frame->image.mirror(); // GL's rows go bottom up
     frame->params = params;
     frame->requestedIsovalue = request.isovalue;
     frame->fullResolution = request.fullResolution;

@@ -70,6 +70,14 @@ std::vector<std::uint8_t> OffscreenTarget::readPixels() const
     return pixels;
 }
 
+void OffscreenTarget::readPixelsBgra(std::uint8_t* out, std::size_t stride) const
+{
+    ScopedFramebuffer restore(m_attachments->framebuffer.id());
+    ScopedPixelStore alignment(GL_PACK_ALIGNMENT, 1);
+    ScopedPixelStore rowLength(GL_PACK_ROW_LENGTH, GLint(stride / 4));
+    glReadPixels(0, 0, m_width, m_height, GL_BGRA, GL_UNSIGNED_BYTE, out);
+}
+
 void finishGpuWork() { glFinish(); }
 
 } // namespace isoview::gl

@@ -12,6 +12,7 @@
 //   std::vector<std::uint8_t> rgba = target.readPixels();
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -32,6 +33,10 @@ public:
     int height() const { return m_height; }
     // RGBA8 pixels, bottom row first.
     std::vector<std::uint8_t> readPixels() const;
+    // The same pixels as 32-bit words 0xAARRGGBB (bytes B, G, R, A on little-endian machines,
+    // the layout of the window systems' 32-bit images), bottom row first, `stride` bytes from
+    // one row to the next in `out` (at least width * 4; out holds height rows).
+    void readPixelsBgra(std::uint8_t* out, std::size_t stride) const;
 
 private:
     struct Attachments;

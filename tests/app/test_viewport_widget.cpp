@@ -2,13 +2,16 @@
 // frame could take them merge into one request (no frame ever shows a value the user already
 // left), the newest value is the one shown, volume rendering at reduced resolution is refined
 // to full resolution once the view is still, a screenshot never keeps the coarse image, the view
-// tells whether its frame has the latest isovalue and crop, and the heap that frames free is
-// given back once the view is still, never while frames follow.
+// tells whether its frame has the latest isovalue and crop, the heap that frames free is
+// given back once the view is still, never while frames follow, and the frame on screen is
+// upright and in its colours (the render thread reads it back in the window system's layout).
 #include "app_test_support.h"
 #include "support/synthetic_volumes.h"
 #include "viewport_widget.h"
 
 #include <gtest/gtest.h>
+
+#include <glm/glm.hpp>
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -109,6 +112,48 @@ TEST(ViewportWidgetTest, ItSaysWhetherTheFrameOnScreenHasTheCurrentIsovalueAndCr
     EXPECT_FALSE(v.view.showsCurrentSurface()) << "the frame on screen is of isovalue 1";
     ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
     EXPECT_EQ(v.view.renderedIsovalue(), 2.0);
+}
+
+// The render thread reads the frame back bottom row first in the window system's 32-bit layout
+// (B, G, R, A bytes) and turns it upright: the view shows the upper half of a red sphere above
+// the middle, in red. A frame shown upside down puts the surface below; one with red and blue
+// swapped shows it blue.
+TEST(ViewportWidgetTest, TheFrameOnScreenIsUprightAndInTheSurfaceColour)
+{
+    ShownView v;
+    v.view.setSurfaceColor(QColor(230, 40, 40));
+    v.view.setStandardView(StandardView::Anterior); // superior (+z) up, looking along +y
+    v.view.setCrop(VoxelBox{{0, 0, 24}, {47, 47, 47}}); // the cells above the centre (z 23.5)
+    v.view.setIsovalue(0.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    ASSERT_GT(v.view.lastFrameStats().triangles.value_or(0), 100u);
+
+    const QImage shot = v.view.grabView().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(shot.size(), v.view.size() * shot.devicePixelRatio());
+    // Where the camera puts a point of the volume (index space), in the shot's pixels.
+    const glm::dmat4 indexToPhysical = sphereVolume()->geometry().indexToPhysical();
+    const auto pixelOf = [&](glm::dvec3 index) {
+        const glm::vec4 physical(indexToPhysical * glm::dvec4(index, 1.0));
+        const glm::vec4 clip = v.view.camera().projectionMatrix(float(v.view.width()) /
+                                                                float(v.view.height())) *
+                               v.view.camera().viewMatrix() * physical;
+        const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+        return QPoint(int((ndc.x + 1.0f) * 0.5f * float(shot.width())),
+                      int((1.0f - ndc.y) * 0.5f * float(shot.height())));
+    };
+    const QPoint upper = pixelOf({23.5, 23.5, 23.5 + 12.0}); // in front of the kept half
+    const QPoint lower = pixelOf({23.5, 23.5, 23.5 - 12.0}); // where the cropped half was
+    ASSERT_LT(upper.y() + 40, lower.y()) << "the anterior view has superior up";
+    ASSERT_TRUE(shot.rect().contains(upper) && shot.rect().contains(lower));
+
+    const QColor surface = shot.pixelColor(upper);
+    EXPECT_GT(surface.red(), 60) << surface.name().toStdString();
+    EXPECT_GT(surface.red(), 2 * surface.blue() + 20) << surface.name().toStdString();
+    EXPECT_GT(surface.red(), 2 * surface.green() + 20) << surface.name().toStdString();
+    const QColor empty = shot.pixelColor(lower);
+    EXPECT_LT(empty.red(), empty.blue() + 30) << "surface below the middle: the frame is "
+                                                 "upside down; "
+                                              << empty.name().toStdString();
 }
 
 // The freed heap is kept while frames follow each other (core/heap_reuse.h) and given back
