@@ -1,5 +1,6 @@
 #include "histogram_view.h"
 
+#include <QEvent>
 #include <QLinearGradient>
 #include <QLocale>
 #include <QMouseEvent>
@@ -63,6 +64,7 @@ QString HistogramView::hoverReadout() const
 void HistogramView::setHistogram(const Histogram& histogram)
 {
     m_histogram = histogram;
+    m_plot = QPixmap();
     update();
 }
 
@@ -75,6 +77,7 @@ void HistogramView::setLogScale(bool log)
 {
     if (m_logScale == log) return;
     m_logScale = log;
+    m_plot = QPixmap();
     update();
 }
 
@@ -122,13 +125,11 @@ double HistogramView::xToValue(double x) const
     return std::clamp(rangeMin() + t * (rangeMax() - rangeMin()), rangeMin(), rangeMax());
 }
 
-double HistogramView::barFraction(std::uint64_t count) const
+// logTop: log1p of the largest count (the log scale's top), computed once per picture.
+double HistogramView::barFraction(std::uint64_t count, double logTop) const
 {
     if (count == 0) return 0.0;
-    if (m_logScale) {
-        const double top = std::log1p(double(m_histogram.maxCount()));
-        return top > 0.0 ? std::log1p(double(count)) / top : 0.0;
-    }
+    if (m_logScale) return logTop > 0.0 ? std::log1p(double(count)) / logTop : 0.0;
     const std::uint64_t top = m_histogram.displayMaxCount();
     return top > 0 ? std::min(1.0, double(count) / double(top)) : 0.0;
 }
@@ -143,13 +144,20 @@ QSize HistogramView::minimumSizeHint() const
     return {160, 60 + fontMetrics().height()};
 }
 
-void HistogramView::paintEvent(QPaintEvent*)
+void HistogramView::changeEvent(QEvent* event)
 {
-    QPainter painter(this);
+    const QEvent::Type type = event->type();
+    if (type == QEvent::PaletteChange || type == QEvent::FontChange ||
+        type == QEvent::StyleChange || type == QEvent::EnabledChange)
+        m_plot = QPixmap();
+    QWidget::changeEvent(event);
+}
+
+void HistogramView::paintPlot(QPainter& painter) const
+{
     painter.setRenderHint(QPainter::Antialiasing);
     const QPalette& pal = palette();
     const QRectF plot = plotRect();
-
     painter.fillRect(plot, pal.color(QPalette::Base));
 
     QColor textColor = pal.color(QPalette::WindowText);
@@ -157,68 +165,86 @@ void HistogramView::paintEvent(QPaintEvent*)
         textColor.setAlphaF(0.6f);
         painter.setPen(textColor);
         painter.drawText(plot, Qt::AlignCenter, tr("No volume"));
-    } else {
-        // One closed step outline over all bins, so neighbouring bars share their edges.
-        const std::size_t bins = m_histogram.counts.size();
-        const double binWidth = m_histogram.binWidth();
-        QPainterPath bars;
-        bars.moveTo(plot.left(), plot.bottom());
-        QPainterPath clipped; // bins taller than the linear scale: a cap says so
-        for (std::size_t i = 0; i < bins; ++i) {
-            const std::uint64_t count = m_histogram.counts[i];
-            const double x0 = valueToX(m_histogram.min + double(i) * binWidth);
-            const double x1 = valueToX(m_histogram.min + double(i + 1) * binWidth);
-            const double y = plot.bottom() - barFraction(count) * plot.height();
-            bars.lineTo(x0, y);
-            bars.lineTo(x1, y);
-            if (!m_logScale && count > m_histogram.displayMaxCount()) {
-                clipped.addRect(QRectF(x0, plot.top(), std::max(1.0, x1 - x0), 3.0));
-            }
+        return;
+    }
+    // One closed step outline over all bins, so neighbouring bars share their edges.
+    const std::size_t bins = m_histogram.counts.size();
+    const double binWidth = m_histogram.binWidth();
+    const double logTop = std::log1p(double(m_histogram.maxCount()));
+    const std::uint64_t linearTop = m_histogram.displayMaxCount();
+    QPainterPath bars;
+    bars.moveTo(plot.left(), plot.bottom());
+    QPainterPath clipped; // bins taller than the linear scale: a cap says so
+    for (std::size_t i = 0; i < bins; ++i) {
+        const std::uint64_t count = m_histogram.counts[i];
+        const double x0 = valueToX(m_histogram.min + double(i) * binWidth);
+        const double x1 = valueToX(m_histogram.min + double(i + 1) * binWidth);
+        const double y = plot.bottom() - barFraction(count, logTop) * plot.height();
+        bars.lineTo(x0, y);
+        bars.lineTo(x1, y);
+        if (!m_logScale && count > linearTop) {
+            clipped.addRect(QRectF(x0, plot.top(), std::max(1.0, x1 - x0), 3.0));
         }
-        bars.lineTo(plot.right(), plot.bottom());
-        bars.closeSubpath();
+    }
+    bars.lineTo(plot.right(), plot.bottom());
+    bars.closeSubpath();
 
-        const QColor accent = pal.color(QPalette::Highlight);
-        QLinearGradient fill(plot.topLeft(), plot.bottomLeft());
-        QColor top = accent;
-        top.setAlphaF(0.9f);
-        QColor bottom = accent;
-        bottom.setAlphaF(0.45f);
-        fill.setColorAt(0.0, top);
-        fill.setColorAt(1.0, bottom);
-        painter.save();
-        painter.setClipRect(plot);
-        painter.setPen(QPen(accent.lighter(130), 1.0));
-        painter.setBrush(fill);
-        painter.drawPath(bars);
-        painter.fillPath(clipped, pal.color(QPalette::HighlightedText));
-        painter.restore();
+    const QColor accent = pal.color(QPalette::Highlight);
+    QLinearGradient fill(plot.topLeft(), plot.bottomLeft());
+    QColor top = accent;
+    top.setAlphaF(0.9f);
+    QColor bottom = accent;
+    bottom.setAlphaF(0.45f);
+    fill.setColorAt(0.0, top);
+    fill.setColorAt(1.0, bottom);
+    painter.save();
+    painter.setClipRect(plot);
+    painter.setPen(QPen(accent.lighter(130), 1.0));
+    painter.setBrush(fill);
+    painter.drawPath(bars);
+    painter.fillPath(clipped, pal.color(QPalette::HighlightedText));
+    painter.restore();
 
-        // The value range below the plot.
-        textColor.setAlphaF(0.75f);
-        painter.setPen(textColor);
-        const QRectF labels(plot.left() + 2.0, plot.bottom() + 1.0, plot.width() - 4.0,
-                            height() - plot.bottom() - 1.0);
-        const double range = m_histogram.max - m_histogram.min;
-        painter.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter,
-                         axisLabel(m_histogram.min, range));
-        painter.drawText(labels, Qt::AlignRight | Qt::AlignVCenter,
-                         axisLabel(m_histogram.max, range));
-        if (m_logScale) painter.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter, tr("log"));
+    // The value range below the plot.
+    textColor.setAlphaF(0.75f);
+    painter.setPen(textColor);
+    const QRectF labels(plot.left() + 2.0, plot.bottom() + 1.0, plot.width() - 4.0,
+                        height() - plot.bottom() - 1.0);
+    const double range = m_histogram.max - m_histogram.min;
+    painter.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, axisLabel(m_histogram.min, range));
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, axisLabel(m_histogram.max, range));
+    if (m_logScale) painter.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter, tr("log"));
+}
 
-        const QString readout = hoverReadout();
-        if (!readout.isEmpty()) {
-            const QRectF box = QRectF(fontMetrics().boundingRect(readout))
-                                   .translated(-fontMetrics().boundingRect(readout).topLeft())
-                                   .translated(plot.left() + 3.0, plot.top() + 3.0)
-                                   .adjusted(-2.0, -1.0, 2.0, 1.0);
-            QColor back = pal.color(QPalette::Base);
-            back.setAlphaF(0.8f);
-            painter.fillRect(box, back);
-            textColor.setAlphaF(1.0f);
-            painter.setPen(textColor);
-            painter.drawText(box, Qt::AlignCenter, readout);
-        }
+void HistogramView::paintEvent(QPaintEvent*)
+{
+    const qreal dpr = devicePixelRatioF();
+    const QSize pixels = (QSizeF(size()) * dpr).toSize();
+    if (m_plot.isNull() || m_plot.size() != pixels || m_plot.devicePixelRatio() != dpr) {
+        m_plot = QPixmap(pixels);
+        m_plot.setDevicePixelRatio(dpr);
+        m_plot.fill(Qt::transparent);
+        QPainter plotPainter(&m_plot);
+        plotPainter.setFont(font());
+        paintPlot(plotPainter);
+    }
+    QPainter painter(this);
+    painter.drawPixmap(0, 0, m_plot);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QPalette& pal = palette();
+    const QRectF plot = plotRect();
+
+    const QString readout = hoverReadout();
+    if (hasHistogram() && !readout.isEmpty()) {
+        const QRectF box = QRectF(fontMetrics().boundingRect(readout))
+                               .translated(-fontMetrics().boundingRect(readout).topLeft())
+                               .translated(plot.left() + 3.0, plot.top() + 3.0)
+                               .adjusted(-2.0, -1.0, 2.0, 1.0);
+        QColor back = pal.color(QPalette::Base);
+        back.setAlphaF(0.8f);
+        painter.fillRect(box, back);
+        painter.setPen(pal.color(QPalette::WindowText));
+        painter.drawText(box, Qt::AlignCenter, readout);
     }
 
     if (hasHistogram() && m_marker && *m_marker >= m_histogram.min &&

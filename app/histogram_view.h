@@ -19,6 +19,7 @@
 
 #include "volume/histogram.h"
 
+#include <QPixmap>
 #include <QRectF>
 #include <QString>
 #include <QWidget>
@@ -70,6 +71,7 @@ signals:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void changeEvent(QEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -79,7 +81,11 @@ private:
     double rangeMin() const;
     double rangeMax() const;
     // Bar height of a bin as a fraction of the plot height, in [0, 1].
-    double barFraction(std::uint64_t count) const;
+    double barFraction(std::uint64_t count, double logTop) const;
+    // The plot without the marker and the readout (background, bars, value labels): drawn once
+    // into m_plot and reused while only the marker moves, i.e. on every isovalue change of a
+    // drag, when the GUI thread shares the cores with the renderer.
+    void paintPlot(QPainter& painter) const;
     void pick(double x);
 
     Histogram m_histogram;
@@ -88,6 +94,7 @@ private:
     std::optional<double> m_marker;
     std::optional<double> m_hoverX; // the pointer, while it is over the widget
     QString m_units;
+    QPixmap m_plot; // paintPlot's picture at the widget's size; null: to be drawn again
 };
 
 } // namespace isoview::app

@@ -165,6 +165,47 @@ TEST(HistogramView, LogScaleDividesLogCountsByTheLogOfThePeak)
     saveScreenshot(t.view, "histogram_view_log_marker");
 }
 
+// The plot under the marker is drawn once and reused while only the marker moves (every
+// isovalue change of a drag): it must follow whatever else changes after it was drawn.
+TEST(HistogramView, ThePlotFollowsItsHistogramSizePaletteAndTheMarkerLeavesNoTrace)
+{
+    ViewUnderTest t;
+    t.view.setLogScale(false);
+    ASSERT_GT(paintedBarHeight(t.view, 505.0), 0.95);
+
+    // Another histogram: bin 50 (500..510) now holds a tenth of the scale's top.
+    Histogram h = peakedHistogram();
+    h.counts[50] = 10;
+    t.view.setHistogram(h);
+    EXPECT_NEAR(paintedBarHeight(t.view, 505.0), 0.1, 0.03);
+
+    // Wider: the same value sits at a new pixel, and the bars are drawn there.
+    t.view.resize(800, 160);
+    QApplication::processEvents();
+    EXPECT_NEAR(paintedBarHeight(t.view, 505.0), 0.1, 0.03);
+    EXPECT_GT(paintedBarHeight(t.view, 305.0), 0.95);
+
+    // A new palette: the empty plot takes its base colour.
+    QPalette palette = t.view.palette();
+    palette.setColor(QPalette::Base, QColor(10, 200, 30));
+    t.view.setPalette(palette);
+    const QImage recoloured = t.view.grab().toImage();
+    const QPointF plotTop = t.view.plotRect().topLeft();
+    EXPECT_EQ(recoloured.pixelColor(int(std::lround(t.view.valueToX(505.0))),
+                                    int(plotTop.y()) + 10),
+              QColor(10, 200, 30));
+
+    // The marker moves over the reused plot: where it was, the plot is as before.
+    const QImage before = t.view.grab().toImage();
+    t.view.setMarker(640.0);
+    t.view.grab();
+    t.view.setMarker(200.0);
+    const QImage after = t.view.grab().toImage();
+    const int x = int(std::lround(t.view.valueToX(640.0)));
+    for (int y = int(plotTop.y()) + 6; y < int(t.view.plotRect().bottom()); y += 5)
+        EXPECT_EQ(after.pixelColor(x, y), before.pixelColor(x, y)) << "row " << y;
+}
+
 TEST(HistogramView, MarkerIsDrawnAtItsValue)
 {
     ViewUnderTest t;
