@@ -123,6 +123,7 @@ signals:
     void glReady(const QString& renderer);
 
 protected:
+    bool event(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -170,7 +171,8 @@ private:
     // this monotonic clock.
     FramePolicy m_framePolicy;
     QElapsedTimer m_clock;
-    QTimer m_requestTimer;  // posts the frame request at the end of the event-loop turn
+    // A frame request event is posted and not yet handled (scheduleFrame).
+    bool m_requestPosted = false;
     QTimer m_refineTimer;   // the full-resolution volume frame once the view is still
     QTimer m_heapTrimTimer; // gives the frames' freed heap back once the view is still
 
