@@ -144,11 +144,14 @@ QSize HistogramView::minimumSizeHint() const
     return {160, 60 + fontMetrics().height()};
 }
 
+// The cached plot's colours come from the palette's current group, which follows the enabled
+// and the active state as well as the palette itself.
 void HistogramView::changeEvent(QEvent* event)
 {
     const QEvent::Type type = event->type();
     if (type == QEvent::PaletteChange || type == QEvent::FontChange ||
-        type == QEvent::StyleChange || type == QEvent::EnabledChange)
+        type == QEvent::StyleChange || type == QEvent::EnabledChange ||
+        type == QEvent::ActivationChange)
         m_plot = QPixmap();
     QWidget::changeEvent(event);
 }
@@ -235,7 +238,7 @@ void HistogramView::paintEvent(QPaintEvent*)
     const QRectF plot = plotRect();
 
     const QString readout = hoverReadout();
-    if (hasHistogram() && !readout.isEmpty()) {
+    if (!readout.isEmpty()) { // empty without a histogram
         const QRectF box = QRectF(fontMetrics().boundingRect(readout))
                                .translated(-fontMetrics().boundingRect(readout).topLeft())
                                .translated(plot.left() + 3.0, plot.top() + 3.0)
