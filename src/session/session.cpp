@@ -347,6 +347,10 @@ private:
         std::string absolute;
         if (const Json* a = optional(j, "absolutePath")) {
             absolute = string(*a, name(section, "absolutePath"));
+            // The file system reads a path only up to its first NUL: "/\u0000x" would name "/",
+            // which exists, so the session would open the root folder.
+            if (absolute.find('\0') != std::string::npos)
+                fail(name(section, "absolutePath") + " holds a NUL");
             if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
                 fail(name(section, "absolutePath") + " " + json::describe(*a) + " is not absolute");
         }

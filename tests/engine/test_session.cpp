@@ -211,6 +211,10 @@ TEST(SessionTest, BadFilesAreRefusedNamingTheKeyAndTheProblem)
          "'volume' 'series' must be a whole number"},
         {withSection(R"("volume": {"path": "a", "absolutePath": "rel/a"})"),
          "'volume' 'absolutePath' 'rel/a' is not absolute"},
+        // "/" up to the NUL exists, so this once opened the root folder (a fuzzer finding).
+        {withSection(R"("volume": {"path": "a", "absolutePath": "/\u0000etc"})"),
+         "'volume' 'absolutePath' holds a NUL"},
+        {withSection(R"("volume": {"path": "a\u0000b"})"), "'volume' 'path' holds a NUL"},
         {withSection(R"("volume": {"path": "a", "raw": {"dims": [1, 0, 3], "type": "int16"}})"),
          "'volume' 'raw' 'dims' has a zero dimension"},
         {withSection(R"("volume": {"path": "a", "raw": {"dims": [1, 2], "type": "int16"}})"),
