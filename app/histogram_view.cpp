@@ -125,13 +125,13 @@ double HistogramView::xToValue(double x) const
     return std::clamp(rangeMin() + t * (rangeMax() - rangeMin()), rangeMin(), rangeMax());
 }
 
-// logTop: log1p of the largest count (the log scale's top), computed once per picture.
-double HistogramView::barFraction(std::uint64_t count, double logTop) const
+// top: the scale's top, computed once per picture (both tops scan every bin): log1p of the
+// largest count on the log scale, else displayMaxCount().
+double HistogramView::barFraction(std::uint64_t count, double top) const
 {
-    if (count == 0) return 0.0;
-    if (m_logScale) return logTop > 0.0 ? std::log1p(double(count)) / logTop : 0.0;
-    const std::uint64_t top = m_histogram.displayMaxCount();
-    return top > 0 ? std::min(1.0, double(count) / double(top)) : 0.0;
+    if (count == 0 || !(top > 0.0)) return 0.0;
+    if (m_logScale) return std::log1p(double(count)) / top;
+    return std::min(1.0, double(count) / top);
 }
 
 QSize HistogramView::sizeHint() const
@@ -173,8 +173,9 @@ void HistogramView::paintPlot(QPainter& painter) const
     // One closed step outline over all bins, so neighbouring bars share their edges.
     const std::size_t bins = m_histogram.counts.size();
     const double binWidth = m_histogram.binWidth();
-    const double logTop = std::log1p(double(m_histogram.maxCount()));
     const std::uint64_t linearTop = m_histogram.displayMaxCount();
+    const double scaleTop =
+        m_logScale ? std::log1p(double(m_histogram.maxCount())) : double(linearTop);
     QPainterPath bars;
     bars.moveTo(plot.left(), plot.bottom());
     QPainterPath clipped; // bins taller than the linear scale: a cap says so
@@ -182,7 +183,7 @@ void HistogramView::paintPlot(QPainter& painter) const
         const std::uint64_t count = m_histogram.counts[i];
         const double x0 = valueToX(m_histogram.min + double(i) * binWidth);
         const double x1 = valueToX(m_histogram.min + double(i + 1) * binWidth);
-        const double y = plot.bottom() - barFraction(count, logTop) * plot.height();
+        const double y = plot.bottom() - barFraction(count, scaleTop) * plot.height();
         bars.lineTo(x0, y);
         bars.lineTo(x1, y);
         if (!m_logScale && count > linearTop) {
@@ -239,8 +240,9 @@ void HistogramView::paintEvent(QPaintEvent*)
 
     const QString readout = hoverReadout();
     if (!readout.isEmpty()) { // empty without a histogram
-        const QRectF box = QRectF(fontMetrics().boundingRect(readout))
-                               .translated(-fontMetrics().boundingRect(readout).topLeft())
+        const QRect textBox = fontMetrics().boundingRect(readout);
+        const QRectF box = QRectF(textBox)
+                               .translated(-textBox.topLeft())
                                .translated(plot.left() + 3.0, plot.top() + 3.0)
                                .adjusted(-2.0, -1.0, 2.0, 1.0);
         QColor back = pal.color(QPalette::Base);

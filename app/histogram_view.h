@@ -81,7 +81,7 @@ private:
     double rangeMin() const;
     double rangeMax() const;
     // Bar height of a bin as a fraction of the plot height, in [0, 1].
-    double barFraction(std::uint64_t count, double logTop) const;
+    double barFraction(std::uint64_t count, double top) const;
     // The plot without the marker and the readout (background, bars, value labels): drawn once
     // into m_plot and reused while only the marker moves, i.e. on every isovalue change of a
     // drag, when the GUI thread shares the cores with the renderer.
