@@ -291,6 +291,15 @@ private:
         return j.get_ref<const std::string&>();
     }
 
+    // A string the file system will be given. It reads a path only up to its first NUL:
+    // "/\u0000x" would name "/", which exists, so the session would open the root folder.
+    const std::string& pathString(const Json& j, const std::string& what) const
+    {
+        const std::string& text = string(j, what);
+        if (text.find('\0') != std::string::npos) fail(what + " holds a NUL");
+        return text;
+    }
+
     const Json& array(const Json& j, std::size_t n, const std::string& what,
                       const char* elements) const
     {
@@ -341,16 +350,11 @@ private:
         object(j, "'volume'");
         warnUnknown(j, {"path", "absolutePath", "folder", "series", "seriesUid", "raw"}, section);
         SessionVolume v;
-        const std::string& path = string(require(j, "path", section), name(section, "path"));
+        const std::string& path = pathString(require(j, "path", section), name(section, "path"));
         if (path.empty()) fail(name(section, "path") + " is empty");
-        if (path.find('\0') != std::string::npos) fail(name(section, "path") + " holds a NUL");
         std::string absolute;
         if (const Json* a = optional(j, "absolutePath")) {
-            absolute = string(*a, name(section, "absolutePath"));
-            // The file system reads a path only up to its first NUL: "/\u0000x" would name "/",
-            // which exists, so the session would open the root folder.
-            if (absolute.find('\0') != std::string::npos)
-                fail(name(section, "absolutePath") + " holds a NUL");
+            absolute = pathString(*a, name(section, "absolutePath"));
             if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
                 fail(name(section, "absolutePath") + " " + json::describe(*a) + " is not absolute");
         }
