@@ -7,7 +7,6 @@
 #include <QMetaObject>
 #include <QPointer>
 #include <QThreadPool>
-
 #include <exception>
 #include <mutex>
 

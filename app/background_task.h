@@ -11,14 +11,14 @@
 //
 // Example:
 //   auto result = std::make_shared<std::optional<Volume>>();
-//   task->start([path, result](TaskContext& ctx) { result->emplace(io::loadVolume(path, {}, &ctx)); });
+//   task->start([path, result](TaskContext& ctx) { result->emplace(io::loadVolume(path, {}, &ctx));
+//   });
 #pragma once
 
 #include "io/load_monitor.h"
 
 #include <QObject>
 #include <QString>
-
 #include <atomic>
 #include <functional>
 #include <memory>

@@ -6,7 +6,6 @@
 #include <QMessageBox>
 #include <QObject>
 #include <QStringList>
-
 #include <cstdint>
 
 namespace isoview::app {
@@ -29,11 +28,13 @@ void showExportReport(QWidget* parent, const PrintReport& report, const QString&
         QObject::tr("Triangles: %1 extracted, %2 written")
             .arg(formatCount(report.trianglesBefore), formatCount(report.trianglesAfter));
     if (report.capTriangles > 0)
-        triangles += QObject::tr(" (%1 added to close the surface)").arg(formatCount(report.capTriangles));
+        triangles +=
+            QObject::tr(" (%1 added to close the surface)").arg(formatCount(report.capTriangles));
     lines << triangles;
     if (!report.decimationReachedTarget)
-        lines << QObject::tr("Decimation stopped above its target: going further would have moved the "
-                    "surface more than the tolerance.");
+        lines << QObject::tr(
+            "Decimation stopped above its target: going further would have moved the "
+            "surface more than the tolerance.");
     lines << QObject::tr("Pieces: %1, %2 dropped")
                  .arg(formatCount(report.piecesBefore), formatCount(report.piecesDropped));
     lines << QObject::tr("Distance from the unprocessed surface: 95 % within %1 mm, at most %2 mm")
@@ -45,13 +46,14 @@ void showExportReport(QWidget* parent, const PrintReport& report, const QString&
                      .arg(QLocale().toString(report.volumeBeforeMl, 'f', 1),
                           QLocale().toString(report.volumeAfterMl, 'f', 1));
     } else {
-        lines << QObject::tr("Watertight: no (%1 open edges, %2 edges shared by more than two triangles); "
-                    "close it at the border to print it")
+        lines << QObject::tr(
+                     "Watertight: no (%1 open edges, %2 edges shared by more than two triangles); "
+                     "close it at the border to print it")
                      .arg(formatCount(report.boundaryEdges), formatCount(report.nonManifoldEdges));
     }
     // Non-modal: the user reads it next to the view, and exportFinished never waits for it.
-    auto* box = new QMessageBox(QMessageBox::Information, QObject::tr("Export report"), lines.join("\n"),
-                                QMessageBox::Ok, parent);
+    auto* box = new QMessageBox(QMessageBox::Information, QObject::tr("Export report"),
+                                lines.join("\n"), QMessageBox::Ok, parent);
     box->setObjectName("exportReport");
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setModal(false);

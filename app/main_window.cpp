@@ -47,7 +47,6 @@
 namespace isoview::app {
 namespace {
 
-
 QString formatCount(std::uint64_t n)
 {
     return QLocale().toString(qulonglong(n));

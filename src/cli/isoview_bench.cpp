@@ -207,8 +207,7 @@ VolumeFigures measure(isoview::gl::SceneRenderer& scene, const isoview::gl::Offs
     // around 0). Frames take values half a step off the builds', so each frame rebuilds the
     // pyramid as a drag does.
     const ValueRange stored = volume.storedRange();
-    const double range =
-        volume.rescale().toReal(stored.max) - volume.rescale().toReal(stored.min);
+    const double range = volume.rescale().toReal(stored.max) - volume.rescale().toReal(stored.min);
     const double spread = iso != 0.0 ? 0.1 * std::abs(iso) : 0.01 * range;
     const double step = runs > 1 ? 2.0 * spread / (runs - 1) : 0.01 * spread;
     scene.setVolume(volume);
@@ -273,8 +272,7 @@ void printTable(const VolumeFigures& f)
     std::printf("  gpu_bytes   volume %zu + pyramid %zu = %.2f bytes per voxel "
                 "(pyramid %.2f per voxel)\n",
                 f.memory.volumeTextureBytes, f.memory.pyramidBytes,
-                bytesPerVoxel(f.memory.volumeTextureBytes + f.memory.pyramidBytes,
-                              f.memory.voxels),
+                bytesPerVoxel(f.memory.volumeTextureBytes + f.memory.pyramidBytes, f.memory.voxels),
                 bytesPerVoxel(f.memory.pyramidBytes, f.memory.voxels));
 }
 

@@ -114,16 +114,15 @@ struct Arguments {
 };
 
 // Parses a whole number or a finite decimal for the option `name`; nullopt after saying why.
-std::optional<double> parseNumber(const std::string& text, std::string_view name,
-                                  bool wholeNumber)
+std::optional<double> parseNumber(const std::string& text, std::string_view name, bool wholeNumber)
 {
     char* end = nullptr;
     const double n = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0' || !std::isfinite(n) || n < 0.0 ||
         (wholeNumber && n != std::floor(n))) {
         std::cerr << "isoview-cli: " << name << " expects "
-                  << (wholeNumber ? "a whole number" : "a number") << " of 0 or more, got '"
-                  << text << "'\n";
+                  << (wholeNumber ? "a whole number" : "a number") << " of 0 or more, got '" << text
+                  << "'\n";
         return std::nullopt;
     }
     return n;
@@ -361,8 +360,8 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
         } else if (args.volumePath.empty()) {
             args.volumePath = std::string(a);
         } else {
-            std::cerr << "isoview-cli: more than one volume given (" << args.volumePath << ", "
-                      << a << ")\n";
+            std::cerr << "isoview-cli: more than one volume given (" << args.volumePath << ", " << a
+                      << ")\n";
             return std::nullopt;
         }
     }
@@ -404,11 +403,12 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
             // NIfTI has no modality: its field is left out rather than shown empty.
             std::printf("  [%zu] %s%s%s%s%s | %zu slices | %ux%ux%u%s%s\n", i,
                         s.description.c_str(), s.volumeLabel.empty() ? "" : " | ",
-                        s.volumeLabel.c_str(), s.modality.empty() ? "" : " | ",
-                        s.modality.c_str(), s.sliceCount, s.dims.x, s.dims.y, s.dims.z,
-                        s.note.empty() ? "" : " | ", s.note.c_str());
+                        s.volumeLabel.c_str(), s.modality.empty() ? "" : " | ", s.modality.c_str(),
+                        s.sliceCount, s.dims.x, s.dims.y, s.dims.z, s.note.empty() ? "" : " | ",
+                        s.note.c_str());
         }
-        for (const std::string& note : source.notes) std::printf("note: %s\n", note.c_str());
+        for (const std::string& note : source.notes)
+            std::printf("note: %s\n", note.c_str());
     }
     const VolumeGeometry& g = volume.geometry();
     const VolumeMetadata& m = volume.metadata();
@@ -440,7 +440,8 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
     if (m.windowCenter && m.windowWidth) {
         std::printf("window: centre %g width %g\n", *m.windowCenter, *m.windowWidth);
     }
-    for (const std::string& w : m.warnings) std::printf("warning: %s\n", w.c_str());
+    for (const std::string& w : m.warnings)
+        std::printf("warning: %s\n", w.c_str());
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start)

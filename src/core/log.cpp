@@ -44,7 +44,8 @@ void setLevel(spdlog::level::level_enum level)
     Registry& reg = registry();
     std::lock_guard lock(reg.mutex);
     reg.level = level;
-    for (const auto& logger : reg.loggers) logger->set_level(level);
+    for (const auto& logger : reg.loggers)
+        logger->set_level(level);
 }
 
 void addSink(const spdlog::sink_ptr& sink)
@@ -52,7 +53,8 @@ void addSink(const spdlog::sink_ptr& sink)
     Registry& reg = registry();
     std::lock_guard lock(reg.mutex);
     reg.sinks.push_back(sink);
-    for (const auto& logger : reg.loggers) logger->sinks().push_back(sink);
+    for (const auto& logger : reg.loggers)
+        logger->sinks().push_back(sink);
 }
 
 } // namespace isoview::log

@@ -108,8 +108,8 @@ IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored, const VoxelB
                     const glm::vec3 normal =
                         glm::length(n) > 0.0f ? -glm::normalize(n) : glm::vec3(0.0f);
 
-                    soup.push_back({position, normal,
-                                    makeEdgeKey(linearIndex(dims, corner[c0]), axis)});
+                    soup.push_back(
+                        {position, normal, makeEdgeKey(linearIndex(dims, corner[c0]), axis)});
                 }
             }
         }

@@ -19,8 +19,10 @@ std::string dimsText(glm::uvec3 d)
 Flat3DLayout Flat3DLayout::forVolume(glm::uvec3 dims, std::uint32_t maxTextureSize)
 {
     if (dims.x > maxTextureSize || dims.y > maxTextureSize) {
-        throw GlError("a " + dimsText(dims) + " volume has slices larger than this GPU's "
-                      "GL_MAX_TEXTURE_SIZE of " + std::to_string(maxTextureSize) + " texels");
+        throw GlError("a " + dimsText(dims) +
+                      " volume has slices larger than this GPU's "
+                      "GL_MAX_TEXTURE_SIZE of " +
+                      std::to_string(maxTextureSize) + " texels");
     }
     Flat3DLayout layout;
     layout.tileSize = {dims.x, dims.y};

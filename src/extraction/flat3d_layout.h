@@ -13,7 +13,7 @@
 namespace isoview {
 
 struct Flat3DLayout {
-    glm::uvec2 tileSize{0, 0};  // one slice: W x H
+    glm::uvec2 tileSize{0, 0};   // one slice: W x H
     std::uint32_t tileCount = 0; // D
     std::uint32_t tilesPerRow = 0;
     std::uint32_t tileRows = 0;

@@ -24,9 +24,9 @@ constexpr EdgeKey makeEdgeKey(std::uint64_t lowerVoxelIndex, int axis)
 }
 
 struct IsoMesh {
-    std::vector<glm::vec3> positions; // index space
-    std::vector<glm::vec3> normals;   // physical space, unit (zero where the gradient vanishes)
-    std::vector<EdgeKey> edgeKeys;    // one per vertex, unique
+    std::vector<glm::vec3> positions;   // index space
+    std::vector<glm::vec3> normals;     // physical space, unit (zero where the gradient vanishes)
+    std::vector<EdgeKey> edgeKeys;      // one per vertex, unique
     std::vector<std::uint32_t> indices; // 3 per triangle, counter-clockwise seen from outside
 
     std::size_t vertexCount() const { return positions.size(); }

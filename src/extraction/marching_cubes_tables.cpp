@@ -75,7 +75,10 @@ int edgeFaces(int edge)
     return mask;
 }
 
-bool shareFace(int edgeA, int edgeB) { return (edgeFaces(edgeA) & edgeFaces(edgeB)) != 0; }
+bool shareFace(int edgeA, int edgeB)
+{
+    return (edgeFaces(edgeA) & edgeFaces(edgeB)) != 0;
+}
 
 // Pass 1 for one case: next[e] = the edge the segment starting at edge e ends on (-1 if e
 // is not crossed).

@@ -28,13 +28,28 @@ inline constexpr int kMaxVerticesPerCell = 3 * kMaxTrianglesPerCell; // fits in 
 
 // kEdgeCorners[e] = {lower corner, upper corner} of edge e.
 inline constexpr std::array<std::array<std::uint8_t, 2>, 12> kEdgeCorners = {{
-    {0, 1}, {2, 3}, {4, 5}, {6, 7}, // x edges
-    {0, 2}, {1, 3}, {4, 6}, {5, 7}, // y edges
-    {0, 4}, {1, 5}, {2, 6}, {3, 7}, // z edges
+    {0, 1},
+    {2, 3},
+    {4, 5},
+    {6, 7}, // x edges
+    {0, 2},
+    {1, 3},
+    {4, 6},
+    {5, 7}, // y edges
+    {0, 4},
+    {1, 5},
+    {2, 6},
+    {3, 7}, // z edges
 }};
 
-constexpr int edgeAxis(int edge) { return edge / 4; }
-constexpr int cornerOffset(int corner, int axis) { return (corner >> axis) & 1; }
+constexpr int edgeAxis(int edge)
+{
+    return edge / 4;
+}
+constexpr int cornerOffset(int corner, int axis)
+{
+    return (corner >> axis) & 1;
+}
 
 struct CaseTables {
     // vertexCount[c]: number of triangle vertices (3 x triangles) of case c, 0..15.

@@ -72,7 +72,8 @@ MeshTopology analyzeTopology(const IsoMesh& mesh)
         if (uses.forward > 1 || uses.backward > 1) ++topology.inconsistentlyOrientedEdges;
     }
     long long vertices = 0;
-    for (bool r : referenced) vertices += r ? 1 : 0;
+    for (bool r : referenced)
+        vertices += r ? 1 : 0;
     topology.eulerCharacteristic =
         vertices - static_cast<long long>(edges.size()) + static_cast<long long>(triangles);
     return topology;

@@ -32,7 +32,7 @@ struct PyramidLayout {
     glm::uvec3 blockCount{0, 0, 0}; // blocks along x, y, z (partial blocks included)
     std::uint32_t blocksPerRow = 0; // block-level texels per row
     std::uint32_t blockRows = 0;
-    glm::uvec2 baseExtent{0, 0}; // texels of level 0 in use: kBlockTexels * (per row, rows)
+    glm::uvec2 baseExtent{0, 0};  // texels of level 0 in use: kBlockTexels * (per row, rows)
     std::uint32_t levelCount = 0; // level levelCount-1 is 1 x 1; at least kBlockLevel + 1
 
     bool empty() const { return levelCount == 0; }

@@ -45,8 +45,7 @@ GlObjectCounts liveGlObjects();
 void labelObject(GLenum labelNamespace, GLuint id, std::string_view label);
 
 // A move-only GL name with a deleter chosen by Kind.
-template <class Kind>
-class GlHandle {
+template <class Kind> class GlHandle {
 public:
     GlHandle() = default;
     ~GlHandle() { reset(); }

@@ -94,8 +94,7 @@ private:
 };
 
 // Binds textures to units for the scope and restores the previous bindings and active unit.
-template <std::size_t N>
-class ScopedTextureUnits {
+template <std::size_t N> class ScopedTextureUnits {
 public:
     explicit ScopedTextureUnits(const std::array<GLuint, N>& textures)
     {

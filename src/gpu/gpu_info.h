@@ -14,7 +14,7 @@ struct GlCapabilities {
     int minor = 0;
     std::string renderer; // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
     std::string vendor;
-    std::string version;  // GL_VERSION string
+    std::string version; // GL_VERSION string
     std::uint32_t maxTextureSize = 0;
     // GL 4.3 compute shaders: the extraction runs in compute passes sized on the GPU (indirect
     // dispatch and indexed indirect draw); without them, transform feedback with the counts

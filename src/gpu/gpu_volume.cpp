@@ -8,8 +8,7 @@
 namespace isoview::gl {
 
 GpuVolume::GpuVolume(const Volume& volume, std::uint32_t maxTextureSize)
-    : m_texture(volume, maxTextureSize), m_geometry(volume.geometry()),
-      m_rescale(volume.rescale())
+    : m_texture(volume, maxTextureSize), m_geometry(volume.geometry()), m_rescale(volume.rescale())
 {
     const ValueRange stored = volume.storedRange();
     // slope > 0 (Volume enforces it), so the stored extremes are the real ones.

@@ -34,8 +34,7 @@ std::string eglErrorText()
     return s.str();
 }
 
-template <class Fn>
-Fn eglProc(const char* name)
+template <class Fn> Fn eglProc(const char* name)
 {
     return reinterpret_cast<Fn>(eglGetProcAddress(name));
 }
@@ -128,27 +127,25 @@ HeadlessContext::HeadlessContext(const Options& options) : m_impl(std::make_uniq
 {
     std::string why;
     const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    auto getPlatformDisplay =
-        eglProc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
+    auto getPlatformDisplay = eglProc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
 
     // 1. A GPU through the device platform: what a server without a display offers.
     if (getPlatformDisplay && hasExtension(clientExtensions, "EGL_EXT_platform_device")) {
         auto queryDevices = eglProc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
-        auto queryDeviceString =
-            eglProc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+        auto queryDeviceString = eglProc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
         EGLint count = 0;
         if (queryDevices && queryDevices(0, nullptr, &count) && count > 0) {
             std::vector<EGLDeviceEXT> devices(std::size_t(count), nullptr);
             queryDevices(count, devices.data(), &count);
             for (EGLint i = 0; i < count; ++i) {
-                const char* ext =
-                    queryDeviceString ? queryDeviceString(devices[std::size_t(i)], EGL_EXTENSIONS)
+                const char* ext = queryDeviceString
+                                      ? queryDeviceString(devices[std::size_t(i)], EGL_EXTENSIONS)
                                       : nullptr;
                 // Mesa lists its software rasteriser as a device too; prefer real ones first
                 // and leave software to the surfaceless platform below.
                 if (hasExtension(ext, "EGL_MESA_device_software")) continue;
-                EGLDisplay d = getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT,
-                                                  devices[std::size_t(i)], nullptr);
+                EGLDisplay d =
+                    getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[std::size_t(i)], nullptr);
                 if (m_impl->tryDisplay(d, "EGL device " + std::to_string(i), options, why)) break;
             }
         }
@@ -156,14 +153,13 @@ HeadlessContext::HeadlessContext(const Options& options) : m_impl(std::make_uniq
     // 2. Mesa's surfaceless platform (llvmpipe on machines without a GPU).
     if (m_impl->context == EGL_NO_CONTEXT && getPlatformDisplay &&
         hasExtension(clientExtensions, "EGL_MESA_platform_surfaceless")) {
-        EGLDisplay d = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
-                                          nullptr);
+        EGLDisplay d =
+            getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
         m_impl->tryDisplay(d, "EGL surfaceless (Mesa)", options, why);
     }
     // 3. Whatever the default display is.
     if (m_impl->context == EGL_NO_CONTEXT) {
-        m_impl->tryDisplay(eglGetDisplay(EGL_DEFAULT_DISPLAY), "EGL default display", options,
-                           why);
+        m_impl->tryDisplay(eglGetDisplay(EGL_DEFAULT_DISPLAY), "EGL default display", options, why);
     }
     if (m_impl->context == EGL_NO_CONTEXT) {
         throw GlError("could not create a headless OpenGL context through EGL:" + why);
@@ -181,6 +177,9 @@ void HeadlessContext::makeCurrent()
     }
 }
 
-const std::string& HeadlessContext::platformDescription() const { return m_impl->description; }
+const std::string& HeadlessContext::platformDescription() const
+{
+    return m_impl->description;
+}
 
 } // namespace isoview::gl

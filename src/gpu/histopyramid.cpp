@@ -337,8 +337,8 @@ void HistoPyramid::reduceLevelByCompute(const ShaderProgram& program, std::uint3
     glActiveTexture(GL_TEXTURE0 + units::kVertexReduceSource);
     glBindTexture(GL_TEXTURE_2D, vertexSource.texture->id());
     glBindImageTexture(0, target.texture->id(), target.mip, GL_FALSE, 0, GL_WRITE_ONLY, format);
-    glBindImageTexture(1, vertexTarget.texture->id(), vertexTarget.mip, GL_FALSE, 0,
-                       GL_WRITE_ONLY, format);
+    glBindImageTexture(1, vertexTarget.texture->id(), vertexTarget.mip, GL_FALSE, 0, GL_WRITE_ONLY,
+                       format);
     const glm::uvec2 extent = m_layout.levelExtent(level);
     {
         ScopedProgram use(program.id());

@@ -155,8 +155,8 @@ private:
     GLint m_mips32 = 0;
     std::vector<Framebuffer> m_framebuffers; // one per level (both pyramids from level 1)
     Buffer m_record;
-    Buffer m_recordCopy;                               // the counts copied aside for pollCounts()
-    Buffer m_activeBlocks = Buffer::create();          // the blocks the last build classified
+    Buffer m_recordCopy;                      // the counts copied aside for pollCounts()
+    Buffer m_activeBlocks = Buffer::create(); // the blocks the last build classified
     VertexArray m_blockVertexArray = VertexArray::create(); // m_activeBlocks as attribute 0
     Buffer m_blockSlots = Buffer::create();
     SyncFence m_recordReady;

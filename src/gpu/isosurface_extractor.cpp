@@ -47,7 +47,7 @@ struct VolumePrograms {
     ShaderProgram classify;
     ShaderProgram vertices; // iso_vertices.comp, or iso_vertices.vert on the 3.3 path
     std::optional<ShaderProgram> classifyCompute; // hp_classify_blocks.comp (compute path only)
-    SurfacePrograms surface; // draw the welded mesh
+    SurfacePrograms surface;                      // draw the welded mesh
 };
 
 // Where a volume's programs are kept: by sampler kind, then slice geometry.
@@ -59,8 +59,7 @@ std::size_t volumeProgramsIndex(SamplerKind sampler, SliceGeometry slices)
 
 SliceGeometry sliceGeometryOf(const GpuVolume& volume)
 {
-    return volume.geometry().hasSliceOrigins() ? SliceGeometry::Measured
-                                               : SliceGeometry::Regular;
+    return volume.geometry().hasSliceOrigins() ? SliceGeometry::Measured : SliceGeometry::Regular;
 }
 
 // The most a block's cells can produce (a cell has at most 15 triangle vertices and owns at
@@ -80,8 +79,8 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> reduce;
     std::optional<ShaderProgram> reduceBlocks;
     std::optional<ShaderProgram> record;
-    std::optional<ShaderProgram> indices;      // iso_indices.comp, or .vert on the 3.3 path
-    std::optional<ShaderProgram> blockStartsProgram; // block_starts.comp (compute path only)
+    std::optional<ShaderProgram> indices;              // iso_indices.comp, or .vert on the 3.3 path
+    std::optional<ShaderProgram> blockStartsProgram;   // block_starts.comp (compute path only)
     std::optional<ShaderProgram> reduceLevel16Compute; // hp_reduce_level.comp (compute path only)
     std::optional<ShaderProgram> reduceLevel32Compute;
     std::array<std::optional<VolumePrograms>, kVolumeProgramKinds> volumePrograms;
@@ -131,17 +130,17 @@ struct IsosurfaceExtractor::Impl {
                                     {"v_position", "v_normal", "v_lowerVoxel", "v_axis"});
             std::optional<ShaderProgram> classifyCompute;
             if (caps.computeExtraction) {
-                classifyCompute.emplace("histopyramid classify and reduce blocks (compute)",
-                                        std::vector<ShaderStage>{
-                                            {GL_COMPUTE_SHADER, "hp_classify_blocks.comp"}},
-                                        defines);
+                classifyCompute.emplace(
+                    "histopyramid classify and reduce blocks (compute)",
+                    std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_classify_blocks.comp"}},
+                    defines);
                 pointSamplersAtUnits(*classifyCompute);
             }
             slot.emplace(VolumePrograms{std::move(classify), std::move(vertices),
                                         std::move(classifyCompute),
                                         buildSurfacePrograms("isosurface", defines)});
-            for (const ShaderProgram* p : {&slot->classify, &slot->vertices,
-                                           &slot->surface.opaque, &slot->surface.translucent})
+            for (const ShaderProgram* p : {&slot->classify, &slot->vertices, &slot->surface.opaque,
+                                           &slot->surface.translucent})
                 pointSamplersAtUnits(*p);
         }
         return *slot;
@@ -207,8 +206,7 @@ struct IsosurfaceExtractor::Impl {
         {
             ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, cellFirstVertex.id());
             cellFirstVertex.label("first welded vertex per cell of the active blocks");
-            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(cellBytes), nullptr,
-                         GL_DYNAMIC_COPY);
+            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(cellBytes), nullptr, GL_DYNAMIC_COPY);
         }
         {
             ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, blockStarts.id());
@@ -296,8 +294,7 @@ struct IsosurfaceExtractor::Impl {
             glDrawArrays(GL_POINTS, 0, GLsizei(points));
             glEndTransformFeedback();
         };
-        capture(programsFor(*volume).vertices, buffers.vertexBuffer(),
-                counts.vertices);
+        capture(programsFor(*volume).vertices, buffers.vertexBuffer(), counts.vertices);
         capture(*indices, buffers.indexBuffer(), counts.indices / 3);
     }
 
@@ -332,9 +329,14 @@ struct IsosurfaceExtractor::Impl {
             perBlockCapacity = 0;
         }
         if (pyramid) {
-            const std::initializer_list<const ShaderProgram*> all = {
-                &programs.classify, &programs.vertices, &programs.surface.opaque,
-                &programs.surface.translucent, &*reduce, &*reduceBlocks, &*record, &*indices};
+            const std::initializer_list<const ShaderProgram*> all = {&programs.classify,
+                                                                     &programs.vertices,
+                                                                     &programs.surface.opaque,
+                                                                     &programs.surface.translucent,
+                                                                     &*reduce,
+                                                                     &*reduceBlocks,
+                                                                     &*record,
+                                                                     &*indices};
             for (const ShaderProgram* p : all)
                 setLayoutUniforms(*p);
             if (programs.classifyCompute) setLayoutUniforms(*programs.classifyCompute);
@@ -418,9 +420,9 @@ IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::m
                            std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_block_quad.vert"},
                                                     {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
                            defines);
-    d.record.emplace(
-        "extraction record", std::vector<ShaderStage>{{GL_VERTEX_SHADER, "extraction_record.vert"}},
-        defines, std::vector<std::string>{"v_record0", "v_record1"});
+    d.record.emplace("extraction record",
+                     std::vector<ShaderStage>{{GL_VERTEX_SHADER, "extraction_record.vert"}},
+                     defines, std::vector<std::string>{"v_record0", "v_record1"});
     if (d.caps.computeExtraction) {
         d.indices.emplace("isosurface indices",
                           std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "iso_indices.comp"}},

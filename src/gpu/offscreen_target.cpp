@@ -78,6 +78,9 @@ void OffscreenTarget::readPixelsBgra(std::uint8_t* out, std::size_t stride) cons
     glReadPixels(0, 0, m_width, m_height, GL_BGRA, GL_UNSIGNED_BYTE, out);
 }
 
-void finishGpuWork() { glFinish(); }
+void finishGpuWork()
+{
+    glFinish();
+}
 
 } // namespace isoview::gl

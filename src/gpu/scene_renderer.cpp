@@ -190,8 +190,7 @@ struct SceneTarget {
 struct SceneRenderer::Impl {
     explicit Impl(const Options& options)
         : surface(IsosurfaceExtractor::Options{options.limitToGl33}),
-          memoryBudget(options.memoryBudgetBytes),
-          cullHiddenBackFaces(options.cullHiddenBackFaces),
+          memoryBudget(options.memoryBudgetBytes), cullHiddenBackFaces(options.cullHiddenBackFaces),
           maxTextureSize(
               options.maxTextureSize != 0
                   ? std::min(options.maxTextureSize, surface.capabilities().maxTextureSize)
@@ -495,8 +494,7 @@ struct SceneRenderer::Impl {
 
 SceneRenderer::SceneRenderer() : SceneRenderer(Options{}) {}
 
-SceneRenderer::SceneRenderer(const Options& options)
-    : m_impl(std::make_unique<Impl>(options))
+SceneRenderer::SceneRenderer(const Options& options) : m_impl(std::make_unique<Impl>(options))
 {
     throwOnGlError("setting up the scene renderer");
 }

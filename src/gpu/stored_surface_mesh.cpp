@@ -77,14 +77,14 @@ void StoredSurfaceMesh::store(const IsoMesh& mesh)
 
 void StoredSurfaceMesh::copyFrom(const IsosurfaceExtractor::MeshBuffers& source)
 {
-    const auto vertexBytes = GLsizeiptr(std::uint64_t(source.vertexCount) *
-                                        sizeof(PackedSurfaceVertex));
+    const auto vertexBytes =
+        GLsizeiptr(std::uint64_t(source.vertexCount) * sizeof(PackedSurfaceVertex));
     const auto indexBytes = GLsizeiptr(std::uint64_t(source.indexCount) * sizeof(std::uint32_t));
     m_vertexCount = 0;
     m_indexCount = 0;
     // Exact-size storage first (an allocation error leaves the copy empty), then the copies.
-    for (const auto& [id, bytes] : {std::pair{m_vertices.id(), vertexBytes},
-                                    std::pair{m_indices.id(), indexBytes}}) {
+    for (const auto& [id, bytes] :
+         {std::pair{m_vertices.id(), vertexBytes}, std::pair{m_indices.id(), indexBytes}}) {
         ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, id);
         glBufferData(GL_COPY_WRITE_BUFFER, bytes, nullptr, GL_STATIC_DRAW);
     }

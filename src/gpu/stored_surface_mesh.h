@@ -72,7 +72,7 @@ private:
 
     bool m_drawInFlushedChunks; // on a software rasteriser (drawIndexedTriangles)
     std::array<std::optional<SurfacePrograms>, 2> m_programs; // by SliceGeometry, built when needed
-    SliceGeometry m_slices = SliceGeometry::Regular;   // the volume's
+    SliceGeometry m_slices = SliceGeometry::Regular;          // the volume's
     Texture m_sliceOrigins = Texture::create();
     std::size_t m_sliceOriginBytes = 0;
 };

@@ -113,8 +113,9 @@ void drawIndexedTriangles(std::uint32_t indexCount, bool inFlushedChunks)
     const std::uint32_t end = 3 * triangles;
     for (std::uint32_t first = 0; first < end; first += perChunk) {
         const std::uint32_t count = std::min(perChunk, end - first);
-        glDrawElements(GL_TRIANGLES, GLsizei(count), GL_UNSIGNED_INT,
-                       reinterpret_cast<const void*>(std::uintptr_t(first) * sizeof(std::uint32_t)));
+        glDrawElements(
+            GL_TRIANGLES, GLsizei(count), GL_UNSIGNED_INT,
+            reinterpret_cast<const void*>(std::uintptr_t(first) * sizeof(std::uint32_t)));
         if (chunks > 1) glFlush();
     }
 }

@@ -10,9 +10,9 @@ SurfacePrograms buildSurfacePrograms(const std::string& label, const std::string
 {
     const std::vector<ShaderStage> stages = {{GL_VERTEX_SHADER, "isosurface.vert"},
                                              {GL_FRAGMENT_SHADER, "isosurface.frag"}};
-    return SurfacePrograms{ShaderProgram(label, stages, defines),
-                           ShaderProgram(label + " translucent", stages,
-                                         defines + kTranslucentSurfaceDefine)};
+    return SurfacePrograms{
+        ShaderProgram(label, stages, defines),
+        ShaderProgram(label + " translucent", stages, defines + kTranslucentSurfaceDefine)};
 }
 
 } // namespace isoview::gl

@@ -35,8 +35,10 @@ bool isSpace(char c)
 
 std::string_view trim(std::string_view text)
 {
-    while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
-    while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
+    while (!text.empty() && isSpace(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && isSpace(text.back()))
+        text.remove_suffix(1);
     return text;
 }
 
@@ -54,9 +56,11 @@ std::vector<std::string_view> splitWhitespace(std::string_view text)
     std::vector<std::string_view> pieces;
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && isSpace(text[i])) ++i;
+        while (i < text.size() && isSpace(text[i]))
+            ++i;
         const std::size_t start = i;
-        while (i < text.size() && !isSpace(text[i])) ++i;
+        while (i < text.size() && !isSpace(text[i]))
+            ++i;
         if (i > start) pieces.push_back(text.substr(start, i - start));
     }
     return pieces;

@@ -19,8 +19,8 @@
 namespace isoview::io::detail {
 
 struct HeaderLine {
-    std::string_view text; // without the line ending
-    std::size_t number = 0; // 1-based
+    std::string_view text;   // without the line ending
+    std::size_t number = 0;  // 1-based
     bool terminated = false; // ended by \n (false for a last line without one)
 };
 

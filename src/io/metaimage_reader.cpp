@@ -27,15 +27,45 @@ constexpr std::size_t kMaxHeaderBytes = 4 << 20;
 // Keys isoview reads, and keys it knows it may ignore (all lower case).
 bool isKnownKey(const std::string& key)
 {
-    static const char* const known[] = {
-        "objecttype", "objectsubtype", "ndims", "dimsize", "elementtype",
-        "elementnumberofchannels", "elementspacing", "elementsize", "offset", "position",
-        "origin", "transformmatrix", "rotation", "orientation", "centerofrotation",
-        "anatomicalorientation", "elementbyteordermsb", "binarydatabyteordermsb", "binarydata",
-        "compresseddata", "compresseddatasize", "headersize", "headersizes", "modality",
-        "elementdatafile", "comment", "name", "id", "parentid", "color", "elementmin",
-        "elementmax", "acquisitiondate", "transformtype", "sequenceid", "distanceunits",
-        "elementorigin", "elementtoimagetransformmatrix", "patientposition"};
+    static const char* const known[] = {"objecttype",
+                                        "objectsubtype",
+                                        "ndims",
+                                        "dimsize",
+                                        "elementtype",
+                                        "elementnumberofchannels",
+                                        "elementspacing",
+                                        "elementsize",
+                                        "offset",
+                                        "position",
+                                        "origin",
+                                        "transformmatrix",
+                                        "rotation",
+                                        "orientation",
+                                        "centerofrotation",
+                                        "anatomicalorientation",
+                                        "elementbyteordermsb",
+                                        "binarydatabyteordermsb",
+                                        "binarydata",
+                                        "compresseddata",
+                                        "compresseddatasize",
+                                        "headersize",
+                                        "headersizes",
+                                        "modality",
+                                        "elementdatafile",
+                                        "comment",
+                                        "name",
+                                        "id",
+                                        "parentid",
+                                        "color",
+                                        "elementmin",
+                                        "elementmax",
+                                        "acquisitiondate",
+                                        "transformtype",
+                                        "sequenceid",
+                                        "distanceunits",
+                                        "elementorigin",
+                                        "elementtoimagetransformmatrix",
+                                        "patientposition"};
     for (const char* name : known) {
         if (key == name) return true;
     }
@@ -129,8 +159,7 @@ RawKeys readKeys(std::string_view text, MetaImageHeader& header)
         }
         if (raw.keys.count(key) != 0) {
             fail("the key '" + printable(entry.key) + "' appears twice (lines " +
-                 std::to_string(raw.keys[key].line) + " and " + std::to_string(line->number) +
-                 ")");
+                 std::to_string(raw.keys[key].line) + " and " + std::to_string(line->number) + ")");
         }
         raw.keys[key] = entry;
         if (key == "elementdatafile") {
@@ -160,7 +189,8 @@ ScalarType parseElementType(const Entry& entry)
         if (entry.value == name) return type;
     }
     if (entry.value.rfind("MET_", 0) == 0) {
-        fail(label(entry) + ": '" + printable(entry.value) + "' is not supported (isoview reads "
+        fail(label(entry) + ": '" + printable(entry.value) +
+             "' is not supported (isoview reads "
              "MET_UCHAR, MET_CHAR, MET_USHORT, MET_SHORT, MET_UINT, MET_INT, MET_FLOAT and "
              "MET_DOUBLE)");
     }
@@ -176,7 +206,8 @@ void readLayout(const RawKeys& raw, MetaImageHeader& header)
     }
     const Entry& ndims = require(raw, "ndims", "NDims");
     if (detail::parseUnsigned(ndims.value) != std::uint64_t(3)) {
-        fail(label(ndims) + ": '" + printable(ndims.value) + "'; isoview reads 3-D images "
+        fail(label(ndims) + ": '" + printable(ndims.value) +
+             "'; isoview reads 3-D images "
              "(NDims = 3)");
     }
     const Entry& dimSize = require(raw, "dimsize", "DimSize");
@@ -200,7 +231,8 @@ void readLayout(const RawKeys& raw, MetaImageHeader& header)
     }
     if (const Entry* channels = find(raw, "elementnumberofchannels")) {
         if (detail::parseUnsigned(channels->value) != std::uint64_t(1)) {
-            fail(label(*channels) + ": '" + printable(channels->value) + "'; isoview reads one "
+            fail(label(*channels) + ": '" + printable(channels->value) +
+                 "'; isoview reads one "
                  "value per voxel");
         }
     }
@@ -233,14 +265,13 @@ void readLayout(const RawKeys& raw, MetaImageHeader& header)
         }
         if (*bytes == -1 && header.compressed) {
             fail(label(*skip) + ": -1 (data at the end of the file) works only for "
-                 "uncompressed data");
+                                "uncompressed data");
         }
         header.headerSize = *bytes;
     }
     if (const Entry* modality = find(raw, "modality")) {
         static const std::pair<const char*, const char*> names[] = {
-            {"MET_MOD_CT", "CT"}, {"MET_MOD_MR", "MR"}, {"MET_MOD_NM", "NM"},
-            {"MET_MOD_US", "US"}};
+            {"MET_MOD_CT", "CT"}, {"MET_MOD_MR", "MR"}, {"MET_MOD_NM", "NM"}, {"MET_MOD_US", "US"}};
         for (const auto& [name, short_name] : names) {
             if (modality->value == name) header.modality = short_name;
         }
@@ -280,16 +311,16 @@ void readGeometry(const RawKeys& raw, MetaImageHeader& header)
             if (values[std::size_t(a)] < 0.0) sign[a] = -1.0;
         }
     }
-    if (const Entry* matrix = firstOf(raw, {"transformmatrix", "rotation", "orientation"},
-                                      header)) {
+    if (const Entry* matrix =
+            firstOf(raw, {"transformmatrix", "rotation", "orientation"}, header)) {
         const std::vector<double> values = parseNumbers(*matrix, 9);
         for (int a = 0; a < 3; ++a) {
             const std::size_t at = 3 * std::size_t(a);
             const glm::dvec3 column(values[at], values[at + 1], values[at + 2]);
             const double length = glm::length(column);
             if (!std::isfinite(length) || !(length > 0.0)) {
-                fail(label(*matrix) + ": the direction of axis " + std::to_string(a) +
-                     " (values " + std::to_string(at + 1) + " to " + std::to_string(at + 3) +
+                fail(label(*matrix) + ": the direction of axis " + std::to_string(a) + " (values " +
+                     std::to_string(at + 1) + " to " + std::to_string(at + 3) +
                      ") has no usable length");
             }
             // Unit columns are kept bit for bit; others are normalized.
@@ -300,7 +331,8 @@ void readGeometry(const RawKeys& raw, MetaImageHeader& header)
             fail(label(*matrix) + ": the axis directions are (nearly) parallel");
         }
     }
-    for (int a = 0; a < 3; ++a) geometry.direction[a] *= sign[a];
+    for (int a = 0; a < 3; ++a)
+        geometry.direction[a] *= sign[a];
     if (const Entry* origin = firstOf(raw, {"offset", "origin", "position"}, header)) {
         const std::vector<double> values = parseNumbers(*origin, 3);
         geometry.origin = glm::dvec3(values[0], values[1], values[2]);
@@ -317,7 +349,8 @@ void readDataFiles(const RawKeys& raw, MetaImageHeader& header)
     const auto readAxes = [&](std::string_view text) {
         const std::optional<std::uint64_t> axes = detail::parseUnsigned(text);
         if (!axes || *axes == 0 || *axes > 3) {
-            fail(label(entry) + ": '" + printable(text) + "' is not a number of axes from 1 "
+            fail(label(entry) + ": '" + printable(text) +
+                 "' is not a number of axes from 1 "
                  "to 3");
         }
         return std::size_t(*axes);
@@ -334,9 +367,8 @@ void readDataFiles(const RawKeys& raw, MetaImageHeader& header)
         if (words.size() == 2) header.dataFileAxes = readAxes(words[1]);
         header.dataFiles = raw.listedFiles;
     } else if (words.size() >= 4 && words.size() <= 5 &&
-               words[0].find('%') != std::string_view::npos &&
-               detail::parseInteger(words[1]) && detail::parseInteger(words[2]) &&
-               detail::parseInteger(words[3])) {
+               words[0].find('%') != std::string_view::npos && detail::parseInteger(words[1]) &&
+               detail::parseInteger(words[2]) && detail::parseInteger(words[3])) {
         if (words.size() == 5) header.dataFileAxes = readAxes(words[4]);
         header.dataFiles = detail::expandFileNamePattern(
             "ElementDataFile", words[0], *detail::parseInteger(words[1]),
@@ -346,11 +378,13 @@ void readDataFiles(const RawKeys& raw, MetaImageHeader& header)
         header.dataFiles = {entry.value};
     }
     std::uint64_t files = 1;
-    for (std::size_t axis = header.dataFileAxes; axis < 3; ++axis) files *= header.dims[int(axis)];
+    for (std::size_t axis = header.dataFileAxes; axis < 3; ++axis)
+        files *= header.dims[int(axis)];
     if (files != header.dataFiles.size()) {
-        fail(label(entry) + ": " + std::to_string(header.dataFiles.size()) + " file(s) named, "
-             "but DimSize split into files of " + std::to_string(header.dataFileAxes) +
-             " axes needs " + std::to_string(files));
+        fail(label(entry) + ": " + std::to_string(header.dataFiles.size()) +
+             " file(s) named, "
+             "but DimSize split into files of " +
+             std::to_string(header.dataFileAxes) + " axes needs " + std::to_string(files));
     }
 }
 
@@ -382,8 +416,8 @@ Volume readMetaImage(const std::filesystem::path& path, LoadMonitor* monitor)
 
     detail::VoxelDataRequest request;
     request.what = what;
-    request.encoding = header.compressed ? detail::VoxelEncoding::Deflate
-                                         : detail::VoxelEncoding::Raw;
+    request.encoding =
+        header.compressed ? detail::VoxelEncoding::Deflate : detail::VoxelEncoding::Raw;
     request.dims = header.dims;
     request.type = header.type;
     request.bigEndian = header.bigEndian;
@@ -396,8 +430,7 @@ Volume readMetaImage(const std::filesystem::path& path, LoadMonitor* monitor)
         file.compressedBytes = header.compressedDataSize;
         request.files.push_back(file);
     } else {
-        const std::optional<std::uint64_t> bytes =
-            detail::voxelByteCount(header.dims, header.type);
+        const std::optional<std::uint64_t> bytes = detail::voxelByteCount(header.dims, header.type);
         detail::requireFitsInMemory(what, header.dims, header.type,
                                     bytes.value_or(std::numeric_limits<std::uint64_t>::max()));
         if (header.dataFiles.size() == 1) file.compressedBytes = header.compressedDataSize;
@@ -419,10 +452,9 @@ Volume readMetaImage(const std::filesystem::path& path, LoadMonitor* monitor)
     }
     volume.setMetadata(std::move(metadata));
     const VolumeGeometry& g = header.geometry;
-    log::get("io")->info("read {} ({}, {}, spacing {} x {} x {})", what,
-                         detail::dimsText(header.dims, header.type),
-                         header.compressed ? "compressed" : "raw", g.spacing.x, g.spacing.y,
-                         g.spacing.z);
+    log::get("io")->info(
+        "read {} ({}, {}, spacing {} x {} x {})", what, detail::dimsText(header.dims, header.type),
+        header.compressed ? "compressed" : "raw", g.spacing.x, g.spacing.y, g.spacing.z);
     return volume;
 }
 

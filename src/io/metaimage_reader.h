@@ -52,18 +52,18 @@ namespace isoview::io {
 struct MetaImageHeader {
     glm::uvec3 dims{0, 0, 0};
     ScalarType type = ScalarType::UInt8;
-    bool bigEndian = false;         // ElementByteOrderMSB / BinaryDataByteOrderMSB
-    VolumeGeometry geometry;        // LPS millimetres
-    bool compressed = false;        // CompressedData
+    bool bigEndian = false;                          // ElementByteOrderMSB / BinaryDataByteOrderMSB
+    VolumeGeometry geometry;                         // LPS millimetres
+    bool compressed = false;                         // CompressedData
     std::optional<std::uint64_t> compressedDataSize; // bytes of each compressed data file
-    std::int64_t headerSize = 0;    // HeaderSize: bytes skipped; -1 = data at the end
-    bool local = false;             // ElementDataFile = LOCAL: data follow the header
+    std::int64_t headerSize = 0; // HeaderSize: bytes skipped; -1 = data at the end
+    bool local = false;          // ElementDataFile = LOCAL: data follow the header
     // ElementDataFile names, in order (one, a LIST, or an expanded pattern); relative names are
     // relative to the header's folder. Empty when local.
     std::vector<std::string> dataFiles;
-    std::size_t dataFileAxes = 3;   // how many of the fastest axes each data file holds
-    std::size_t headerBytes = 0;    // LOCAL: where the data start (past the ElementDataFile line)
-    std::string modality;           // "CT", "MR", ... from Modality = MET_MOD_CT; else empty
+    std::size_t dataFileAxes = 3; // how many of the fastest axes each data file holds
+    std::size_t headerBytes = 0;  // LOCAL: where the data start (past the ElementDataFile line)
+    std::string modality;         // "CT", "MR", ... from Modality = MET_MOD_CT; else empty
     std::vector<std::string> warnings;
 };
 

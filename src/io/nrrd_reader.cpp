@@ -33,18 +33,41 @@ constexpr std::size_t kMaxHeaderBytes = 4 << 20;
 std::optional<std::string> canonicalField(const std::string& name)
 {
     static const std::map<std::string, std::string> aliases = {
-        {"byteskip", "byte skip"},      {"lineskip", "line skip"},
-        {"datafile", "data file"},      {"centerings", "centers"},
-        {"axismins", "axis mins"},      {"axismaxs", "axis maxs"},
-        {"oldmin", "old min"},          {"oldmax", "old max"},
-        {"sampleunits", "sample units"}, {"blocksize", "block size"},
+        {"byteskip", "byte skip"},   {"lineskip", "line skip"}, {"datafile", "data file"},
+        {"centerings", "centers"},   {"axismins", "axis mins"}, {"axismaxs", "axis maxs"},
+        {"oldmin", "old min"},       {"oldmax", "old max"},     {"sampleunits", "sample units"},
+        {"blocksize", "block size"},
     };
-    static const char* const known[] = {
-        "dimension", "type", "sizes", "endian", "encoding", "space", "space dimension",
-        "space directions", "space origin", "spacings", "byte skip", "line skip", "data file",
-        "content", "kinds", "centers", "labels", "units", "space units", "thicknesses",
-        "axis mins", "axis maxs", "min", "max", "old min", "old max", "number",
-        "sample units", "measurement frame", "block size"};
+    static const char* const known[] = {"dimension",
+                                        "type",
+                                        "sizes",
+                                        "endian",
+                                        "encoding",
+                                        "space",
+                                        "space dimension",
+                                        "space directions",
+                                        "space origin",
+                                        "spacings",
+                                        "byte skip",
+                                        "line skip",
+                                        "data file",
+                                        "content",
+                                        "kinds",
+                                        "centers",
+                                        "labels",
+                                        "units",
+                                        "space units",
+                                        "thicknesses",
+                                        "axis mins",
+                                        "axis maxs",
+                                        "min",
+                                        "max",
+                                        "old min",
+                                        "old max",
+                                        "number",
+                                        "sample units",
+                                        "measurement frame",
+                                        "block size"};
     const auto alias = aliases.find(name);
     const std::string canonical = alias != aliases.end() ? alias->second : name;
     for (const char* field : known) {
@@ -61,26 +84,46 @@ struct TypeName {
 ScalarType parseType(std::string_view text)
 {
     static const TypeName names[] = {
-        {"signed char", ScalarType::Int8},       {"int8", ScalarType::Int8},
-        {"int8_t", ScalarType::Int8},            {"uchar", ScalarType::UInt8},
-        {"unsigned char", ScalarType::UInt8},    {"uint8", ScalarType::UInt8},
-        {"uint8_t", ScalarType::UInt8},          {"short", ScalarType::Int16},
-        {"short int", ScalarType::Int16},        {"signed short", ScalarType::Int16},
-        {"signed short int", ScalarType::Int16}, {"int16", ScalarType::Int16},
-        {"int16_t", ScalarType::Int16},          {"ushort", ScalarType::UInt16},
-        {"unsigned short", ScalarType::UInt16},  {"unsigned short int", ScalarType::UInt16},
-        {"uint16", ScalarType::UInt16},          {"uint16_t", ScalarType::UInt16},
-        {"int", ScalarType::Int32},              {"signed int", ScalarType::Int32},
-        {"int32", ScalarType::Int32},            {"int32_t", ScalarType::Int32},
-        {"uint", ScalarType::UInt32},            {"unsigned int", ScalarType::UInt32},
-        {"uint32", ScalarType::UInt32},          {"uint32_t", ScalarType::UInt32},
-        {"float", ScalarType::Float32},          {"double", ScalarType::Float64},
-        {"longlong", std::nullopt},              {"long long", std::nullopt},
-        {"long long int", std::nullopt},         {"signed long long", std::nullopt},
-        {"signed long long int", std::nullopt},  {"int64", std::nullopt},
-        {"int64_t", std::nullopt},               {"ulonglong", std::nullopt},
-        {"unsigned long long", std::nullopt},    {"unsigned long long int", std::nullopt},
-        {"uint64", std::nullopt},                {"uint64_t", std::nullopt},
+        {"signed char", ScalarType::Int8},
+        {"int8", ScalarType::Int8},
+        {"int8_t", ScalarType::Int8},
+        {"uchar", ScalarType::UInt8},
+        {"unsigned char", ScalarType::UInt8},
+        {"uint8", ScalarType::UInt8},
+        {"uint8_t", ScalarType::UInt8},
+        {"short", ScalarType::Int16},
+        {"short int", ScalarType::Int16},
+        {"signed short", ScalarType::Int16},
+        {"signed short int", ScalarType::Int16},
+        {"int16", ScalarType::Int16},
+        {"int16_t", ScalarType::Int16},
+        {"ushort", ScalarType::UInt16},
+        {"unsigned short", ScalarType::UInt16},
+        {"unsigned short int", ScalarType::UInt16},
+        {"uint16", ScalarType::UInt16},
+        {"uint16_t", ScalarType::UInt16},
+        {"int", ScalarType::Int32},
+        {"signed int", ScalarType::Int32},
+        {"int32", ScalarType::Int32},
+        {"int32_t", ScalarType::Int32},
+        {"uint", ScalarType::UInt32},
+        {"unsigned int", ScalarType::UInt32},
+        {"uint32", ScalarType::UInt32},
+        {"uint32_t", ScalarType::UInt32},
+        {"float", ScalarType::Float32},
+        {"double", ScalarType::Float64},
+        {"longlong", std::nullopt},
+        {"long long", std::nullopt},
+        {"long long int", std::nullopt},
+        {"signed long long", std::nullopt},
+        {"signed long long int", std::nullopt},
+        {"int64", std::nullopt},
+        {"int64_t", std::nullopt},
+        {"ulonglong", std::nullopt},
+        {"unsigned long long", std::nullopt},
+        {"unsigned long long int", std::nullopt},
+        {"uint64", std::nullopt},
+        {"uint64_t", std::nullopt},
         {"block", std::nullopt},
     };
     // Case and runs of spaces do not matter: "Unsigned  Short" is "unsigned short".
@@ -92,12 +135,14 @@ ScalarType parseType(std::string_view text)
     for (const TypeName& entry : names) {
         if (normalized != entry.name) continue;
         if (!entry.type) {
-            fail("type '" + printable(text) + "' is not supported: isoview reads 8-, 16- and "
+            fail("type '" + printable(text) +
+                 "' is not supported: isoview reads 8-, 16- and "
                  "32-bit integers, float and double");
         }
         return *entry.type;
     }
-    fail("unknown type '" + printable(text) + "' (expected signed char, uchar, short, ushort, "
+    fail("unknown type '" + printable(text) +
+         "' (expected signed char, uchar, short, ushort, "
          "int, uint, float, double or a synonym such as int16 or unsigned short)");
 }
 
@@ -108,7 +153,8 @@ NrrdEncoding parseEncoding(std::string_view text)
     if (name == "gzip" || name == "gz") return NrrdEncoding::Gzip;
     if (name == "txt" || name == "text" || name == "ascii" || name == "hex" || name == "bzip2" ||
         name == "bz2") {
-        fail("encoding '" + printable(text) + "' is not supported: isoview reads raw and gzip "
+        fail("encoding '" + printable(text) +
+             "' is not supported: isoview reads raw and gzip "
              "NRRD data");
     }
     fail("unknown encoding '" + printable(text) + "' (expected raw or gzip)");
@@ -145,7 +191,8 @@ std::vector<std::optional<std::vector<double>>> parseVectorList(std::string_view
     std::vector<std::optional<std::vector<double>>> vectors;
     std::size_t i = 0;
     while (true) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+            ++i;
         if (i >= text.size()) break;
         if (text[i] == '(') {
             const std::size_t close = text.find(')', i);
@@ -158,7 +205,8 @@ std::vector<std::optional<std::vector<double>>> parseVectorList(std::string_view
             i = close + 1;
         } else {
             std::size_t end = i;
-            while (end < text.size() && text[end] != ' ' && text[end] != '\t') ++end;
+            while (end < text.size() && text[end] != ' ' && text[end] != '\t')
+                ++end;
             const std::string_view word = text.substr(i, end - i);
             if (detail::lowerCase(word) != "none") {
                 fail(std::string(field) + ": '" + printable(word) +
@@ -212,7 +260,8 @@ void readMagic(std::string_view line, NrrdHeader& header)
         header.version = line[7] - '0';
         return;
     }
-    fail("unsupported NRRD magic '" + printable(line, 40) + "' (isoview reads NRRD0001 to "
+    fail("unsupported NRRD magic '" + printable(line, 40) +
+         "' (isoview reads NRRD0001 to "
          "NRRD0005)");
 }
 
@@ -235,14 +284,14 @@ RawFields readFields(std::string_view text, NrrdHeader& header)
             }
             continue; // a lone '\r' at the very end of the text: nothing follows
         }
-        const std::string where = "line " + std::to_string(line->number) + " '" +
-                                  printable(line->text, 40) + "'";
+        const std::string where =
+            "line " + std::to_string(line->number) + " '" + printable(line->text, 40) + "'";
         if (listing) {
             const std::string_view name = detail::trim(line->text);
             if (!name.empty()) raw.listedFiles.emplace_back(name);
             if (raw.listedFiles.size() > detail::kMaxDataFiles) {
-                fail("the data file LIST names more than " +
-                     std::to_string(detail::kMaxDataFiles) + " files");
+                fail("the data file LIST names more than " + std::to_string(detail::kMaxDataFiles) +
+                     " files");
             }
             continue;
         }
@@ -291,7 +340,8 @@ void readSizes(const RawFields& raw, NrrdHeader& header)
         fail("dimension: '" + printable(dimensionText) + "' is not a positive whole number");
     }
     if (*dimension != 3 && *dimension != 4) {
-        fail("dimension: " + std::to_string(*dimension) + "-D data; isoview reads 3-D volumes "
+        fail("dimension: " + std::to_string(*dimension) +
+             "-D data; isoview reads 3-D volumes "
              "(or 4-D with a leading axis of size 1)");
     }
     const std::string sizesText = require(raw, "sizes");
@@ -309,7 +359,8 @@ void readSizes(const RawFields& raw, NrrdHeader& header)
         header.sizes.push_back(*size);
     }
     if (*dimension == 4 && header.sizes[0] != 1) {
-        fail("4-D data with sizes '" + printable(sizesText) + "': isoview reads 4-D NRRD only "
+        fail("4-D data with sizes '" + printable(sizesText) +
+             "': isoview reads 4-D NRRD only "
              "when the first axis has size 1 (one value per voxel)");
     }
     const std::size_t first = header.sizes.size() - kSpatialAxes;
@@ -383,15 +434,15 @@ void readGeometry(const RawFields& raw, NrrdHeader& header)
             flip = {-1.0, -1.0, 1.0};
         } else if (name == "left-anterior-superior" || name == "las") {
             flip = {1.0, -1.0, 1.0};
-        } else if (name == "scanner-xyz" || name == "3d-right-handed" ||
-                   name == "3d-left-handed") {
-            header.warnings.push_back("space '" + *space + "' is not a patient space; its "
+        } else if (name == "scanner-xyz" || name == "3d-right-handed" || name == "3d-left-handed") {
+            header.warnings.push_back("space '" + *space +
+                                      "' is not a patient space; its "
                                       "coordinates are used as LPS millimetres");
-        } else if (name.ends_with("-time") || name == "rast" || name == "last" ||
-                   name == "lpst") {
+        } else if (name.ends_with("-time") || name == "rast" || name == "last" || name == "lpst") {
             fail("space: '" + printable(*space) + "' has a time axis; isoview reads 3-D spaces");
         } else {
-            fail("space: unknown space '" + printable(*space) + "' (expected for example "
+            fail("space: unknown space '" + printable(*space) +
+                 "' (expected for example "
                  "left-posterior-superior or right-anterior-superior)");
         }
     }
@@ -440,8 +491,8 @@ void readGeometry(const RawFields& raw, NrrdHeader& header)
         for (std::size_t axis = first; axis < dimension; ++axis) {
             const std::optional<double> value = detail::parseDouble(pieces[axis]);
             if (!value || !std::isfinite(*value) || *value == 0.0) {
-                fail("spacings: '" + printable(pieces[axis]) + "' on axis " +
-                     std::to_string(axis) + " is not a non-zero number");
+                fail("spacings: '" + printable(pieces[axis]) + "' on axis " + std::to_string(axis) +
+                     " is not a non-zero number");
             }
             const int a = int(axis - first);
             geometry.spacing[a] = std::abs(*value);
@@ -451,9 +502,9 @@ void readGeometry(const RawFields& raw, NrrdHeader& header)
 
     if (const std::optional<std::string> origin = take(raw, "space origin")) {
         const std::vector<double> v = parseVector("space origin", *origin);
-        if (v.size() != 3 || !std::isfinite(v[0]) || !std::isfinite(v[1]) ||
-            !std::isfinite(v[2])) {
-            fail("space origin: '" + printable(*origin) + "' is not 3 finite numbers like "
+        if (v.size() != 3 || !std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) {
+            fail("space origin: '" + printable(*origin) +
+                 "' is not 3 finite numbers like "
                  "(0,0,0)");
         }
         geometry.origin = glm::dvec3(v[0], v[1], v[2]);
@@ -463,7 +514,8 @@ void readGeometry(const RawFields& raw, NrrdHeader& header)
     if (!(std::abs(determinant) > 1e-6)) {
         fail("space directions: the axes are (nearly) parallel, so the voxels have no volume");
     }
-    for (int a = 0; a < 3; ++a) geometry.direction[a] *= flip;
+    for (int a = 0; a < 3; ++a)
+        geometry.direction[a] *= flip;
     geometry.origin *= flip;
 }
 
@@ -515,13 +567,12 @@ void readDataFiles(const RawFields& raw, NrrdHeader& header)
         if (words.size() == 2) header.dataFileAxes = readAxes(words[1]);
         header.dataFiles = raw.listedFiles;
     } else if (words.size() >= 4 && words.size() <= 5 &&
-               words[0].find('%') != std::string_view::npos &&
-               detail::parseInteger(words[1]) && detail::parseInteger(words[2]) &&
-               detail::parseInteger(words[3])) {
+               words[0].find('%') != std::string_view::npos && detail::parseInteger(words[1]) &&
+               detail::parseInteger(words[2]) && detail::parseInteger(words[3])) {
         if (words.size() == 5) header.dataFileAxes = readAxes(words[4]);
         header.dataFiles = detail::expandFileNamePattern(
-            "data file", words[0], *detail::parseInteger(words[1]),
-            *detail::parseInteger(words[2]), *detail::parseInteger(words[3]));
+            "data file", words[0], *detail::parseInteger(words[1]), *detail::parseInteger(words[2]),
+            *detail::parseInteger(words[3]));
     } else {
         header.dataFileAxes = dimension;
         header.dataFiles = {*dataFile};
@@ -570,10 +621,13 @@ Volume readNrrd(const std::filesystem::path& path, LoadMonitor* monitor)
     const bool attached = header.dataFiles.empty();
     if (attached && !header.endsWithEmptyLine) {
         if (head.fileSize > head.bytes.size()) {
-            throw InvalidInputError("cannot read " + what + ": no empty line ends the header "
-                                    "within its first " + detail::humanBytes(kMaxHeaderBytes));
+            throw InvalidInputError("cannot read " + what +
+                                    ": no empty line ends the header "
+                                    "within its first " +
+                                    detail::humanBytes(kMaxHeaderBytes));
         }
-        throw IoError("cannot read " + what + ": the header names no 'data file:' and no "
+        throw IoError("cannot read " + what +
+                      ": the header names no 'data file:' and no "
                       "empty line after it starts attached data, so there are no voxels");
     }
 
@@ -598,8 +652,7 @@ Volume readNrrd(const std::filesystem::path& path, LoadMonitor* monitor)
         request.files.push_back(file);
     } else {
         // Memory is checked before the names are turned into paths (readVoxelData repeats it).
-        const std::optional<std::uint64_t> bytes =
-            detail::voxelByteCount(header.dims, header.type);
+        const std::optional<std::uint64_t> bytes = detail::voxelByteCount(header.dims, header.type);
         detail::requireFitsInMemory(what, header.dims, header.type,
                                     bytes.value_or(std::numeric_limits<std::uint64_t>::max()));
         for (const std::string& name : header.dataFiles) {

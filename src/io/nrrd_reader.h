@@ -55,24 +55,24 @@ namespace isoview::io {
 enum class NrrdEncoding { Raw, Gzip };
 
 struct NrrdHeader {
-    int version = 0;                  // the N of the "NRRD000N" magic (1 for NRRD00.01)
+    int version = 0; // the N of the "NRRD000N" magic (1 for NRRD00.01)
     ScalarType type = ScalarType::UInt8;
     std::vector<std::uint64_t> sizes; // every axis as written in "sizes:"
     glm::uvec3 dims{0, 0, 0};         // the three spatial axes (the last three sizes)
     NrrdEncoding encoding = NrrdEncoding::Raw;
-    bool bigEndian = false;           // byte order of multi-byte data
-    std::string space;                // "space:" in lower case; empty when absent
-    VolumeGeometry geometry;          // LPS millimetres
+    bool bigEndian = false;  // byte order of multi-byte data
+    std::string space;       // "space:" in lower case; empty when absent
+    VolumeGeometry geometry; // LPS millimetres
     ValueRescale rescale;
     std::string content;
-    std::int64_t byteSkip = 0;        // -1: the data are the last bytes of the (raw) file
+    std::int64_t byteSkip = 0; // -1: the data are the last bytes of the (raw) file
     std::uint64_t lineSkip = 0;
     // Detached data, in order: one file, or one per slab of dataFileAxes axes. Relative names
     // are relative to the header's folder. Empty when the data follow the header.
     std::vector<std::string> dataFiles;
-    std::size_t dataFileAxes = 0;     // how many of the fastest axes each data file holds
-    std::size_t headerBytes = 0;      // where attached data start: just past the empty line
-    bool endsWithEmptyLine = false;   // false when the text ended first (a detached header)
+    std::size_t dataFileAxes = 0;   // how many of the fastest axes each data file holds
+    std::size_t headerBytes = 0;    // where attached data start: just past the empty line
+    bool endsWithEmptyLine = false; // false when the text ended first (a detached header)
     std::vector<std::string> warnings;
 };
 

@@ -30,9 +30,8 @@ std::optional<SliceName> parseSliceName(const std::string& name)
     const std::size_t dot = name.rfind('.');
     if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) return std::nullopt;
     const std::string digits = name.substr(dot + 1);
-    if (digits.size() > 19 || !std::all_of(digits.begin(), digits.end(), [](char c) {
-            return c >= '0' && c <= '9';
-        })) {
+    if (digits.size() > 19 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return std::nullopt;
     }
     return SliceName{name.substr(0, dot), std::stoull(digits)};
@@ -85,9 +84,9 @@ std::optional<RawSliceSeries> findRawSliceSeries(const std::filesystem::path& fo
     for (auto group = groups.begin(); group != groups.end(); ++group) {
         if (group == largest) continue;
         if (group->second.size() == largest->second.size()) {
-            throw IoError("slice folder " + quotedPath(folder) + " holds as many '" +
-                          group->first + ".<number>' as '" + largest->first +
-                          ".<number>' files (" + std::to_string(group->second.size()) +
+            throw IoError("slice folder " + quotedPath(folder) + " holds as many '" + group->first +
+                          ".<number>' as '" + largest->first + ".<number>' files (" +
+                          std::to_string(group->second.size()) +
                           "); put each series in its own folder");
         }
         for (const auto& [number, path] : group->second) {
@@ -112,8 +111,7 @@ bool looksLikeRawSliceFolder(const std::filesystem::path& folder)
 {
     try {
         const std::optional<RawSliceSeries> series = findRawSliceSeries(folder);
-        if (!series || series->files.size() < 2 ||
-            series->files.size() <= series->ignored.size()) {
+        if (!series || series->files.size() < 2 || series->files.size() <= series->ignored.size()) {
             return false;
         }
         std::error_code error;
@@ -213,8 +211,7 @@ Volume readRawSliceFolder(const std::filesystem::path& folder,
         const double spacing = sliceParameters.spacing[axis];
         if (!std::isfinite(spacing) || spacing <= 0.0) {
             throw InvalidInputError(prefix + "voxel spacing must be positive, got " +
-                                    std::to_string(spacing) + " on axis " +
-                                    std::to_string(axis));
+                                    std::to_string(spacing) + " on axis " + std::to_string(axis));
         }
     }
 
@@ -222,15 +219,15 @@ Volume readRawSliceFolder(const std::filesystem::path& folder,
     const std::optional<RawSliceSeries> series = findRawSliceSeries(folder);
     if (!series) {
         throw IoError(prefix + "it holds no slice files named <prefix>.<number> (such as "
-                      "CThead.1, CThead.2, ...)");
+                               "CThead.1, CThead.2, ...)");
     }
     const std::string& name = series->prefix;
     const std::vector<std::uint64_t>& numbers = series->numbers;
 
     for (std::size_t i = 1; i < numbers.size(); ++i) {
         if (numbers[i] == numbers[i - 1]) {
-            throw IoError(prefix + "both " + quotedPath(series->files[i - 1].filename()) +
-                          " and " + quotedPath(series->files[i].filename()) + " are slice " +
+            throw IoError(prefix + "both " + quotedPath(series->files[i - 1].filename()) + " and " +
+                          quotedPath(series->files[i].filename()) + " are slice " +
                           std::to_string(numbers[i]));
         }
     }
@@ -238,8 +235,7 @@ Volume readRawSliceFolder(const std::filesystem::path& folder,
     if (span != numbers.size() - 1) {
         std::vector<std::string> missing;
         for (std::size_t i = 1; i < numbers.size() && missing.size() < 5; ++i) {
-            for (std::uint64_t n = numbers[i - 1] + 1; n < numbers[i] && missing.size() < 5;
-                 ++n) {
+            for (std::uint64_t n = numbers[i - 1] + 1; n < numbers[i] && missing.size() < 5; ++n) {
                 missing.push_back(name + "." + std::to_string(n));
             }
         }
@@ -248,17 +244,19 @@ Volume readRawSliceFolder(const std::filesystem::path& folder,
                       std::to_string(numbers.size()) + " files are numbered from " +
                       std::to_string(numbers.front()) + " to " + std::to_string(numbers.back()) +
                       " with " + std::to_string(missingCount) + " number" +
-                      (missingCount == 1 ? "" : "s") + " missing; slices must be numbered "
+                      (missingCount == 1 ? "" : "s") +
+                      " missing; slices must be numbered "
                       "without gaps");
     }
 
     const std::size_t count = series->files.size();
     if (sliceParameters.dims.z != 0 && sliceParameters.dims.z != count) {
-        throw InvalidInputError(prefix + "the parameters ask for " +
-                                std::to_string(sliceParameters.dims.z) + " slices, but the "
-                                "folder holds " + std::to_string(count) + " (" + name + "." +
-                                std::to_string(numbers.front()) + " to " + name + "." +
-                                std::to_string(numbers.back()) + ")");
+        throw InvalidInputError(
+            prefix + "the parameters ask for " + std::to_string(sliceParameters.dims.z) +
+            " slices, but the "
+            "folder holds " +
+            std::to_string(count) + " (" + name + "." + std::to_string(numbers.front()) + " to " +
+            name + "." + std::to_string(numbers.back()) + ")");
     }
     if (count > std::numeric_limits<glm::uint>::max()) {
         throw InvalidInputError(prefix + "too many slice files (" + std::to_string(count) + ")");
@@ -289,8 +287,7 @@ Volume readRawSliceFolder(const std::filesystem::path& folder,
                           std::string(scalarTypeName(type)) + " slice needs exactly " +
                           std::to_string(expected) + " bytes" +
                           (sliceParameters.headerOffset > 0
-                               ? " (including its " +
-                                     std::to_string(sliceParameters.headerOffset) +
+                               ? " (including its " + std::to_string(sliceParameters.headerOffset) +
                                      "-byte header)"
                                : std::string()) +
                           "; check the slice size and voxel type");

@@ -40,10 +40,10 @@ namespace isoview::io {
 
 // The slice files of a folder, in slice order, before any size is checked.
 struct RawSliceSeries {
-    std::string prefix;                      // "CThead"
+    std::string prefix;                       // "CThead"
     std::vector<std::filesystem::path> files; // slice k = files[k]
-    std::vector<std::uint64_t> numbers;      // the N of each file, ascending
-    std::vector<std::string> ignored;        // names of non-slice, non-hidden files
+    std::vector<std::uint64_t> numbers;       // the N of each file, ascending
+    std::vector<std::string> ignored;         // names of non-slice, non-hidden files
 };
 
 // Lists the slice files of folder. nullopt when the folder holds no <prefix>.<N> file; throws

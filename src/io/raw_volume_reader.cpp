@@ -59,9 +59,8 @@ std::optional<ScalarType> typeFromName(std::string_view name)
 
 std::optional<std::uint32_t> parseDimension(std::string_view text)
 {
-    if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) {
-            return c >= '0' && c <= '9';
-        })) {
+    if (text.empty() ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return std::nullopt;
     }
     std::uint64_t value = 0;
@@ -125,8 +124,8 @@ std::optional<RawVolumeParameters> parseName(std::string_view name, std::string&
         if (!last) remaining = remaining.substr(x + 1);
     }
     if (!byteCount(dims, *type)) {
-        whyNot = "the dimensions '" + std::string(dimsText) + "' of " +
-                 std::string(typeText) + " voxels need more than 2^64 bytes";
+        whyNot = "the dimensions '" + std::string(dimsText) + "' of " + std::string(typeText) +
+                 " voxels need more than 2^64 bytes";
         return std::nullopt;
     }
 
@@ -321,10 +320,9 @@ Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameter
 
     VolumeGeometry geometry;
     geometry.spacing = spacing;
-    log::get("io")->info("read raw volume {} ({}, {}-endian, spacing {} x {} x {})",
-                         path.string(), dimsText(dims, type),
-                         parameters.bigEndian ? "big" : "little", spacing.x, spacing.y,
-                         spacing.z);
+    log::get("io")->info("read raw volume {} ({}, {}-endian, spacing {} x {} x {})", path.string(),
+                         dimsText(dims, type), parameters.bigEndian ? "big" : "little", spacing.x,
+                         spacing.y, spacing.z);
     return Volume(dims, type, std::move(voxels), geometry);
 }
 

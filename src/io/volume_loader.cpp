@@ -269,8 +269,7 @@ Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMo
                                 " does not exist: " + detail::quotedPath(source.path) + " holds " +
                                 std::to_string(scan.series.size()) + " series (numbered from 0)");
     }
-    return loadDicomSeries(scan.series[index], monitor,
-                           DicomLoadOptions{.strict = choice.strict});
+    return loadDicomSeries(scan.series[index], monitor, DicomLoadOptions{.strict = choice.strict});
 }
 
 // Float volumes may hold NaN and +-Inf (a division by zero in the program that wrote them):

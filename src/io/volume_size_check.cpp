@@ -51,7 +51,8 @@ std::optional<std::uint64_t> checkedMultiply(std::uint64_t a, std::uint64_t b)
 std::optional<std::uint64_t> voxelByteCount(glm::uvec3 dims, ScalarType type)
 {
     std::optional<std::uint64_t> total = scalarSize(type);
-    for (int axis = 0; axis < 3 && total; ++axis) total = checkedMultiply(*total, dims[axis]);
+    for (int axis = 0; axis < 3 && total; ++axis)
+        total = checkedMultiply(*total, dims[axis]);
     return total;
 }
 
@@ -94,8 +95,7 @@ void requireFitsInMemory(std::string_view subject, glm::uvec3 dims, ScalarType t
 
 namespace {
 
-template <std::size_t N>
-void reverseEachElement(std::span<std::byte> bytes)
+template <std::size_t N> void reverseEachElement(std::span<std::byte> bytes)
 {
     for (std::size_t i = 0; i + N <= bytes.size(); i += N) {
         std::reverse(bytes.begin() + std::ptrdiff_t(i), bytes.begin() + std::ptrdiff_t(i + N));

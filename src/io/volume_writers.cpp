@@ -7,14 +7,13 @@
 #include "io/raw_volume_reader.h"
 #include "io/volume_size_check.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <functional>
 #include <span>
 #include <vector>
+#include <zlib.h>
 
 namespace isoview::io {
 namespace {
@@ -28,10 +27,10 @@ constexpr std::size_t kChunkBytes = 1 << 20; // a multiple of every voxel size
 void requireRegularGrid(const fs::path& path, const Volume& volume, std::string_view format)
 {
     if (volume.geometry().hasSliceOrigins()) {
-        throw InvalidInputError("cannot write " + quotedPath(path) + " as " +
-                                std::string(format) + ": the volume's slices are unevenly "
-                                "spaced or sheared, which " + std::string(format) +
-                                " cannot describe without resampling");
+        throw InvalidInputError("cannot write " + quotedPath(path) + " as " + std::string(format) +
+                                ": the volume's slices are unevenly "
+                                "spaced or sheared, which " +
+                                std::string(format) + " cannot describe without resampling");
     }
 }
 
@@ -73,7 +72,8 @@ public:
     {
         m_stream.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(data));
         m_stream.avail_in = uInt(n);
-        while (m_stream.avail_in > 0) pump(Z_NO_FLUSH);
+        while (m_stream.avail_in > 0)
+            pump(Z_NO_FLUSH);
     }
     void finish()
     {
@@ -108,15 +108,13 @@ void writeText(AtomicFileWriter& out, const std::string& text)
 void writeVoxels(AtomicFileWriter& out, const Volume& volume, bool gzip)
 {
     if (!gzip) {
-        forEachLittleEndianChunk(volume, [&](const std::byte* data, std::size_t n) {
-            out.write(data, n);
-        });
+        forEachLittleEndianChunk(volume,
+                                 [&](const std::byte* data, std::size_t n) { out.write(data, n); });
         return;
     }
     GzipWriter compressor(out);
-    forEachLittleEndianChunk(volume, [&](const std::byte* data, std::size_t n) {
-        compressor.write(data, n);
-    });
+    forEachLittleEndianChunk(
+        volume, [&](const std::byte* data, std::size_t n) { compressor.write(data, n); });
     compressor.finish();
 }
 
@@ -178,8 +176,7 @@ void writeNrrd(const std::filesystem::path& path, const Volume& volume, bool gzi
     const VolumeGeometry& g = volume.geometry();
     const bool detached = lowerExtension(path) == ".nhdr";
     const fs::path dataPath =
-        detached ? path.parent_path() / (path.stem().string() + (gzip ? ".raw.gz" : ".raw"))
-                 : path;
+        detached ? path.parent_path() / (path.stem().string() + (gzip ? ".raw.gz" : ".raw")) : path;
 
     std::string header = "NRRD0004\n# Written by isoview\n";
     header += "type: " + nrrdTypeName(volume.type()) + "\n";
@@ -187,7 +184,8 @@ void writeNrrd(const std::filesystem::path& path, const Volume& volume, bool gzi
     header += "space: left-posterior-superior\n";
     header += "sizes: " + dimsLine(volume.dims()) + "\n";
     header += "space directions:";
-    for (int a = 0; a < 3; ++a) header += " " + nrrdVector(g.direction[a] * g.spacing[a]);
+    for (int a = 0; a < 3; ++a)
+        header += " " + nrrdVector(g.direction[a] * g.spacing[a]);
     header += "\nkinds: domain domain domain\n";
     if (scalarSize(volume.type()) > 1) header += "endian: little\n";
     header += std::string("encoding: ") + (gzip ? "gzip" : "raw") + "\n";
@@ -219,7 +217,8 @@ void writeMetaImage(const std::filesystem::path& path, const Volume& volume)
 {
     const std::string extension = lowerExtension(path);
     if (extension != ".mhd" && extension != ".mha") {
-        throw InvalidInputError("cannot write MetaImage " + quotedPath(path) + ": the name must "
+        throw InvalidInputError("cannot write MetaImage " + quotedPath(path) +
+                                ": the name must "
                                 "end in .mhd (header + .raw data file) or .mha (one file)");
     }
     requireRegularGrid(path, volume, "MetaImage");
@@ -236,8 +235,8 @@ void writeMetaImage(const std::filesystem::path& path, const Volume& volume)
     header += "ElementSpacing = " + spaced(g.spacing) + "\n";
     header += "DimSize = " + dimsLine(volume.dims()) + "\n";
     header += "ElementType = " + metaTypeName(volume.type()) + "\n";
-    header += "ElementDataFile = " + (local ? std::string("LOCAL") : dataPath.filename().string()) +
-              "\n";
+    header +=
+        "ElementDataFile = " + (local ? std::string("LOCAL") : dataPath.filename().string()) + "\n";
 
     if (local) {
         AtomicFileWriter out(path);
@@ -267,11 +266,12 @@ void writeRawVolume(const std::filesystem::path& path, const Volume& volume)
 {
     const std::optional<RawVolumeParameters> named = parseRawFileName(path.filename().string());
     if (!named || named->dims != volume.dims() || named->type != volume.type()) {
-        throw InvalidInputError(
-            "cannot write raw volume " + quotedPath(path) + ": its name must give the " +
-            detail::dimsText(volume.dims(), volume.type()) + " volume's size and type so that "
-            "it can be read back, e.g. '" + rawVolumeFileName(path.stem().string(), volume) +
-            "'");
+        throw InvalidInputError("cannot write raw volume " + quotedPath(path) +
+                                ": its name must give the " +
+                                detail::dimsText(volume.dims(), volume.type()) +
+                                " volume's size and type so that "
+                                "it can be read back, e.g. '" +
+                                rawVolumeFileName(path.stem().string(), volume) + "'");
     }
     AtomicFileWriter out(path);
     writeVoxels(out, volume, false);

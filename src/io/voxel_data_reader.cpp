@@ -149,17 +149,16 @@ struct Segment {
     std::optional<std::uint64_t> announced; // compressed: the header's stream size, if any
 };
 
-Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec,
-                    const VoxelDataRequest& request, std::uint64_t share,
-                    const std::string& prefix, std::vector<std::string>& warnings)
+Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec, const VoxelDataRequest& request,
+                    std::uint64_t share, const std::string& prefix,
+                    std::vector<std::string>& warnings)
 {
     const std::uint64_t size = file.size();
-    const std::string needs = std::to_string(share) + " bytes of " +
-                              dimsText(request.dims, request.type) +
-                              (request.files.size() > 1
-                                   ? " voxels (its share of " +
-                                         plural(request.files.size(), "file") + ")"
-                                   : " voxels");
+    const std::string needs =
+        std::to_string(share) + " bytes of " + dimsText(request.dims, request.type) +
+        (request.files.size() > 1
+             ? " voxels (its share of " + plural(request.files.size(), "file") + ")"
+             : " voxels");
     const std::string advice =
         "; the file is truncated, or the header's sizes, type or encoding are wrong";
 
@@ -180,15 +179,14 @@ Segment locateShare(ReadOnlyFile& file, const VoxelDataFile& spec,
 
     if (request.encoding == VoxelEncoding::Raw) {
         if (available < share) {
-            throw IoError(prefix + file.label() + " holds " + std::to_string(available) +
-                          " bytes" + after + ", but " + needs + " need exactly " +
-                          std::to_string(share) + advice);
+            throw IoError(prefix + file.label() + " holds " + std::to_string(available) + " bytes" +
+                          after + ", but " + needs + " need exactly " + std::to_string(share) +
+                          advice);
         }
         if (spec.atEnd) return {size - share, share, std::nullopt};
         if (available > share) {
             const std::string extra = std::to_string(available - share) + " bytes after the " +
-                                      std::to_string(share) + " bytes of voxels in " +
-                                      file.label();
+                                      std::to_string(share) + " bytes of voxels in " + file.label();
             if (request.exactRawSize) {
                 throw IoError(prefix + file.label() + " holds " + std::to_string(available) +
                               " bytes" + after + ", but " + needs + " need exactly " +
@@ -218,8 +216,8 @@ void readRawShare(ReadOnlyFile& file, Segment segment, std::span<std::byte> dest
 {
     std::uint64_t done = 0;
     while (done < destination.size()) {
-        const std::size_t n = std::size_t(std::min<std::uint64_t>(kProgressBytes,
-                                                                  destination.size() - done));
+        const std::size_t n =
+            std::size_t(std::min<std::uint64_t>(kProgressBytes, destination.size() - done));
         file.readExactly(segment.start + done, destination.data() + done, n);
         done += n;
         progress.advance(n);
@@ -252,8 +250,7 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
     auto refill = [&] {
         const std::size_t kept = stream.avail_in;
         if (kept > 0) std::memmove(input.data(), stream.next_in, kept);
-        const std::size_t n =
-            std::size_t(std::min<std::uint64_t>(input.size() - kept, inputLeft));
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(input.size() - kept, inputLeft));
         file.readExactly(inputPos, input.data() + kept, n);
         inputPos += n;
         inputLeft -= n;
@@ -303,8 +300,8 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
         if (result == Z_OK) continue;
         if (result == Z_STREAM_END) {
             if (stream.avail_in < 2 && inputLeft > 0) refill();
-            const bool anotherMember = stream.avail_in >= 2 && stream.next_in[0] == 0x1f &&
-                                       stream.next_in[1] == 0x8b;
+            const bool anotherMember =
+                stream.avail_in >= 2 && stream.next_in[0] == 0x1f && stream.next_in[1] == 0x8b;
             if (anotherMember) {
                 inflateReset(&stream);
                 continue;
@@ -329,11 +326,12 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
         }
         if (result == Z_BUF_ERROR && stream.avail_in == 0 && inputLeft == 0) {
             throw IoError(truncated + std::to_string(produced) + " of the " +
-                          std::to_string(needed) + " bytes the header describes, and the "
+                          std::to_string(needed) +
+                          " bytes the header describes, and the "
                           "compressed stream is incomplete (the file is truncated)");
         }
-        const std::string detail = stream.msg != nullptr ? stream.msg : "error " +
-                                                                        std::to_string(result);
+        const std::string detail =
+            stream.msg != nullptr ? stream.msg : "error " + std::to_string(result);
         throw IoError(prefix + "the compressed data in " + file.label() + " are corrupt (zlib: " +
                       detail + ") after " + std::to_string(produced) + " decompressed bytes");
     }
@@ -381,8 +379,10 @@ std::vector<std::byte> readVoxelData(const VoxelDataRequest& request, LoadMonito
     }
     if (*total % request.files.size() != 0) {
         throw InvalidInputError(prefix + "the " + std::to_string(*total) + " bytes of " +
-                                dimsText(request.dims, request.type) + " cannot be split "
-                                "evenly over " + plural(request.files.size(), "data file"));
+                                dimsText(request.dims, request.type) +
+                                " cannot be split "
+                                "evenly over " +
+                                plural(request.files.size(), "data file"));
     }
     requireFitsInMemory(request.what, request.dims, request.type, *total);
     const std::uint64_t share = *total / request.files.size();
@@ -487,22 +487,19 @@ std::vector<std::string> expandFileNamePattern(std::string_view field, std::stri
     }
     const std::uint64_t distance = step > 0 ? std::uint64_t(last) - std::uint64_t(first)
                                             : std::uint64_t(first) - std::uint64_t(last);
-    const std::uint64_t stride = step > 0 ? std::uint64_t(step)
-                                          : std::uint64_t(-(step + 1)) + 1;
+    const std::uint64_t stride = step > 0 ? std::uint64_t(step) : std::uint64_t(-(step + 1)) + 1;
     const std::uint64_t count = distance / stride + 1;
     if (count > kMaxDataFiles) {
         throw InvalidInputError(prefix + "names " + std::to_string(count) +
-                                " files; isoview reads at most " +
-                                std::to_string(kMaxDataFiles));
+                                " files; isoview reads at most " + std::to_string(kMaxDataFiles));
     }
 
     std::vector<std::string> names;
     names.reserve(std::size_t(count));
     for (std::uint64_t n = 0; n < count; ++n) {
         // first + n * step stays between first and last, so it fits in 64 bits.
-        const std::int64_t value =
-            step > 0 ? std::int64_t(std::uint64_t(first) + n * stride)
-                     : std::int64_t(std::uint64_t(first) - n * stride);
+        const std::int64_t value = step > 0 ? std::int64_t(std::uint64_t(first) + n * stride)
+                                            : std::int64_t(std::uint64_t(first) - n * stride);
         char digits[24];
         const auto result = std::to_chars(digits, digits + sizeof digits, value);
         std::string number(digits, result.ptr);

@@ -50,10 +50,10 @@ enum class VoxelEncoding { Raw, Deflate };
 // One data file and where its share of the voxels lies in it.
 struct VoxelDataFile {
     std::filesystem::path path;
-    std::uint64_t offset = 0;    // bytes before anything else (an attached header)
-    std::uint64_t skipLines = 0; // then this many lines are skipped (NRRD "line skip")
-    std::uint64_t skipBytes = 0; // then this many bytes of the file (before decompressing)
-    bool atEnd = false;          // raw only: the share is the last bytes of the file
+    std::uint64_t offset = 0;      // bytes before anything else (an attached header)
+    std::uint64_t skipLines = 0;   // then this many lines are skipped (NRRD "line skip")
+    std::uint64_t skipBytes = 0;   // then this many bytes of the file (before decompressing)
+    bool atEnd = false;            // raw only: the share is the last bytes of the file
     std::uint64_t skipDecoded = 0; // compressed only: decoded bytes discarded first
     // compressed only: the stream's size the header states (MetaImage CompressedDataSize),
     // compared with the real one for a warning; the stream is read to its end either way
@@ -66,7 +66,7 @@ struct VoxelDataRequest {
     std::vector<VoxelDataFile> files; // each holds byteCount / files.size() bytes, in order
     glm::uvec3 dims{0, 0, 0};
     ScalarType type = ScalarType::UInt8;
-    bool bigEndian = false; // byte order of the stored data
+    bool bigEndian = false;    // byte order of the stored data
     bool exactRawSize = false; // raw: bytes after a file's share are an error, not a warning
 };
 

@@ -102,9 +102,9 @@ DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
     // The half-edge mesh already knows whether the input is closed: every triangle taken (none
     // non-manifold) and no half edge on a boundary.
     const auto halfEdgeRange = halfEdges.halfedges();
-    const bool closed = rejected.empty() &&
-                        std::none_of(halfEdgeRange.begin(), halfEdgeRange.end(),
-                                     [](const auto h) { return h.is_boundary(); });
+    const bool closed =
+        rejected.empty() && std::none_of(halfEdgeRange.begin(), halfEdgeRange.end(),
+                                         [](const auto h) { return h.is_boundary(); });
     const double volumeBefore = closed ? enclosedVolume(mesh) : 0.0;
 
     halfEdges.request_face_normals();

@@ -7,9 +7,9 @@
 // A closed input loses volume when its vertices are merely kept (triangles become chords of a
 // convex part); a final uniform offset along the normals restores it (see volumeOffsetMm).
 //
-// Modules: quadric error (Garland-Heckbert) ranks the candidate collapses; a Hausdorff tolerance and a
-// normal-flip limit make collapses that break them illegal. When the tolerance forbids reaching
-// the target, the result stops short of it and says so.
+// Modules: quadric error (Garland-Heckbert) ranks the candidate collapses; a Hausdorff tolerance
+// and a normal-flip limit make collapses that break them illegal. When the tolerance forbids
+// reaching the target, the result stops short of it and says so.
 //
 // Example:
 //   DecimationResult r = decimateMesh(mesh, {.keepFraction = 0.1, .toleranceMm = 0.25});

@@ -91,9 +91,8 @@ std::string PrintReport::text() const
     if (!decimationReachedTarget) out += "decimation: stopped above the target (tolerance)\n";
     out += "distance_to_raw_mm: p95 " + fixed(distanceP95Mm, 4) + ", max " +
            fixed(distanceMaxMm, 4) + "\n";
-    out += std::string("watertight: ") + (watertight ? "yes" : "no") + " (" +
-           count(boundaryEdges) + " boundary edges, " + count(nonManifoldEdges) +
-           " non-manifold edges)\n";
+    out += std::string("watertight: ") + (watertight ? "yes" : "no") + " (" + count(boundaryEdges) +
+           " boundary edges, " + count(nonManifoldEdges) + " non-manifold edges)\n";
     out += "volume_ml: before " + fixed(volumeBeforeMl, 3) + ", after " + fixed(volumeAfterMl, 3) +
            "\n";
     return out;

@@ -40,8 +40,8 @@ void FramePolicy::frameSwapped(Nanoseconds now, std::optional<double> renderedIs
 
 bool FramePolicy::gpuResults(std::optional<std::uint32_t> vertexCount, const FrameGpuTimes& times)
 {
-    const std::optional<double> extractMs = times.extractMs ? times.extractMs
-                                                            : m_stats.gpu.extractMs;
+    const std::optional<double> extractMs =
+        times.extractMs ? times.extractMs : m_stats.gpu.extractMs;
     const bool timesPending = !times.surfaceMs && !times.volumeMs;
     if (times.volumeMs && *times.volumeMs > 0.0 && times.volumeMs != m_stats.gpu.volumeMs)
         adaptVolumeScale(*times.volumeMs);
@@ -60,8 +60,8 @@ VolumeQuality FramePolicy::volumeQuality(bool interacting) const
     // A software renderer gets a coarse but responsive image, a real GPU the full one; dragging
     // lowers it further, and the full-resolution frame follows the release.
     VolumeQuality q;
-    q.resolutionScale = interacting ? std::min(m_volumeScale, kInteractiveVolumeScale)
-                                    : m_volumeScale;
+    q.resolutionScale =
+        interacting ? std::min(m_volumeScale, kInteractiveVolumeScale) : m_volumeScale;
     q.stepVoxels = m_volumeScale < 0.5f ? 1.0f : 0.5f;
     return q;
 }

@@ -17,9 +17,8 @@ constexpr float kMarginFraction = 0.08f;
 OrientationMarkerSquare orientationMarkerSquare(glm::ivec2 viewportSize)
 {
     const float shorter = float(std::max(1, std::min(viewportSize.x, viewportSize.y)));
-    const float side =
-        std::min(std::clamp(std::round(shorter * kSquareFraction), kMinSquarePx, kMaxSquarePx),
-                 shorter);
+    const float side = std::min(
+        std::clamp(std::round(shorter * kSquareFraction), kMinSquarePx, kMaxSquarePx), shorter);
     return {side, std::round(side * kMarginFraction)};
 }
 

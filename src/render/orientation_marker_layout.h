@@ -11,8 +11,8 @@
 namespace isoview {
 
 struct OrientationMarkerLayout {
-    glm::vec2 center{0.0f};     // pixels from the viewport's bottom-left corner
-    float radius = 0.0f;        // length of an arrow, in pixels
+    glm::vec2 center{0.0f};              // pixels from the viewport's bottom-left corner
+    float radius = 0.0f;                 // length of an arrow, in pixels
     std::array<glm::vec2, 3> axisTips{}; // +x, +y, +z of physical space
     std::array<float, 3> tipDepth{};     // view-space z of each tip: larger is nearer the eye
 };

@@ -99,7 +99,7 @@ struct VolumeMetadata {
     bool patientSpace = false;
     std::string patientName;
     std::string patientId;
-    std::string studyDate;    // as stored (DICOM: YYYYMMDD)
+    std::string studyDate; // as stored (DICOM: YYYYMMDD)
     std::string seriesDescription;
     std::string seriesInstanceUid;
     std::optional<double> windowCenter; // real units

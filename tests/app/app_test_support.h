@@ -42,11 +42,12 @@ template <class Dialog> struct ShownDialog {
 
 } // namespace isoview::app::test
 
+#include <gtest/gtest.h>
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QTest>
 #include <QThread>
-#include <gtest/gtest.h>
 
 template <class Dialog>
 isoview::app::test::ShownDialog<Dialog>::ShownDialog(std::unique_ptr<Dialog> shown)

@@ -151,9 +151,8 @@ TEST(GpuMemoryBudgetTest, ASurfaceBeyondWhatTheVolumeLeavesIsNotDrawnAndTheViewS
     ASSERT_TRUE(waitUntil([&] { return !w.viewport()->emptySurfaceHint().isEmpty(); }))
         << "the view never said why the surface at 5 is missing";
     const std::string hint = w.viewport()->emptySurfaceHint().toStdString();
-    EXPECT_EQ(hint.rfind("The surface at isovalue 5 is not drawn: the isosurface mesh buffers (",
-                         0),
-              0u)
+    EXPECT_EQ(
+        hint.rfind("The surface at isovalue 5 is not drawn: the isosurface mesh buffers (", 0), 0u)
         << hint;
     EXPECT_NE(hint.find("the GPU memory budget leaves them. A crop or another isovalue gives a "
                         "smaller surface."),

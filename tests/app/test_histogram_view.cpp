@@ -191,9 +191,9 @@ TEST(HistogramView, ThePlotFollowsItsHistogramSizePaletteAndTheMarkerLeavesNoTra
     t.view.setPalette(palette);
     const QImage recoloured = t.view.grab().toImage();
     const QPointF plotTop = t.view.plotRect().topLeft();
-    EXPECT_EQ(recoloured.pixelColor(int(std::lround(t.view.valueToX(505.0))),
-                                    int(plotTop.y()) + 10),
-              QColor(10, 200, 30));
+    EXPECT_EQ(
+        recoloured.pixelColor(int(std::lround(t.view.valueToX(505.0))), int(plotTop.y()) + 10),
+        QColor(10, 200, 30));
 
     // The marker moves over the reused plot: where it was, the plot is as before.
     const QImage before = t.view.grab().toImage();

@@ -27,7 +27,8 @@ constexpr std::uint64_t kTriangles = 1'234'560;
 
 struct DialogUnderTest : test::ShownDialog<MeshExportDialog> {
     DialogUnderTest()
-        : ShownDialog(std::make_unique<MeshExportDialog>(QDir::tempPath(), "head", true, kTriangles))
+        : ShownDialog(
+              std::make_unique<MeshExportDialog>(QDir::tempPath(), "head", true, kTriangles))
     {
     }
     QString estimate() const { return child<QLabel>("estimateLabel")->text(); }

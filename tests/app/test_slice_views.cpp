@@ -163,7 +163,8 @@ TEST(SliceViewsTest, ContourIsDrawnWhereMarchingSquaresPutsItAndFollowsTheIsoval
     EXPECT_FALSE(sameSegments(axial->contour(), cpuContour(*axial, 40.0)));
 
     // A drag faster than the views paint: the contour is made when drawn, at the newest value.
-    for (int i = 0; i <= 20; ++i) w->isovaluePanel()->setIsovalue(60.0 + i);
+    for (int i = 0; i <= 20; ++i)
+        w->isovaluePanel()->setIsovalue(60.0 + i);
     axial->setContourColor(QColor(255, 0, 255)); // the surface list gave it the surface's colour
     const QImage dragged = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
     const std::vector<ContourSegment> newest = cpuContour(*axial, 80.0);

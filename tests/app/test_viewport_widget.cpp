@@ -9,9 +9,8 @@
 #include "support/synthetic_volumes.h"
 #include "viewport_widget.h"
 
-#include <gtest/gtest.h>
-
 #include <glm/glm.hpp>
+#include <gtest/gtest.h>
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -122,7 +121,7 @@ TEST(ViewportWidgetTest, TheFrameOnScreenIsUprightAndInTheSurfaceColour)
 {
     ShownView v;
     v.view.setSurfaceColor(QColor(230, 40, 40));
-    v.view.setStandardView(StandardView::Anterior); // superior (+z) up, looking along +y
+    v.view.setStandardView(StandardView::Anterior);     // superior (+z) up, looking along +y
     v.view.setCrop(VoxelBox{{0, 0, 24}, {47, 47, 47}}); // the cells above the centre (z 23.5)
     v.view.setIsovalue(0.0);
     ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
@@ -134,9 +133,9 @@ TEST(ViewportWidgetTest, TheFrameOnScreenIsUprightAndInTheSurfaceColour)
     const glm::dmat4 indexToPhysical = sphereVolume()->geometry().indexToPhysical();
     const auto pixelOf = [&](glm::dvec3 index) {
         const glm::vec4 physical(indexToPhysical * glm::dvec4(index, 1.0));
-        const glm::vec4 clip = v.view.camera().projectionMatrix(float(v.view.width()) /
-                                                                float(v.view.height())) *
-                               v.view.camera().viewMatrix() * physical;
+        const glm::vec4 clip =
+            v.view.camera().projectionMatrix(float(v.view.width()) / float(v.view.height())) *
+            v.view.camera().viewMatrix() * physical;
         const glm::vec2 ndc = glm::vec2(clip) / clip.w;
         return QPoint(int((ndc.x + 1.0f) * 0.5f * float(shot.width())),
                       int((1.0f - ndc.y) * 0.5f * float(shot.height())));

@@ -1,21 +1,19 @@
 // AtomicFileWriter: the destination holds either nothing (or its old content) or the complete
 // new content, and no temporary file survives any outcome.
 #include "core/atomic_file.h"
-
 #include "core/error.h"
 #include "support/child_process.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <signal.h>
+#include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-
-#include <fstream>
-#include <iterator>
-#include <string>
 #include <vector>
 
 namespace isoview {
@@ -283,8 +281,8 @@ TEST_P(AtomicFileSizeLimit, WriteFailureThrowsIoErrorAndLeavesNoFile)
         return fs::is_empty(dir.path()) ? kThrewIoError : kLeftFiles;
     });
 
-    ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal
-                              << " (SIGXFSZ is " << SIGXFSZ << ")";
+    ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal << " (SIGXFSZ is "
+                              << SIGXFSZ << ")";
     EXPECT_EQ(child.exitCode, kThrewIoError) << child.message;
     EXPECT_NE(child.message.find(target.string()), std::string::npos) << child.message;
     EXPECT_NE(child.message.find("File too large"), std::string::npos) << child.message;

@@ -129,8 +129,8 @@ TEST(CpuMarchingCubes, AnisotropicSphereIsMeasuredInPhysicalSpace)
 
 TEST(CpuMarchingCubes, RandomFieldsGiveClosedManifoldOrientedSurfaces)
 {
-    const ScalarType types[] = {ScalarType::UInt8,   ScalarType::Int8,  ScalarType::UInt16,
-                                ScalarType::Int16,   ScalarType::Int32, ScalarType::Float32,
+    const ScalarType types[] = {ScalarType::UInt8,  ScalarType::Int8,  ScalarType::UInt16,
+                                ScalarType::Int16,  ScalarType::Int32, ScalarType::Float32,
                                 ScalarType::Float64};
     const glm::uvec3 sizes[] = {{7, 5, 3}, {8, 8, 8}, {13, 6, 9}, {4, 11, 5}};
     std::uint32_t seed = 1;
@@ -142,8 +142,8 @@ TEST(CpuMarchingCubes, RandomFieldsGiveClosedManifoldOrientedSurfaces)
                 const Volume volume =
                     test::withBorder(test::makeRandomVolume(dims, type, seed), range.min);
                 const IsoMesh mesh = extractIsosurfaceCpu(volume, float(iso));
-                const std::string what = std::string(scalarTypeName(type)) + " seed " +
-                                         std::to_string(seed);
+                const std::string what =
+                    std::string(scalarTypeName(type)) + " seed " + std::to_string(seed);
                 ASSERT_GT(mesh.triangleCount(), 0u) << what;
                 expectClosedManifoldOriented(mesh, what);
                 EXPECT_GT(enclosedVolume(mesh), 0.0) << what;
@@ -229,8 +229,8 @@ TEST(CpuMarchingCubes, UniformOrOutOfRangeIsovaluesGiveNoTriangles)
 
 TEST(CpuMarchingCubes, VolumesWithoutCellsGiveAnEmptyMesh)
 {
-    for (glm::uvec3 dims : {glm::uvec3(8, 8, 1), glm::uvec3(1, 8, 8), glm::uvec3(8, 1, 8),
-                            glm::uvec3(1, 1, 1)}) {
+    for (glm::uvec3 dims :
+         {glm::uvec3(8, 8, 1), glm::uvec3(1, 8, 8), glm::uvec3(8, 1, 8), glm::uvec3(1, 1, 1)}) {
         const Volume slice = test::makeFloatField(dims, [](glm::vec3 p) { return p.x - 3.5f; });
         IsoMesh mesh;
         EXPECT_NO_THROW(mesh = extractIsosurfaceCpu(slice, 0.0f));
@@ -383,8 +383,8 @@ TEST(CpuMarchingCubes, MirroredGeometryFlipsTheSignedVolume)
 
 TEST(CpuMarchingCubes, IndexGradientUsesCentralAndOneSidedDifferences)
 {
-    const Volume linear = test::makeFloatField(
-        {5, 4, 3}, [](glm::vec3 p) { return 2.0f * p.x + 3.0f * p.y - p.z; });
+    const Volume linear =
+        test::makeFloatField({5, 4, 3}, [](glm::vec3 p) { return 2.0f * p.x + 3.0f * p.y - p.z; });
     for (glm::uvec3 voxel : {glm::uvec3(0, 0, 0), glm::uvec3(2, 1, 1), glm::uvec3(4, 3, 2)}) {
         EXPECT_EQ(indexGradient(linear, voxel), glm::vec3(2.0f, 3.0f, -1.0f));
     }

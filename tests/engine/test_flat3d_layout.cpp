@@ -12,9 +12,9 @@ namespace {
 
 TEST(Flat3DLayout, TilesEverySliceWithoutOverlapInsideTheLimit)
 {
-    for (glm::uvec3 dims : {glm::uvec3(64, 64, 64), glm::uvec3(103, 94, 161),
-                            glm::uvec3(256, 256, 113), glm::uvec3(7, 5, 3),
-                            glm::uvec3(512, 512, 512), glm::uvec3(16, 16, 1)}) {
+    for (glm::uvec3 dims :
+         {glm::uvec3(64, 64, 64), glm::uvec3(103, 94, 161), glm::uvec3(256, 256, 113),
+          glm::uvec3(7, 5, 3), glm::uvec3(512, 512, 512), glm::uvec3(16, 16, 1)}) {
         const Flat3DLayout l = Flat3DLayout::forVolume(dims, 16384);
         SCOPED_TRACE(std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" +
                      std::to_string(dims.z));
@@ -47,8 +47,7 @@ TEST(Flat3DLayout, TooLargeNamesTheLimit)
             Flat3DLayout::forVolume(dims, 16384);
             ADD_FAILURE() << "accepted";
         } catch (const GlError& e) {
-            EXPECT_NE(std::string(e.what()).find("GL_MAX_TEXTURE_SIZE of 16384"),
-                      std::string::npos)
+            EXPECT_NE(std::string(e.what()).find("GL_MAX_TEXTURE_SIZE of 16384"), std::string::npos)
                 << e.what();
         }
     }

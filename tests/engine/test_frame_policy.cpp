@@ -97,7 +97,8 @@ TEST(FramePolicy, VolumeResolutionFollowsTheRayCastingBudget)
     // Slow ray casting (four times the budget) lowers the resolution, never below the floor.
     for (int i = 0; i < 50; ++i) {
         policy.frameSwapped(i * kMs, std::nullopt);
-        policy.gpuResults(3, times(std::nullopt, std::nullopt, 4.0 * FramePolicy::kVolumeBudgetMs + i * 1e-3));
+        policy.gpuResults(
+            3, times(std::nullopt, std::nullopt, 4.0 * FramePolicy::kVolumeBudgetMs + i * 1e-3));
     }
     const VolumeQuality slow = policy.volumeQuality(false);
     EXPECT_LT(slow.resolutionScale, start);
@@ -120,9 +121,9 @@ TEST(FramePolicy, TheSameRayCastingTimeTwiceAdaptsOnce)
     FramePolicy b;
     a.gpuResults(3, times(std::nullopt, std::nullopt, 240.0));
     b.gpuResults(3, times(std::nullopt, std::nullopt, 240.0));
-    b.gpuResults(3, times(std::nullopt, std::nullopt, 240.0)); // the same frame's result polled again
-    EXPECT_FLOAT_EQ(a.volumeQuality(false).resolutionScale,
-                    b.volumeQuality(false).resolutionScale);
+    b.gpuResults(3,
+                 times(std::nullopt, std::nullopt, 240.0)); // the same frame's result polled again
+    EXPECT_FLOAT_EQ(a.volumeQuality(false).resolutionScale, b.volumeQuality(false).resolutionScale);
 }
 
 } // namespace

@@ -17,7 +17,10 @@
 namespace isoview {
 namespace {
 
-bool cornerInside(int caseIndex, int corner) { return ((caseIndex >> corner) & 1) != 0; }
+bool cornerInside(int caseIndex, int corner)
+{
+    return ((caseIndex >> corner) & 1) != 0;
+}
 
 std::set<int> crossedEdges(int caseIndex)
 {
@@ -139,8 +142,10 @@ TEST(MarchingCubesTables, EveryThreadSeesTheSameTables)
     for (std::size_t n = 0; n < seen.size(); ++n) {
         threads.emplace_back([&seen, n] { seen[n] = &mc::caseTables(); });
     }
-    for (std::thread& t : threads) t.join();
-    for (const mc::CaseTables* p : seen) EXPECT_EQ(p, &mc::caseTables());
+    for (std::thread& t : threads)
+        t.join();
+    for (const mc::CaseTables* p : seen)
+        EXPECT_EQ(p, &mc::caseTables());
 }
 
 TEST(MarchingCubesTables, EveryCaseAloneInAVolumeIsClosedAndOutward)
@@ -195,11 +200,10 @@ TEST(MarchingCubesTables, NeighbouringCellsAgreeOnEverySharedFace)
                 });
                 const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
                 const MeshTopology topo = analyzeTopology(mesh);
-                ASSERT_EQ(topo.boundaryEdges, 0u) << "axis " << axis << " case " << c << " far "
-                                                  << far;
+                ASSERT_EQ(topo.boundaryEdges, 0u)
+                    << "axis " << axis << " case " << c << " far " << far;
                 ASSERT_EQ(topo.nonManifoldEdges, 0u) << "axis " << axis << " case " << c;
-                ASSERT_EQ(topo.inconsistentlyOrientedEdges, 0u) << "axis " << axis << " case "
-                                                                << c;
+                ASSERT_EQ(topo.inconsistentlyOrientedEdges, 0u) << "axis " << axis << " case " << c;
                 ASSERT_GT(enclosedVolume(mesh), 0.0) << "axis " << axis << " case " << c;
             }
         }

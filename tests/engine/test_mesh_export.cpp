@@ -945,9 +945,9 @@ TEST(MeshExportProcessingNote, EveryFormatRecordsTheStepsApplied)
                                      : format == MeshFormat::Obj ? "# isoview processing: "
                                                                  : "processing: ";
         const std::string head = bytes.substr(0, format == MeshFormat::Stl ? 80 : 400);
-        EXPECT_NE(head.find(expected + (format == MeshFormat::Stl ? "close-borders keep-l"
-                                                                  : steps)),
-                  std::string::npos)
+        EXPECT_NE(
+            head.find(expected + (format == MeshFormat::Stl ? "close-borders keep-l" : steps)),
+            std::string::npos)
             << formatName(format);
         // Without processing, no such line.
         exportMesh(path, mesh, volume.geometry(), {.format = format});

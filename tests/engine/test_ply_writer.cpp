@@ -46,12 +46,12 @@ std::string readBytes(const fs::path& path)
 std::uint32_t littleEndian32(const std::string& bytes, std::size_t at)
 {
     std::uint32_t value = 0;
-    for (int i = 3; i >= 0; --i) value = (value << 8) | std::uint8_t(bytes.at(at + i));
+    for (int i = 3; i >= 0; --i)
+        value = (value << 8) | std::uint8_t(bytes.at(at + i));
     return value;
 }
 
-template <class T>
-T parseToken(std::string_view token)
+template <class T> T parseToken(std::string_view token)
 {
     T value{};
     const auto result = std::from_chars(token.data(), token.data() + token.size(), value);
@@ -117,13 +117,15 @@ PlyFile readPly(const fs::path& path)
         std::size_t t = 0;
         for (std::size_t v = 0; v < vertexCount; ++v) {
             std::array<float, 6> vertex{};
-            for (float& value : vertex) value = parseToken<float>(tokens.at(t++));
+            for (float& value : vertex)
+                value = parseToken<float>(tokens.at(t++));
             ply.vertices.push_back(vertex);
         }
         for (std::size_t f = 0; f < faceCount; ++f) {
             if (parseToken<int>(tokens.at(t++)) != 3) throw std::runtime_error("not a triangle");
             std::array<std::int32_t, 3> face{};
-            for (std::int32_t& index : face) index = parseToken<std::int32_t>(tokens.at(t++));
+            for (std::int32_t& index : face)
+                index = parseToken<std::int32_t>(tokens.at(t++));
             ply.faces.push_back(face);
         }
         if (t != tokens.size()) throw std::runtime_error("trailing values after the faces");
@@ -140,11 +142,11 @@ PlyFile readPly(const fs::path& path)
 IsoMesh makeTetrahedron(const VolumeGeometry& geometry)
 {
     IsoMesh mesh;
-    mesh.positions = {{1.0f, 1.0f, 1.0f}, {3.0f, 1.0f, 1.0f}, {1.0f, 4.0f, 1.0f},
-                      {1.0f, 1.0f, 5.5f}};
+    mesh.positions = {
+        {1.0f, 1.0f, 1.0f}, {3.0f, 1.0f, 1.0f}, {1.0f, 4.0f, 1.0f}, {1.0f, 1.0f, 5.5f}};
     mesh.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-    const glm::vec3 centre = (mesh.positions[0] + mesh.positions[1] + mesh.positions[2] +
-                              mesh.positions[3]) / 4.0f;
+    const glm::vec3 centre =
+        (mesh.positions[0] + mesh.positions[1] + mesh.positions[2] + mesh.positions[3]) / 4.0f;
     const glm::dmat3 toPhysical = geometry.gradientToPhysical();
     for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
         const glm::dvec3 indexNormal = glm::dvec3(mesh.positions[v] - centre);
@@ -169,8 +171,8 @@ VolumeGeometry mirroredGeometry()
     VolumeGeometry geometry = anisotropicGeometry();
     const double c = std::cos(0.3);
     const double s = std::sin(0.3);
-    geometry.direction = glm::dmat3(glm::dvec3(c, s, 0.0), glm::dvec3(-s, c, 0.0),
-                                    glm::dvec3(0.0, 0.0, -1.0));
+    geometry.direction =
+        glm::dmat3(glm::dvec3(c, s, 0.0), glm::dvec3(-s, c, 0.0), glm::dvec3(0.0, 0.0, -1.0));
     return geometry;
 }
 
@@ -190,7 +192,8 @@ glm::vec3 normalOf(const PlyFile& ply, std::size_t v)
 void expectOutwardWindingAndNormals(const PlyFile& ply)
 {
     glm::vec3 centre(0.0f);
-    for (std::size_t v = 0; v < ply.vertices.size(); ++v) centre += positionOf(ply, v);
+    for (std::size_t v = 0; v < ply.vertices.size(); ++v)
+        centre += positionOf(ply, v);
     centre /= float(ply.vertices.size());
     for (const auto& face : ply.faces) {
         const glm::vec3 a = positionOf(ply, std::size_t(face[0]));
@@ -480,8 +483,7 @@ TEST(PlyWriter, InconsistentMeshIsRejectedAndNoFileIsWritten)
 TEST(PlyWriter, MissingFolderThrowsIoError)
 {
     TempDir dir;
-    EXPECT_THROW(writePly(dir.path() / "missing" / "mesh.ply", makeTetrahedron({}), {}),
-                 IoError);
+    EXPECT_THROW(writePly(dir.path() / "missing" / "mesh.ply", makeTetrahedron({}), {}), IoError);
 }
 
 // VTK's PLY reader, a third-party implementation, must load what we write.
@@ -501,7 +503,8 @@ VtkCounts readWithVtk(const fs::path& ply)
     FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) return counts;
     char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) counts.output += buffer;
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
+        counts.output += buffer;
     counts.exitStatus = ::pclose(pipe);
     std::istringstream lines(counts.output);
     std::string word;

@@ -51,8 +51,7 @@ TEST(PyramidLayout, BlocksAreEightByEightTexelSquaresAtTheBase)
         const glm::uvec3 origin = l.blockCoordinates(b) * PyramidLayout::kBlockCells;
         EXPECT_EQ(l.blockIndex(l.blockCoordinates(b)), b);
         for (unsigned c = 0; c < 256; ++c) {
-            const glm::uvec3 cell =
-                origin + glm::uvec3(c % 8, (c / 8) % 8, c / 64);
+            const glm::uvec3 cell = origin + glm::uvec3(c % 8, (c / 8) % 8, c / 64);
             EXPECT_EQ(l.slotOf(cell).texel / PyramidLayout::kBlockTexels, l.blockTexel(b));
         }
     }

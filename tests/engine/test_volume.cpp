@@ -13,8 +13,7 @@
 namespace isoview {
 namespace {
 
-template <class T>
-std::vector<std::byte> bytesOf(const std::vector<T>& values)
+template <class T> std::vector<std::byte> bytesOf(const std::vector<T>& values)
 {
     std::vector<std::byte> bytes(values.size() * sizeof(T));
     std::memcpy(bytes.data(), values.data(), bytes.size());
@@ -56,7 +55,8 @@ TEST(ScalarType, SizesNamesAndParsing)
 TEST(Volume, StoresDimsTypeAndValuesXFastest)
 {
     std::vector<std::int16_t> values(4 * 3 * 2);
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::int16_t(i * 10 - 100);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = std::int16_t(i * 10 - 100);
     const Volume volume({4, 3, 2}, ScalarType::Int16, bytesOf(values));
     EXPECT_EQ(volume.dims(), glm::uvec3(4, 3, 2));
     EXPECT_EQ(volume.voxelCount(), 24u);
@@ -117,8 +117,8 @@ TEST(Volume, StoredRangeIgnoresNaNAndInfinity)
     EXPECT_EQ(volume.storedRange().min, -2.5);
     EXPECT_EQ(volume.storedRange().max, 7.25);
 
-    const Volume allNan({2, 1, 1}, ScalarType::Float64, bytesOf(std::vector<double>{
-                                                            std::nan(""), std::nan("")}));
+    const Volume allNan({2, 1, 1}, ScalarType::Float64,
+                        bytesOf(std::vector<double>{std::nan(""), std::nan("")}));
     EXPECT_EQ(allNan.storedRange().min, 0.0);
     EXPECT_EQ(allNan.storedRange().max, 0.0);
 }
@@ -128,8 +128,7 @@ TEST(VolumeGeometry, IdentityIsNotMirrored)
     const VolumeGeometry geometry;
     EXPECT_FALSE(geometry.isMirrored());
     expectNear(geometry.gradientToPhysical(), glm::dmat3(1.0));
-    EXPECT_EQ(glm::dvec3(geometry.indexToPhysical() * glm::dvec4(1, 2, 3, 1)),
-              glm::dvec3(1, 2, 3));
+    EXPECT_EQ(glm::dvec3(geometry.indexToPhysical() * glm::dvec4(1, 2, 3, 1)), glm::dvec3(1, 2, 3));
 }
 
 TEST(VolumeGeometry, AnisotropicMirroredMaps)
@@ -138,8 +137,7 @@ TEST(VolumeGeometry, AnisotropicMirroredMaps)
     VolumeGeometry geometry;
     geometry.spacing = {0.5, 0.8, 2.5};
     geometry.origin = {-100.0, 50.0, 7.0};
-    geometry.direction = glm::dmat3(glm::dvec3(1, 0, 0), glm::dvec3(0, -1, 0),
-                                    glm::dvec3(0, 0, 1));
+    geometry.direction = glm::dmat3(glm::dvec3(1, 0, 0), glm::dvec3(0, -1, 0), glm::dvec3(0, 0, 1));
     EXPECT_TRUE(geometry.isMirrored());
 
     const glm::dvec3 p = glm::dvec3(geometry.indexToPhysical() * glm::dvec4(2, 10, 4, 1));
@@ -149,8 +147,8 @@ TEST(VolumeGeometry, AnisotropicMirroredMaps)
 
     // Gradients scale by 1/spacing and follow the flip.
     const glm::dmat3 g = geometry.gradientToPhysical();
-    expectNear(g, glm::dmat3(glm::dvec3(2.0, 0, 0), glm::dvec3(0, -1.25, 0),
-                             glm::dvec3(0, 0, 0.4)));
+    expectNear(g,
+               glm::dmat3(glm::dvec3(2.0, 0, 0), glm::dvec3(0, -1.25, 0), glm::dvec3(0, 0, 0.4)));
 
     // A field f(physical) = a . physical sampled on the grid has index gradient L^T a; mapping
     // it back must give a.
@@ -168,8 +166,7 @@ TEST(VolumeGeometry, ObliqueRotationIsNotMirroredButFlipIs)
     geometry.spacing = {1.0, 1.0, 3.0};
     const double c = std::cos(0.4);
     const double s = std::sin(0.4);
-    geometry.direction = glm::dmat3(glm::dvec3(c, s, 0), glm::dvec3(-s, c, 0),
-                                    glm::dvec3(0, 0, 1));
+    geometry.direction = glm::dmat3(glm::dvec3(c, s, 0), glm::dvec3(-s, c, 0), glm::dvec3(0, 0, 1));
     EXPECT_FALSE(geometry.isMirrored());
     geometry.direction[2] = -geometry.direction[2]; // slices ordered against the normal
     EXPECT_TRUE(geometry.isMirrored());

@@ -9,13 +9,12 @@
 
 #include "core/log.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace isoview::fuzz {
 

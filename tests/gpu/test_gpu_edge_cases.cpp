@@ -17,10 +17,7 @@ namespace {
 
 class GpuEdgeCaseTest : public GlPathTest {
 protected:
-    GpuExtractor makeExtractor()
-    {
-        return GpuExtractor(limitToGl33());
-    }
+    GpuExtractor makeExtractor() { return GpuExtractor(limitToGl33()); }
 
     // Extracts on the GPU and checks the result is the CPU reference's mesh; returns it.
     IsoMesh expectMatchesCpu(const Volume& volume, float iso)
@@ -57,8 +54,8 @@ TEST_P(GpuEdgeCaseTest, TinyOddVolume)
 
 TEST_P(GpuEdgeCaseTest, VolumesWithoutCellsGiveNothingAndNoError)
 {
-    for (glm::uvec3 dims : {glm::uvec3(16, 16, 1), glm::uvec3(1, 9, 9), glm::uvec3(9, 1, 9),
-                            glm::uvec3(1, 1, 1)}) {
+    for (glm::uvec3 dims :
+         {glm::uvec3(16, 16, 1), glm::uvec3(1, 9, 9), glm::uvec3(9, 1, 9), glm::uvec3(1, 1, 1)}) {
         GpuExtractor extractor = makeExtractor();
         const Volume v = makeRandomVolume(dims, ScalarType::UInt8, 3);
         ASSERT_NO_THROW(extractor.setVolume(v));
@@ -72,9 +69,8 @@ TEST_P(GpuEdgeCaseTest, VolumesWithoutCellsGiveNothingAndNoError)
 TEST_P(GpuEdgeCaseTest, ConstantVolumeAndIsovaluesOutsideTheData)
 {
     GpuExtractor extractor = makeExtractor();
-    extractor.setVolume(makeTypedVolume<std::int16_t>({9, 8, 7}, [](auto, auto, auto) {
-        return std::int16_t(42);
-    }));
+    extractor.setVolume(makeTypedVolume<std::int16_t>(
+        {9, 8, 7}, [](auto, auto, auto) { return std::int16_t(42); }));
     for (float iso : {41.0f, 42.0f, 43.0f}) {
         extractor->extract(iso);
         EXPECT_EQ(extractor->vertexCount(), 0u) << iso;
@@ -147,9 +143,8 @@ TEST_P(GpuEdgeCaseTest, VolumeBeyondTextureLimitIsAClearErrorAndKeepsThePrevious
     const Volume small = makeSphere({16, 16, 16}, glm::vec3(7.5f), 5.0f);
     extractor.setVolume(small);
     const std::uint32_t limit = extractor->capabilities().maxTextureSize;
-    const Volume wide = makeTypedVolume<std::uint8_t>({limit + 1, 2, 2}, [](auto, auto, auto) {
-        return std::uint8_t(0);
-    });
+    const Volume wide = makeTypedVolume<std::uint8_t>(
+        {limit + 1, 2, 2}, [](auto, auto, auto) { return std::uint8_t(0); });
     try {
         extractor.setVolume(wide);
         ADD_FAILURE() << "a volume wider than GL_MAX_TEXTURE_SIZE was accepted";
@@ -180,8 +175,9 @@ std::vector<std::uint8_t> renderSphere(bool limitToGl33)
     glEnable(GL_DEPTH_TEST);
     gl::SurfaceDrawParams params;
     // Physical space (= index space here) [0, 31]^3 onto clip space [-1, 1]^3.
-    params.physicalToClip = glm::mat4(glm::vec4(2.0f / 31.0f, 0, 0, 0), glm::vec4(0, 2.0f / 31.0f, 0, 0),
-                                   glm::vec4(0, 0, -2.0f / 31.0f, 0), glm::vec4(-1, -1, 1, 1));
+    params.physicalToClip =
+        glm::mat4(glm::vec4(2.0f / 31.0f, 0, 0, 0), glm::vec4(0, 2.0f / 31.0f, 0, 0),
+                  glm::vec4(0, 0, -2.0f / 31.0f, 0), glm::vec4(-1, -1, 1, 1));
     extractor->draw(params);
     glDisable(GL_DEPTH_TEST);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -198,7 +194,8 @@ TEST_F(GpuDrawTest, BothPathsDrawTheSameNonBlankImage)
     EXPECT_GT(int(gl4[centre]), 100) << "the sphere should cover the centre, lit";
     EXPECT_EQ(int(gl4[0]), 0) << "the corner should stay background";
     std::size_t lit = 0;
-    for (std::size_t i = 0; i < gl4.size(); i += 4) lit += gl4[i] > 0;
+    for (std::size_t i = 0; i < gl4.size(); i += 4)
+        lit += gl4[i] > 0;
     // The disc of radius 12 of 31 covers about 47% of the image.
     EXPECT_NEAR(double(lit) / (64.0 * 64.0), 0.47, 0.05);
 }

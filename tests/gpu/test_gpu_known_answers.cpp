@@ -69,8 +69,8 @@ TEST_P(GpuKnownAnswersTest, AnisotropicSphereInPhysicalSpace)
     for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
         const glm::dvec3 mm = glm::dvec3(toMm * glm::dvec4(glm::dvec3(mesh.positions[i]), 1.0));
         const glm::dvec3 radial = glm::normalize(mm - glm::dvec3(31.5, 31.5, 15.5 * 2.5));
-        worst = std::max(worst, std::acos(std::clamp(glm::dot(radial, glm::dvec3(mesh.normals[i])),
-                                                     -1.0, 1.0)));
+        worst = std::max(
+            worst, std::acos(std::clamp(glm::dot(radial, glm::dvec3(mesh.normals[i])), -1.0, 1.0)));
     }
     EXPECT_LT(worst * 180.0 / pi, 3.0);
 }
@@ -82,13 +82,14 @@ TEST_P(GpuKnownAnswersTest, PlaneHasExactTriangleCount)
     const IsoMesh mesh = extract(makeFloatField(dims, [](glm::vec3 p) { return p.x; }), 10.5f);
     EXPECT_EQ(mesh.triangleCount(), 2u * (dims.y - 1) * (dims.z - 1));
     EXPECT_EQ(mesh.vertexCount(), std::size_t(dims.y) * dims.z);
-    for (const glm::vec3& p : mesh.positions) EXPECT_FLOAT_EQ(p.x, 10.5f);
+    for (const glm::vec3& p : mesh.positions)
+        EXPECT_FLOAT_EQ(p.x, 10.5f);
     // Inside is x >= 10.5, so outward is towards -x.
-    for (const glm::vec3& n : mesh.normals) EXPECT_NEAR(n.x, -1.0f, 1e-6f);
+    for (const glm::vec3& n : mesh.normals)
+        EXPECT_NEAR(n.x, -1.0f, 1e-6f);
 }
 
-INSTANTIATE_TEST_SUITE_P(GlPaths, GpuKnownAnswersTest, ::testing::Values(false, true),
-                         glPathName);
+INSTANTIATE_TEST_SUITE_P(GlPaths, GpuKnownAnswersTest, ::testing::Values(false, true), glPathName);
 
 } // namespace
 } // namespace isoview::test

@@ -56,7 +56,8 @@ TEST_P(GpuVsCpuTest, SameMesh)
 {
     const auto& [c, limitToGl33] = GetParam();
     const Volume volume = c.load();
-    for (float iso : c.isovalues) expectSameAsCpu(volume, iso, limitToGl33, 10);
+    for (float iso : c.isovalues)
+        expectSameAsCpu(volume, iso, limitToGl33, 10);
 }
 
 Volume smoothField(glm::uvec3 dims, ScalarType type, double amplitude, double offset)
@@ -65,8 +66,10 @@ Volume smoothField(glm::uvec3 dims, ScalarType type, double amplitude, double of
     const float fy = 6.2831853f / float(dims.y);
     const float fz = 6.2831853f / float(dims.z);
     const Volume f = makeFloatField(dims, [&](glm::vec3 p) {
-        return float(offset + amplitude * (std::sin(2.0f * fx * p.x) * std::cos(3.0f * fy * p.y) +
-                                           std::sin(1.5f * fz * p.z + 0.3f)) / 2.0);
+        return float(offset + amplitude *
+                                  (std::sin(2.0f * fx * p.x) * std::cos(3.0f * fy * p.y) +
+                                   std::sin(1.5f * fz * p.z + 0.3f)) /
+                                  2.0);
     });
     std::vector<std::byte> bytes(f.voxelCount() * scalarSize(type));
     for (std::size_t i = 0; i < f.voxelCount(); ++i) {
@@ -85,23 +88,50 @@ std::vector<float> isovaluesWithin(ScalarType type)
 std::vector<Case> cases()
 {
     return {
-        {"sphere_float32_64", [] { return makeSphere({64, 64, 64}, glm::vec3(31.5f), 24.0f); },
+        {"sphere_float32_64",
+         [] {
+             return makeSphere({64, 64, 64}, glm::vec3(31.5f), 24.0f);
+         },
          {0.0f, 5.5f}},
-        {"random_uint8_odd", [] { return makeRandomVolume({20, 17, 13}, ScalarType::UInt8, 1); },
+        {"random_uint8_odd",
+         [] {
+             return makeRandomVolume({20, 17, 13}, ScalarType::UInt8, 1);
+         },
          {60.0f, 128.0f, 200.0f}},
-        {"random_int8", [] { return makeRandomVolume({16, 15, 14}, ScalarType::Int8, 2); },
+        {"random_int8",
+         [] {
+             return makeRandomVolume({16, 15, 14}, ScalarType::Int8, 2);
+         },
          {-20.0f, 0.0f, 40.0f}},
-        {"random_uint16", [] { return makeRandomVolume({16, 16, 16}, ScalarType::UInt16, 3); },
+        {"random_uint16",
+         [] {
+             return makeRandomVolume({16, 16, 16}, ScalarType::UInt16, 3);
+         },
          {1000.0f, 2048.0f}},
-        {"random_int16", [] { return makeRandomVolume({33, 31, 29}, ScalarType::Int16, 4); },
+        {"random_int16",
+         [] {
+             return makeRandomVolume({33, 31, 29}, ScalarType::Int16, 4);
+         },
          {-200.0f, 1000.0f}},
-        {"random_uint32", [] { return makeRandomVolume({12, 13, 14}, ScalarType::UInt32, 5); },
+        {"random_uint32",
+         [] {
+             return makeRandomVolume({12, 13, 14}, ScalarType::UInt32, 5);
+         },
          isovaluesWithin(ScalarType::UInt32)},
-        {"random_int32", [] { return makeRandomVolume({14, 13, 12}, ScalarType::Int32, 6); },
+        {"random_int32",
+         [] {
+             return makeRandomVolume({14, 13, 12}, ScalarType::Int32, 6);
+         },
          isovaluesWithin(ScalarType::Int32)},
-        {"random_float32", [] { return makeRandomVolume({24, 19, 21}, ScalarType::Float32, 7); },
+        {"random_float32",
+         [] {
+             return makeRandomVolume({24, 19, 21}, ScalarType::Float32, 7);
+         },
          {-0.3f, 0.0f, 0.25f}},
-        {"random_float64", [] { return makeRandomVolume({11, 12, 13}, ScalarType::Float64, 8); },
+        {"random_float64",
+         [] {
+             return makeRandomVolume({11, 12, 13}, ScalarType::Float64, 8);
+         },
          {0.1f}},
         {"smooth_int16_anisotropic_mirrored",
          [] {
@@ -113,9 +143,11 @@ std::vector<Case> cases()
              return v;
          },
          {-300.0f, 0.0f, 250.0f}},
-        {"neghip", [] { return loadSharedRaw("raw/neghip_64x64x64_uint8.raw"); },
+        {"neghip",
+         [] { return loadSharedRaw("raw/neghip_64x64x64_uint8.raw"); },
          {30.0f, 60.0f, 150.0f}},
-        {"tooth_odd_width", [] { return loadSharedRaw("raw/tooth_103x94x161_uint8.raw"); },
+        {"tooth_odd_width",
+         [] { return loadSharedRaw("raw/tooth_103x94x161_uint8.raw"); },
          {120.0f}},
         {"ct_head_int16", [] { return loadCtHead(); }, {500.0f, 1600.0f}},
     };
@@ -196,12 +228,14 @@ TEST_P(CropTest, ClosedAtTheBorderLikeTheReference)
     const float iso = 100.0f;
     GpuExtractor extractor(GetParam());
     extractor.setVolume(volume);
-    for (const VoxelBox& box : {VoxelBox{{0, 0, 0}, {44, 37, 32}}, VoxelBox{{3, 5, 7}, {30, 29, 25}},
-                                VoxelBox{{40, 0, 28}, {44, 37, 32}}}) {
+    for (const VoxelBox& box :
+         {VoxelBox{{0, 0, 0}, {44, 37, 32}}, VoxelBox{{3, 5, 7}, {30, 29, 25}},
+          VoxelBox{{40, 0, 28}, {44, 37, 32}}}) {
         extractor->setCrop(box);
         extractor->extract(iso);
         const IsoMesh gpu = closeAtBorders(extractor->capture(), volume, iso, box);
-        const IsoMesh cpu = closeAtBorders(extractIsosurfaceCpu(volume, iso, box), volume, iso, box);
+        const IsoMesh cpu =
+            closeAtBorders(extractIsosurfaceCpu(volume, iso, box), volume, iso, box);
         const MeshComparison c = compareMeshes(gpu, cpu);
         SCOPED_TRACE(c.describe());
         EXPECT_GT(cpu.triangleCount(), extractIsosurfaceCpu(volume, iso, box).triangleCount());
@@ -221,12 +255,13 @@ INSTANTIATE_TEST_SUITE_P(GlPaths, CropTest, ::testing::Values(false, true), glPa
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, MeshBufferTest, ::testing::Values(false, true), glPathName);
 
-INSTANTIATE_TEST_SUITE_P(
-    Volumes, GpuVsCpuTest, ::testing::Combine(::testing::ValuesIn(cases()),
-                                              ::testing::Values(false, true)),
-    [](const ::testing::TestParamInfo<std::tuple<Case, bool>>& info) {
-        return std::get<0>(info.param).name + (std::get<1>(info.param) ? "_gl33" : "_gl4x");
-    });
+INSTANTIATE_TEST_SUITE_P(Volumes, GpuVsCpuTest,
+                         ::testing::Combine(::testing::ValuesIn(cases()),
+                                            ::testing::Values(false, true)),
+                         [](const ::testing::TestParamInfo<std::tuple<Case, bool>>& info) {
+                             return std::get<0>(info.param).name +
+                                    (std::get<1>(info.param) ? "_gl33" : "_gl4x");
+                         });
 
 } // namespace
 } // namespace isoview::test

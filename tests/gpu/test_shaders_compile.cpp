@@ -95,7 +95,8 @@ TEST_F(ShaderCompileTest, CompileErrorNamesFileAndLine)
     int lines = 0;
     {
         std::ifstream in(planted);
-        for (std::string line; std::getline(in, line);) ++lines;
+        for (std::string line; std::getline(in, line);)
+            ++lines;
     }
     {
         std::ofstream f(planted, std::ios::app);

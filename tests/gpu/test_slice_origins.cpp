@@ -48,7 +48,8 @@ VolumeGeometry tiltedStack(std::uint32_t slices)
     // 20 degree gantry tilt: each slice 1 mm further in z and tan(20 deg) mm further in y.
     VolumeGeometry g;
     const double shear = std::tan(20.0 * std::numbers::pi / 180.0);
-    for (std::uint32_t k = 0; k < slices; ++k) g.sliceOrigins.emplace_back(0.0, shear * k, k);
+    for (std::uint32_t k = 0; k < slices; ++k)
+        g.sliceOrigins.emplace_back(0.0, shear * k, k);
     return g;
 }
 
@@ -88,7 +89,8 @@ protected:
 std::vector<glm::dvec3> physicalPositions(const IsoMesh& mesh, const VolumeGeometry& geometry)
 {
     std::vector<glm::dvec3> out;
-    for (const glm::vec3& p : mesh.positions) out.push_back(geometry.toPhysical(glm::dvec3(p)));
+    for (const glm::vec3& p : mesh.positions)
+        out.push_back(geometry.toPhysical(glm::dvec3(p)));
     return out;
 }
 
@@ -189,9 +191,9 @@ std::vector<bool> silhouette(const Volume& volume, DrawnBy drawnBy = DrawnBy::Ex
     gl::SurfaceDrawParams params;
     // Physical x, y in [centre - 16, centre + 16] onto the viewport.
     const float s = 1.0f / 16.0f;
-    params.physicalToClip = glm::mat4(glm::vec4(s, 0, 0, 0), glm::vec4(0, s, 0, 0),
-                                      glm::vec4(0, 0, -0.01f, 0),
-                                      glm::vec4(-float(kCentre.x) * s, -float(kCentre.y) * s, 0, 1));
+    params.physicalToClip =
+        glm::mat4(glm::vec4(s, 0, 0, 0), glm::vec4(0, s, 0, 0), glm::vec4(0, 0, -0.01f, 0),
+                  glm::vec4(-float(kCentre.x) * s, -float(kCentre.y) * s, 0, 1));
     if (drawnBy == DrawnBy::StoredLayer)
         storedProgram.draw(stored, params);
     else
@@ -200,7 +202,8 @@ std::vector<bool> silhouette(const Volume& volume, DrawnBy drawnBy = DrawnBy::Ex
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     const std::vector<std::uint8_t> rgba = target.readPixels();
     std::vector<bool> mask;
-    for (std::size_t i = 0; i < rgba.size(); i += 4) mask.push_back(rgba[i] > 0);
+    for (std::size_t i = 0; i < rgba.size(); i += 4)
+        mask.push_back(rgba[i] > 0);
     return mask;
 }
 

@@ -25,8 +25,8 @@
 namespace isoview::test {
 namespace {
 
-constexpr int kQuads = 158;    // a side: 2 x 158^2 = 49,928 triangles of a sheet
-constexpr int kExtra = 73;     // and 73 small ones along its top: 50,001 in all
+constexpr int kQuads = 158; // a side: 2 x 158^2 = 49,928 triangles of a sheet
+constexpr int kExtra = 73;  // and 73 small ones along its top: 50,001 in all
 constexpr int kImageSize = 240;
 
 // A sheet in the index-space square [0, kQuads]^2 at z = 0, its normals tilting with x and y,
@@ -36,8 +36,8 @@ IsoMesh chunkedSheet()
     IsoMesh mesh;
     const auto add = [&](glm::vec3 p) {
         mesh.positions.push_back(p);
-        mesh.normals.push_back(glm::normalize(
-            glm::vec3(std::sin(0.11f * p.x), std::cos(0.07f * p.y), 1.5f)));
+        mesh.normals.push_back(
+            glm::normalize(glm::vec3(std::sin(0.11f * p.x), std::cos(0.07f * p.y), 1.5f)));
         mesh.edgeKeys.push_back(makeEdgeKey(mesh.positions.size(), 0));
         return std::uint32_t(mesh.positions.size() - 1);
     };
@@ -79,13 +79,12 @@ TEST_F(SurfaceDrawChunksTest, ChunksDrawEveryTriangleOnceAndTheImageOfOneDraw)
                                 gl::sliceGeometryDefine(gl::SliceGeometry::Regular);
     gl::ShaderProgram program(
         "chunked sheet",
-        {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}},
-        defines);
+        {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}}, defines);
     {
         gl::ScopedProgram use(program.id());
         const glm::mat4 identity(1.0f);
-        const glm::mat4 toClip = glm::ortho(-1.0f, float(kQuads) + 1.0f, -1.0f,
-                                            float(kQuads) + 3.0f, -1.0f, 1.0f);
+        const glm::mat4 toClip =
+            glm::ortho(-1.0f, float(kQuads) + 1.0f, -1.0f, float(kQuads) + 3.0f, -1.0f, 1.0f);
         const glm::mat3 normalToView(1.0f);
         glUniform3i(program.uniform("u_volumeDims"), kQuads + 1, kQuads + 3, 1);
         glUniformMatrix4fv(program.uniform("u_indexToPhysical"), 1, GL_FALSE,

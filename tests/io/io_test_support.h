@@ -11,7 +11,6 @@
 #include "io/load_monitor.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <bit>
@@ -25,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <zlib.h>
 
 namespace isoview::test {
 
@@ -47,8 +47,7 @@ inline std::string asText(const void* data, std::size_t n)
 }
 
 // A value's bytes in little- or big-endian order.
-template <class T>
-std::string encode(T value, bool bigEndian)
+template <class T> std::string encode(T value, bool bigEndian)
 {
     std::string bytes(sizeof(T), '\0');
     std::memcpy(bytes.data(), &value, sizeof(T));
@@ -61,9 +60,9 @@ std::string encode(T value, bool bigEndian)
 inline std::string deflateBytes(std::string_view data, bool gzipWrapper)
 {
     z_stream stream{};
-    EXPECT_EQ(deflateInit2(&stream, 6, Z_DEFLATED, gzipWrapper ? 15 + 16 : 15, 8,
-                           Z_DEFAULT_STRATEGY),
-              Z_OK);
+    EXPECT_EQ(
+        deflateInit2(&stream, 6, Z_DEFLATED, gzipWrapper ? 15 + 16 : 15, 8, Z_DEFAULT_STRATEGY),
+        Z_OK);
     std::string out(deflateBound(&stream, uLong(data.size())) + 32, '\0');
     stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
     stream.avail_in = uInt(data.size());

@@ -46,7 +46,8 @@ void expectRamp(const Volume& volume)
 {
     ASSERT_EQ(volume.dims(), glm::uvec3(3, 2, 2));
     ASSERT_EQ(volume.type(), ScalarType::UInt16);
-    for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(volume.valueAt(i), float(60000 + i)) << i;
+    for (std::size_t i = 0; i < 12; ++i)
+        EXPECT_EQ(volume.valueAt(i), float(60000 + i)) << i;
 }
 
 std::string parseError(const std::string& text)
@@ -102,10 +103,10 @@ TEST(MetaImageHeader, TransformMatrixTriplesAreTheAxisDirections)
 {
     // Axis i points along +y, axis j along -x, axis k along +z (a 90 degree turn), as ITK's
     // MetaImageIO writes direction columns one after the other.
-    const MetaImageHeader h = parseMetaImageHeader(
-        mhd("TransformMatrix = 0 1 0 -1 0 0 0 0 1\nElementSpacing = 2 3 4\n"
-            "Offset = 10 20 30\n",
-            "x.raw"));
+    const MetaImageHeader h =
+        parseMetaImageHeader(mhd("TransformMatrix = 0 1 0 -1 0 0 0 0 1\nElementSpacing = 2 3 4\n"
+                                 "Offset = 10 20 30\n",
+                                 "x.raw"));
     EXPECT_EQ(h.geometry.direction[0], glm::dvec3(0, 1, 0));
     EXPECT_EQ(h.geometry.direction[1], glm::dvec3(-1, 0, 0));
     EXPECT_EQ(h.geometry.direction[2], glm::dvec3(0, 0, 1));
@@ -126,9 +127,8 @@ TEST(MetaImageHeader, TransformMatrixTriplesAreTheAxisDirections)
 
     // ElementSpacing wins over ElementSize (HeadMRVolume.mhd has both); disagreeing synonyms
     // leave a warning.
-    const MetaImageHeader both = parseMetaImageHeader(
-        mhd("ElementSize = 1 1 1\nElementSpacing = 2 2 2\nOrigin = 1 1 1\nOffset = 0 0 0\n",
-            "x.raw"));
+    const MetaImageHeader both = parseMetaImageHeader(mhd(
+        "ElementSize = 1 1 1\nElementSpacing = 2 2 2\nOrigin = 1 1 1\nOffset = 0 0 0\n", "x.raw"));
     EXPECT_EQ(both.geometry.spacing, glm::dvec3(2));
     EXPECT_EQ(both.geometry.origin, glm::dvec3(0));
     EXPECT_EQ(both.warnings.size(), 2u);
@@ -159,15 +159,13 @@ TEST(MetaImageHeader, MalformedHeadersAreClearErrors)
     const std::pair<std::string, const char*> cases[] = {
         {"", "not a MetaImage header"},
         {"\x89PNG\r\n\x1a\n", "line 1 '\\x89PNG' is not 'Key = Value'; this is not a MetaImage"},
-        {"NDims = 3\nDimSize = 1 1 1\nElementType = MET_UCHAR\n",
-         "'ElementDataFile' is missing"},
+        {"NDims = 3\nDimSize = 1 1 1\nElementType = MET_UCHAR\n", "'ElementDataFile' is missing"},
         {"ObjectType = Mesh\nNDims = 3\nDimSize = 1 1 1\nElementType = MET_UCHAR\n"
          "ElementDataFile = a\n",
          "ObjectType (line 1): 'Mesh'"},
         {"NDims = 2\nDimSize = 1 1\nElementType = MET_UCHAR\nElementDataFile = a\n",
          "NDims (line 1): '2'; isoview reads 3-D images"},
-        {"DimSize = 1 1 1\nElementType = MET_UCHAR\nElementDataFile = a\n",
-         "'NDims' is missing"},
+        {"DimSize = 1 1 1\nElementType = MET_UCHAR\nElementDataFile = a\n", "'NDims' is missing"},
         {"NDims = 3\nElementType = MET_UCHAR\nElementDataFile = a\n", "'DimSize' is missing"},
         {"NDims = 3\nDimSize = 1 1 1\nElementDataFile = a\n", "'ElementType' is missing"},
         {"NDims = 3\nDimSize = 1 1\nElementType = MET_UCHAR\nElementDataFile = a\n",
@@ -203,15 +201,15 @@ TEST(MetaImageHeader, MalformedHeadersAreClearErrors)
     for (const auto& [text, expected] : cases) {
         const std::string message = parseError(text);
         EXPECT_TRUE(contains(message, expected))
-            << "'" << message << "' lacks '" << expected << "' for:\n" << text;
+            << "'" << message << "' lacks '" << expected << "' for:\n"
+            << text;
     }
 }
 
 TEST(MetaImageHeader, UnknownKeysAreIgnoredWithAWarning)
 {
-    const MetaImageHeader h = parseMetaImageHeader(
-        mhd("AnatomicalOrientation = RAI\nCenterOfRotation = 0 0 0\nFavouriteColour = red\n",
-            "x.raw"));
+    const MetaImageHeader h = parseMetaImageHeader(mhd(
+        "AnatomicalOrientation = RAI\nCenterOfRotation = 0 0 0\nFavouriteColour = red\n", "x.raw"));
     ASSERT_EQ(h.warnings.size(), 1u);
     EXPECT_TRUE(contains(h.warnings[0], "'FavouriteColour' on line 7"));
 }
@@ -239,11 +237,10 @@ TEST(MetaImageReader, MhaLocalRawAndCompressed)
     expectRamp(readMetaImage(dir.path() / "raw.mha"));
 
     const std::string compressed = test::deflateBytes(uint16Ramp(), false); // zlib, as MetaIO
-    writeFile(dir.path() / "z.mha",
-              mhd("CompressedData = True\nCompressedDataSize = " +
-                      std::to_string(compressed.size()) + "\n",
-                  "LOCAL") +
-                  compressed);
+    writeFile(dir.path() / "z.mha", mhd("CompressedData = True\nCompressedDataSize = " +
+                                            std::to_string(compressed.size()) + "\n",
+                                        "LOCAL") +
+                                        compressed);
     expectRamp(readMetaImage(dir.path() / "z.mha"));
 
     // Without CompressedDataSize the stream runs to the end of the file.
@@ -275,8 +272,9 @@ TEST(MetaImageReader, BadDataAreClearErrors)
     TempDir dir;
     writeFile(dir.path() / "missing.mhd", mhd("", "nowhere.raw"));
     std::string message = messageOf([&] { readMetaImage(dir.path() / "missing.mhd"); });
-    EXPECT_TRUE(contains(message, "cannot open data file '" +
-                                      (dir.path() / "nowhere.raw").string() + "'")) << message;
+    EXPECT_TRUE(
+        contains(message, "cannot open data file '" + (dir.path() / "nowhere.raw").string() + "'"))
+        << message;
     EXPECT_THROW(readMetaImage(dir.path() / "missing.mhd"), IoError);
 
     writeFile(dir.path() / "short.mha", mhd("", "LOCAL") + uint16Ramp().substr(0, 20));
@@ -304,7 +302,8 @@ TEST(MetaImageReader, BadDataAreClearErrors)
     message = messageOf([&] { readMetaImage(dir.path() / "empty.mha"); });
     EXPECT_TRUE(contains(message, "the file is empty")) << message;
 
-    writeFile(dir.path() / "garbage.mha", "\x7f" "ELF\x02\x01\x01");
+    writeFile(dir.path() / "garbage.mha", "\x7f"
+                                          "ELF\x02\x01\x01");
     EXPECT_THROW(readMetaImage(dir.path() / "garbage.mha"), InvalidInputError);
 
     writeFile(dir.path() / "huge.mha",
@@ -400,9 +399,9 @@ TEST(MetaImageReader, CancelsThroughTheMonitor)
 {
     TempDir dir;
     const std::string voxels(std::size_t(256) * 256 * 48, '\x07'); // 3 MiB of uint8
-    writeFile(dir.path() / "big.mha",
-              "NDims = 3\nDimSize = 256 256 48\nElementType = MET_UCHAR\n"
-              "ElementDataFile = LOCAL\n" + voxels);
+    writeFile(dir.path() / "big.mha", "NDims = 3\nDimSize = 256 256 48\nElementType = MET_UCHAR\n"
+                                      "ElementDataFile = LOCAL\n" +
+                                          voxels);
     test::RecordingMonitor all;
     EXPECT_EQ(readMetaImage(dir.path() / "big.mha", &all).valueAt(12345), 7.0f);
     EXPECT_EQ(all.calls.back().done, voxels.size());
@@ -414,8 +413,8 @@ TEST(MetaImageReader, CancelsThroughTheMonitor)
 
 TEST(MetaImageReader, HeadMRVolumeFromVtkData)
 {
-    const fs::path path = fs::path(test::kSharedDataDir) / "raw" / "HeadMRVolume" /
-                          "HeadMRVolume.mhd";
+    const fs::path path =
+        fs::path(test::kSharedDataDir) / "raw" / "HeadMRVolume" / "HeadMRVolume.mhd";
     ASSERT_TRUE(fs::exists(path)) << path << " is missing; set ISOVIEW_SHARED_DATA_DIR";
     const Volume volume = readMetaImage(path);
     EXPECT_EQ(volume.dims(), glm::uvec3(48, 62, 42));
@@ -426,7 +425,8 @@ TEST(MetaImageReader, HeadMRVolumeFromVtkData)
     EXPECT_EQ(volume.storedRange().min, 0.0);
     EXPECT_EQ(volume.storedRange().max, 255.0);
     double sum = 0.0;
-    for (std::size_t i = 0; i < volume.voxelCount(); ++i) sum += volume.valueAt(i);
+    for (std::size_t i = 0; i < volume.voxelCount(); ++i)
+        sum += volume.valueAt(i);
     EXPECT_NEAR(sum / double(volume.voxelCount()), 24.5, 0.05);
 
     // The voxels are exactly the bytes of the data file beside the header.

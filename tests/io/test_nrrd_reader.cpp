@@ -29,17 +29,17 @@ using test::writeFile;
 std::string header(const std::string& type, glm::uvec3 dims, const std::string& encoding,
                    const std::string& extra = "")
 {
-    return "NRRD0004\n# a comment\ntype: " + type + "\ndimension: 3\nsizes: " +
-           std::to_string(dims.x) + " " + std::to_string(dims.y) + " " +
-           std::to_string(dims.z) + "\nendian: little\nencoding: " + encoding + "\n" + extra +
-           "\n";
+    return "NRRD0004\n# a comment\ntype: " + type +
+           "\ndimension: 3\nsizes: " + std::to_string(dims.x) + " " + std::to_string(dims.y) + " " +
+           std::to_string(dims.z) + "\nendian: little\nencoding: " + encoding + "\n" + extra + "\n";
 }
 
 // 3x2x2 int16 voxels -1000, -999, ..., -989 little-endian.
 std::string int16Ramp(bool bigEndian = false)
 {
     std::string bytes;
-    for (int v = 0; v < 12; ++v) bytes += encode<std::int16_t>(std::int16_t(v - 1000), bigEndian);
+    for (int v = 0; v < 12; ++v)
+        bytes += encode<std::int16_t>(std::int16_t(v - 1000), bigEndian);
     return bytes;
 }
 
@@ -47,7 +47,8 @@ void expectRamp(const Volume& volume)
 {
     ASSERT_EQ(volume.dims(), glm::uvec3(3, 2, 2));
     ASSERT_EQ(volume.type(), ScalarType::Int16);
-    for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(volume.valueAt(i), float(int(i) - 1000)) << i;
+    for (std::size_t i = 0; i < 12; ++i)
+        EXPECT_EQ(volume.valueAt(i), float(int(i) - 1000)) << i;
 }
 
 std::string parseError(const std::string& text)
@@ -64,22 +65,21 @@ std::string parseError(const std::string& text)
 
 TEST(NrrdHeader, ParsesFieldsGeometryAndWhereTheDataStart)
 {
-    const std::string text =
-        "NRRD0005\n"
-        "# Complete NRRD file format specification at: ...\n"
-        "type: short\n"
-        "dimension: 3\n"
-        "space: left-posterior-superior\n"
-        "sizes: 256 256 25\n"
-        "space directions: (0.78125,0,0) (0,-0.78125,0) (0,0,6.5)\n"
-        "kinds: domain domain domain\n"
-        "endian: big\n"
-        "encoding: gzip\n"
-        "content: brain\n"
-        "space origin: (-99.609375,99.609375,-78)\n"
-        "my key:=my value: with colon\n"
-        "\n"
-        "\x1f\x8b binary data follow";
+    const std::string text = "NRRD0005\n"
+                             "# Complete NRRD file format specification at: ...\n"
+                             "type: short\n"
+                             "dimension: 3\n"
+                             "space: left-posterior-superior\n"
+                             "sizes: 256 256 25\n"
+                             "space directions: (0.78125,0,0) (0,-0.78125,0) (0,0,6.5)\n"
+                             "kinds: domain domain domain\n"
+                             "endian: big\n"
+                             "encoding: gzip\n"
+                             "content: brain\n"
+                             "space origin: (-99.609375,99.609375,-78)\n"
+                             "my key:=my value: with colon\n"
+                             "\n"
+                             "\x1f\x8b binary data follow";
     const NrrdHeader h = parseNrrdHeader(text);
     EXPECT_EQ(h.version, 5);
     EXPECT_EQ(h.type, ScalarType::Int16);
@@ -116,18 +116,30 @@ TEST(NrrdHeader, AcceptsCrLfLinesAndTeemSpellings)
 TEST(NrrdHeader, TypeSynonyms)
 {
     const std::pair<const char*, ScalarType> cases[] = {
-        {"signed char", ScalarType::Int8},      {"int8", ScalarType::Int8},
-        {"int8_t", ScalarType::Int8},           {"uchar", ScalarType::UInt8},
-        {"unsigned char", ScalarType::UInt8},   {"uint8_t", ScalarType::UInt8},
-        {"short", ScalarType::Int16},           {"short int", ScalarType::Int16},
-        {"signed short", ScalarType::Int16},    {"signed short int", ScalarType::Int16},
-        {"int16", ScalarType::Int16},           {"int16_t", ScalarType::Int16},
-        {"ushort", ScalarType::UInt16},         {"unsigned short", ScalarType::UInt16},
-        {"unsigned short int", ScalarType::UInt16}, {"uint16_t", ScalarType::UInt16},
-        {"int", ScalarType::Int32},             {"signed int", ScalarType::Int32},
-        {"int32_t", ScalarType::Int32},         {"uint", ScalarType::UInt32},
-        {"unsigned int", ScalarType::UInt32},   {"uint32", ScalarType::UInt32},
-        {"float", ScalarType::Float32},         {"double", ScalarType::Float64},
+        {"signed char", ScalarType::Int8},
+        {"int8", ScalarType::Int8},
+        {"int8_t", ScalarType::Int8},
+        {"uchar", ScalarType::UInt8},
+        {"unsigned char", ScalarType::UInt8},
+        {"uint8_t", ScalarType::UInt8},
+        {"short", ScalarType::Int16},
+        {"short int", ScalarType::Int16},
+        {"signed short", ScalarType::Int16},
+        {"signed short int", ScalarType::Int16},
+        {"int16", ScalarType::Int16},
+        {"int16_t", ScalarType::Int16},
+        {"ushort", ScalarType::UInt16},
+        {"unsigned short", ScalarType::UInt16},
+        {"unsigned short int", ScalarType::UInt16},
+        {"uint16_t", ScalarType::UInt16},
+        {"int", ScalarType::Int32},
+        {"signed int", ScalarType::Int32},
+        {"int32_t", ScalarType::Int32},
+        {"uint", ScalarType::UInt32},
+        {"unsigned int", ScalarType::UInt32},
+        {"uint32", ScalarType::UInt32},
+        {"float", ScalarType::Float32},
+        {"double", ScalarType::Float64},
     };
     for (const auto& [name, type] : cases) {
         EXPECT_EQ(parseNrrdHeader(header(name, {1, 1, 1}, "raw")).type, type) << name;
@@ -181,8 +193,7 @@ TEST(NrrdHeader, FourDimensionsWithALeadingAxisOfSizeOne)
 
 TEST(NrrdHeader, DataFileForms)
 {
-    const std::string base =
-        "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 2 2 3\nencoding: raw\n";
+    const std::string base = "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 2 2 3\nencoding: raw\n";
     const NrrdHeader single = parseNrrdHeader(base + "data file: my data.raw\n");
     EXPECT_EQ(single.dataFiles, std::vector<std::string>{"my data.raw"});
     EXPECT_EQ(single.dataFileAxes, 3u);
@@ -198,14 +209,13 @@ TEST(NrrdHeader, DataFileForms)
     const NrrdHeader down = parseNrrdHeader(base + "data file: %d%%.raw 3 1 -1 2\n");
     EXPECT_EQ(down.dataFiles, (std::vector<std::string>{"3%.raw", "2%.raw", "1%.raw"}));
 
-    EXPECT_TRUE(contains(parseError(base + "data file: LIST\na.raw\nb.raw\n"),
-                         "2 files named"));
+    EXPECT_TRUE(contains(parseError(base + "data file: LIST\na.raw\nb.raw\n"), "2 files named"));
     EXPECT_TRUE(contains(parseError(base + "data file: s%s.raw 1 3 1\n"), "%d, %i or %u"));
     EXPECT_TRUE(contains(parseError(base + "data file: s%d%d.raw 1 3 1\n"), "more than one"));
     EXPECT_TRUE(contains(parseError(base + "data file: s%d.raw 1 3 0\n"), "step of 0"));
     EXPECT_TRUE(contains(parseError(base + "data file: s%d.raw 1 3 -1\n"), "never reaches"));
-    EXPECT_TRUE(contains(parseError(base + "data file: s%d.raw 1 9999999999 1\n"),
-                         "at most 100000"));
+    EXPECT_TRUE(
+        contains(parseError(base + "data file: s%d.raw 1 9999999999 1\n"), "at most 100000"));
 }
 
 struct BadHeader {
@@ -242,8 +252,9 @@ TEST(NrrdHeader, MalformedHeadersAreClearErrors)
         {"sizes count", "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 4 4\nencoding: raw\n",
          "has 2 values, but dimension is 3"},
         {"zero size", header("uchar", {2, 0, 2}, "raw"), "'0' is not a whole number from 1"},
-        {"size too big", "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 4294967296 1 1\n"
-                         "encoding: raw\n",
+        {"size too big",
+         "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 4294967296 1 1\n"
+         "encoding: raw\n",
          "'4294967296'"},
         {"negative size", "NRRD0004\ntype: uchar\ndimension: 3\nsizes: -4 1 1\nencoding: raw\n",
          "'-4'"},
@@ -291,8 +302,8 @@ TEST(NrrdHeader, MalformedHeadersAreClearErrors)
 
 TEST(NrrdHeader, UnknownFieldsAreIgnoredWithAWarning)
 {
-    const NrrdHeader h = parseNrrdHeader(header("uchar", {1, 1, 1}, "raw",
-                                                "colour: blue\nunits: \"mm\" \"mm\" \"mm\"\n"));
+    const NrrdHeader h = parseNrrdHeader(
+        header("uchar", {1, 1, 1}, "raw", "colour: blue\nunits: \"mm\" \"mm\" \"mm\"\n"));
     ASSERT_EQ(h.warnings.size(), 1u);
     EXPECT_TRUE(contains(h.warnings[0], "unknown NRRD field on line 8 'colour: blue'"));
 }
@@ -345,9 +356,9 @@ TEST(NrrdReader, AttachedGzipAndZlib)
 
     // Two concatenated gzip members (as `cat a.gz b.gz` makes) are one stream of data.
     const std::string ramp = int16Ramp();
-    writeFile(dir.path() / "members.nrrd",
-              header("short", {3, 2, 2}, "gzip") + test::deflateBytes(ramp.substr(0, 10), true) +
-                  test::deflateBytes(ramp.substr(10), true));
+    writeFile(dir.path() / "members.nrrd", header("short", {3, 2, 2}, "gzip") +
+                                               test::deflateBytes(ramp.substr(0, 10), true) +
+                                               test::deflateBytes(ramp.substr(10), true));
     expectRamp(readNrrd(dir.path() / "members.nrrd"));
 }
 
@@ -376,7 +387,8 @@ TEST(NrrdReader, BrokenGzipDataAreClearErrors)
 
     // Corrupt deflate data (the CRC or the codes fail).
     std::string corrupt = compressed;
-    for (std::size_t i = 12; i < corrupt.size() - 8; ++i) corrupt[i] = char(corrupt[i] ^ 0x5a);
+    for (std::size_t i = 12; i < corrupt.size() - 8; ++i)
+        corrupt[i] = char(corrupt[i] ^ 0x5a);
     writeFile(path, header("short", {3, 2, 2}, "gzip") + corrupt);
     message = messageOf([&] { readNrrd(path); });
     EXPECT_TRUE(contains(message, "corrupt (zlib:")) << message;
@@ -394,8 +406,9 @@ TEST(NrrdReader, TruncatedOrOversizedRawData)
     writeFile(path, head + int16Ramp().substr(0, 23));
     const std::string message = messageOf([&] { readNrrd(path); });
     EXPECT_TRUE(contains(message, path.string())) << message;
-    EXPECT_TRUE(contains(message, "holds 23 bytes after its first " +
-                                      std::to_string(head.size()) + " bytes")) << message;
+    EXPECT_TRUE(contains(message, "holds 23 bytes after its first " + std::to_string(head.size()) +
+                                      " bytes"))
+        << message;
     EXPECT_TRUE(contains(message, "need exactly 24")) << message;
     EXPECT_THROW(readNrrd(path), IoError);
 
@@ -442,15 +455,15 @@ TEST(NrrdReader, HugeSizesAreRejectedBeforeAllocating)
     EXPECT_THROW(readNrrd(raw), InvalidInputError);
 
     const fs::path gz = dir.path() / "huge_gzip.nrrd";
-    writeFile(gz, header("uchar", {100000, 100000, 100000}, "gzip") +
-                      test::deflateBytes("tiny", true));
+    writeFile(gz,
+              header("uchar", {100000, 100000, 100000}, "gzip") + test::deflateBytes("tiny", true));
     EXPECT_THROW(readNrrd(gz), InvalidInputError);
 
     // 1 GB fits in memory, but 24 bytes of gzip cannot expand to it: refused before the
     // gigabyte is allocated.
     const fs::path plausible = dir.path() / "gigabyte.nrrd";
-    writeFile(plausible, header("uchar", {1000, 1000, 1000}, "gzip") +
-                             test::deflateBytes("tiny", true));
+    writeFile(plausible,
+              header("uchar", {1000, 1000, 1000}, "gzip") + test::deflateBytes("tiny", true));
     message = messageOf([&] { readNrrd(plausible); });
     EXPECT_TRUE(contains(message, "cannot decompress to the 1000000000 bytes")) << message;
 
@@ -498,8 +511,9 @@ TEST(NrrdReader, MissingOrShortDataFileIsNamed)
                              "endian: little\nencoding: raw\n";
     writeFile(dir.path() / "missing.nhdr", base + "data file: gone.raw\n");
     std::string message = messageOf([&] { readNrrd(dir.path() / "missing.nhdr"); });
-    EXPECT_TRUE(contains(message, "cannot open data file '" +
-                                      (dir.path() / "gone.raw").string() + "'")) << message;
+    EXPECT_TRUE(
+        contains(message, "cannot open data file '" + (dir.path() / "gone.raw").string() + "'"))
+        << message;
     EXPECT_TRUE(contains(message, "No such file or directory")) << message;
     EXPECT_THROW(readNrrd(dir.path() / "missing.nhdr"), IoError);
 
@@ -507,8 +521,9 @@ TEST(NrrdReader, MissingOrShortDataFileIsNamed)
     writeFile(dir.path() / "b.raw", int16Ramp().substr(0, 11));
     writeFile(dir.path() / "list.nhdr", base + "data file: LIST\na.raw\nb.raw\n");
     message = messageOf([&] { readNrrd(dir.path() / "list.nhdr"); });
-    EXPECT_TRUE(contains(message, "data file '" + (dir.path() / "b.raw").string() +
-                                      "' holds 11 bytes")) << message;
+    EXPECT_TRUE(
+        contains(message, "data file '" + (dir.path() / "b.raw").string() + "' holds 11 bytes"))
+        << message;
     EXPECT_TRUE(contains(message, "share of 2 files")) << message;
 }
 
@@ -548,7 +563,8 @@ TEST(NrrdReader, Brain1ImageFromPyradiomics)
     EXPECT_EQ(volume.storedRange().min, 0.0);
     EXPECT_EQ(volume.storedRange().max, 3057.0);
     double sum = 0.0;
-    for (std::size_t i = 0; i < volume.voxelCount(); ++i) sum += volume.valueAt(i);
+    for (std::size_t i = 0; i < volume.voxelCount(); ++i)
+        sum += volume.valueAt(i);
     EXPECT_NEAR(sum / double(volume.voxelCount()), 385.7, 0.05);
 
     const VolumeGeometry& g = volume.geometry();

@@ -28,7 +28,8 @@ using test::writeFile;
 std::string slice(std::uint16_t value, const std::string& header = "")
 {
     std::string bytes = header;
-    for (int i = 0; i < 4; ++i) bytes += encode<std::uint16_t>(value, false);
+    for (int i = 0; i < 4; ++i)
+        bytes += encode<std::uint16_t>(value, false);
     return bytes;
 }
 
@@ -45,7 +46,8 @@ RawVolumeParameters sliceParameters()
 TEST(RawSliceFolder, SlicesAreOrderedByNumberNotByName)
 {
     TempDir dir;
-    for (int n = 1; n <= 12; ++n) writeFile(dir.path() / ("s." + std::to_string(n)), slice(n * 10));
+    for (int n = 1; n <= 12; ++n)
+        writeFile(dir.path() / ("s." + std::to_string(n)), slice(n * 10));
     const Volume volume = readRawSliceFolder(dir.path(), sliceParameters());
     ASSERT_EQ(volume.dims(), glm::uvec3(2, 2, 12));
     for (std::uint32_t k = 0; k < 12; ++k) {
@@ -83,7 +85,8 @@ TEST(RawSliceFolder, LeadingZerosStartAtZeroAndParameters)
     parameters.dims.z = 4;
     const std::string message = messageOf([&] { readRawSliceFolder(dir.path(), parameters); });
     EXPECT_TRUE(contains(message, "ask for 4 slices, but the folder holds 3 (scan.v2.0 to "
-                                  "scan.v2.2)")) << message;
+                                  "scan.v2.2)"))
+        << message;
     EXPECT_THROW(readRawSliceFolder(dir.path(), parameters), InvalidInputError);
 }
 
@@ -119,8 +122,9 @@ TEST(RawSliceFolder, EveryFileSizeIsCheckedBeforeReading)
     writeFile(dir.path() / "s.3", slice(1));
     const std::string message =
         messageOf([&] { readRawSliceFolder(dir.path(), sliceParameters()); });
-    EXPECT_TRUE(contains(message, "slice file '" + (dir.path() / "s.2").string() +
-                                      "' holds 7 bytes")) << message;
+    EXPECT_TRUE(
+        contains(message, "slice file '" + (dir.path() / "s.2").string() + "' holds 7 bytes"))
+        << message;
     EXPECT_TRUE(contains(message, "a 2x2 uint16 slice needs exactly 8 bytes")) << message;
     EXPECT_THROW(readRawSliceFolder(dir.path(), sliceParameters()), IoError);
 
@@ -141,7 +145,8 @@ TEST(RawSliceFolder, NonNumericSuffixesAndHiddenFilesAreIgnored)
     // left out and named in a warning; hidden files and subfolders are skipped silently; a
     // smaller second series (other.1, other.2) is left out like any other file.
     TempDir dir;
-    for (int n = 1; n <= 3; ++n) writeFile(dir.path() / ("s." + std::to_string(n)), slice(n));
+    for (int n = 1; n <= 3; ++n)
+        writeFile(dir.path() / ("s." + std::to_string(n)), slice(n));
     writeFile(dir.path() / "desc.txt", "256x256x113, 2 bytes");
     writeFile(dir.path() / "s.bak", "x");
     writeFile(dir.path() / "s.1a", "x");
@@ -160,7 +165,8 @@ TEST(RawSliceFolder, NonNumericSuffixesAndHiddenFilesAreIgnored)
 TEST(RawSliceFolder, TwoEqualSeriesCannotBeTold)
 {
     TempDir dir;
-    for (const char* name : {"a.1", "a.2", "b.1", "b.2"}) writeFile(dir.path() / name, slice(1));
+    for (const char* name : {"a.1", "a.2", "b.1", "b.2"})
+        writeFile(dir.path() / name, slice(1));
     const std::string message =
         messageOf([&] { readRawSliceFolder(dir.path(), sliceParameters()); });
     EXPECT_TRUE(contains(message, "put each series in its own folder")) << message;
@@ -193,7 +199,8 @@ TEST(RawSliceFolder, EmptyMissingAndBadParameters)
 TEST(RawSliceFolder, HugeSlicesAreRejectedBeforeAllocating)
 {
     TempDir dir;
-    for (const char* name : {"s.1", "s.2", "s.3"}) writeFile(dir.path() / name, "tiny");
+    for (const char* name : {"s.1", "s.2", "s.3"})
+        writeFile(dir.path() / name, "tiny");
     RawVolumeParameters parameters;
     parameters.dims = {100000, 100000, 0};
     parameters.type = ScalarType::Float64; // 3 x 80 GB
@@ -225,7 +232,8 @@ TEST(RawSliceFolder, CancelsThroughTheMonitor)
 {
     TempDir dir;
     const std::string big(std::size_t(512) * 512 * 2, '\x01'); // 512 KiB slices
-    for (int n = 1; n <= 8; ++n) writeFile(dir.path() / ("s." + std::to_string(n)), big);
+    for (int n = 1; n <= 8; ++n)
+        writeFile(dir.path() / ("s." + std::to_string(n)), big);
     RawVolumeParameters parameters;
     parameters.dims = {512, 512, 0};
     parameters.type = ScalarType::Int16;
@@ -277,7 +285,8 @@ TEST(RawSliceFolder, CtHeadLoadsInNumericSliceOrder)
         }
     }
     double sum = 0.0;
-    for (std::size_t i = 0; i < volume.voxelCount(); ++i) sum += volume.valueAt(i);
+    for (std::size_t i = 0; i < volume.voxelCount(); ++i)
+        sum += volume.valueAt(i);
     EXPECT_NEAR(sum / double(volume.voxelCount()), 379.5, 0.05);
 }
 

@@ -81,28 +81,28 @@ TEST(RawFileName, RejectsEverythingElse)
     const char* cases[] = {
         "",
         ".raw",
-        "neghip_64x64x64_uint8",          // no extension
-        "neghip_64x64x64_uint8.bin",      // other extension
-        "neghip_64x64x64_uint8.raw.gz",   // compressed
-        "neghip_64x64x64.raw",            // no type
-        "neghip_uint8.raw",               // no dims
-        "neghip_64x64_uint8.raw",         // two dims
-        "neghip_64x64x64x2_uint8.raw",    // four dims
-        "neghip_64x64x_uint8.raw",        // empty dim
-        "neghip_x64x64_uint8.raw",        // empty dim
-        "neghip_64X64X64_uint8.raw",      // capital X
-        "neghip_64x64x64_uint12.raw",     // unknown type
-        "neghip_64x64x64_UINT8.raw",      // type is lower case
-        "neghip_64x64x64_.raw",           // empty type
-        "neghip_0x64x64_uint8.raw",       // zero dim
-        "neghip_64x64x0_uint8.raw",       // zero dim
-        "neghip_-64x64x64_uint8.raw",     // sign
-        "neghip_+64x64x64_uint8.raw",     // sign
-        "neghip_6.4x64x64_uint8.raw",     // not whole
-        "neghip_ 64x64x64_uint8.raw",     // space
+        "neghip_64x64x64_uint8",           // no extension
+        "neghip_64x64x64_uint8.bin",       // other extension
+        "neghip_64x64x64_uint8.raw.gz",    // compressed
+        "neghip_64x64x64.raw",             // no type
+        "neghip_uint8.raw",                // no dims
+        "neghip_64x64_uint8.raw",          // two dims
+        "neghip_64x64x64x2_uint8.raw",     // four dims
+        "neghip_64x64x_uint8.raw",         // empty dim
+        "neghip_x64x64_uint8.raw",         // empty dim
+        "neghip_64X64X64_uint8.raw",       // capital X
+        "neghip_64x64x64_uint12.raw",      // unknown type
+        "neghip_64x64x64_UINT8.raw",       // type is lower case
+        "neghip_64x64x64_.raw",            // empty type
+        "neghip_0x64x64_uint8.raw",        // zero dim
+        "neghip_64x64x0_uint8.raw",        // zero dim
+        "neghip_-64x64x64_uint8.raw",      // sign
+        "neghip_+64x64x64_uint8.raw",      // sign
+        "neghip_6.4x64x64_uint8.raw",      // not whole
+        "neghip_ 64x64x64_uint8.raw",      // space
         "neghip_4294967296x1x1_uint8.raw", // above 2^32 - 1
         "neghip_99999999999999999999x1x1_uint8.raw",
-        "neghip_64x64x64_uint8_be.raw",   // byte order is not part of the convention
+        "neghip_64x64x64_uint8_be.raw", // byte order is not part of the convention
         "w_4294967295x4294967295x4294967295_float64.raw", // 2^96 * 8 bytes overflows
         "w_4294967295x4294967295x2_uint8.raw",            // just above 2^64 bytes
     };
@@ -203,7 +203,8 @@ TEST(RawVolumeReader, BigEndianFloat32AndFloat64)
     std::uint64_t bits64;
     std::memcpy(&bits64, &d, 8);
     std::vector<std::uint8_t> bytes;
-    for (int shift = 56; shift >= 0; shift -= 8) bytes.push_back(std::uint8_t(bits64 >> shift));
+    for (int shift = 56; shift >= 0; shift -= 8)
+        bytes.push_back(std::uint8_t(bits64 >> shift));
     writeBytes(path64, bytes);
     parameters.type = ScalarType::Float64;
     EXPECT_EQ(readRawVolume(path64, parameters).valueAt(0), 1234.25f);
@@ -214,7 +215,8 @@ TEST(RawVolumeReader, SkipsTheHeaderOffset)
     TempDir dir;
     const fs::path path = dir.path() / "with_header.vol";
     std::vector<std::uint8_t> bytes(37, 0xee); // a header the reader must skip
-    for (std::uint8_t v = 1; v <= 8; ++v) bytes.push_back(v);
+    for (std::uint8_t v = 1; v <= 8; ++v)
+        bytes.push_back(v);
     writeBytes(path, bytes);
 
     RawVolumeParameters parameters;
@@ -292,8 +294,8 @@ TEST(RawVolumeReader, VolumeLargerThanMemoryIsRejectedClearly)
     writeBytes(path, {});
     std::error_code error;
     fs::resize_file(path, slices * slice, error);
-    ASSERT_FALSE(error) << "the temp file system must hold a sparse file of "
-                        << slices * slice << " bytes: " << error.message();
+    ASSERT_FALSE(error) << "the temp file system must hold a sparse file of " << slices * slice
+                        << " bytes: " << error.message();
     const std::string message = messageOf([&] { readRawVolume(path); });
     EXPECT_NE(message.find(std::to_string(slices * slice) + " bytes"), std::string::npos)
         << message;
@@ -395,7 +397,8 @@ TEST_P(SharedRawVolume, LoadsWithTheDocumentedDimsAndValues)
     EXPECT_EQ(volume.storedRange().min, expected.min);
     EXPECT_EQ(volume.storedRange().max, expected.max);
     double sum = 0.0;
-    for (std::size_t i = 0; i < volume.voxelCount(); ++i) sum += volume.valueAt(i);
+    for (std::size_t i = 0; i < volume.voxelCount(); ++i)
+        sum += volume.valueAt(i);
     EXPECT_NEAR(sum / double(volume.voxelCount()), expected.mean, 0.05);
 }
 

@@ -29,8 +29,8 @@ using test::contains;
 using test::messageOf;
 using test::TempDir;
 
-constexpr ScalarType kAllTypes[] = {ScalarType::UInt8,  ScalarType::Int8,    ScalarType::UInt16,
-                                    ScalarType::Int16,  ScalarType::UInt32,  ScalarType::Int32,
+constexpr ScalarType kAllTypes[] = {ScalarType::UInt8,   ScalarType::Int8,   ScalarType::UInt16,
+                                    ScalarType::Int16,   ScalarType::UInt32, ScalarType::Int32,
                                     ScalarType::Float32, ScalarType::Float64};
 
 // A 5x4x3 volume whose bytes are all different (so any reordering or byte swap shows), with
@@ -39,7 +39,8 @@ Volume testVolume(ScalarType type, bool mirrored = false)
 {
     const glm::uvec3 dims{5, 4, 3};
     std::vector<std::byte> bytes(std::size_t(dims.x) * dims.y * dims.z * scalarSize(type));
-    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::byte((i * 37 + 11) & 0xff);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = std::byte((i * 37 + 11) & 0xff);
     if (type == ScalarType::Float32 || type == ScalarType::Float64) {
         // Finite, varied values: -0.5 * i for float, 1/(i+1) for double.
         for (std::size_t i = 0; i < std::size_t(dims.x) * dims.y * dims.z; ++i) {
@@ -55,8 +56,8 @@ Volume testVolume(ScalarType type, bool mirrored = false)
     VolumeGeometry geometry;
     geometry.spacing = {0.4296875, 0.75, 2.5};
     geometry.origin = {-120.25, 7.125, 1003.5};
-    geometry.direction = glm::dmat3(glm::rotate(glm::dmat4(1.0), glm::radians(30.0),
-                                                glm::normalize(glm::dvec3(1, 2, 3))));
+    geometry.direction = glm::dmat3(
+        glm::rotate(glm::dmat4(1.0), glm::radians(30.0), glm::normalize(glm::dvec3(1, 2, 3))));
     if (mirrored) geometry.direction[1] = -geometry.direction[1];
     return Volume(dims, type, std::move(bytes), geometry);
 }
@@ -75,7 +76,8 @@ void expectExactGeometry(const VolumeGeometry& expected, const VolumeGeometry& a
 {
     EXPECT_EQ(actual.spacing, expected.spacing) << what;
     EXPECT_EQ(actual.origin, expected.origin) << what;
-    for (int a = 0; a < 3; ++a) EXPECT_EQ(actual.direction[a], expected.direction[a]) << what;
+    for (int a = 0; a < 3; ++a)
+        EXPECT_EQ(actual.direction[a], expected.direction[a]) << what;
 }
 
 // NRRD stores direction * spacing: splitting it again is exact to rounding.
@@ -163,8 +165,8 @@ TEST(VolumeRoundTrip, MetaImageMhdAndMhaEveryType)
         for (bool mirrored : {false, true}) {
             const Volume volume = testVolume(type, mirrored);
             for (const char* name : {"v.mhd", "v.mha"}) {
-                const std::string what = std::string(scalarTypeName(type)) + " " + name +
-                                         (mirrored ? " mirrored" : "");
+                const std::string what =
+                    std::string(scalarTypeName(type)) + " " + name + (mirrored ? " mirrored" : "");
                 writeMetaImage(dir.path() / name, volume);
                 const Volume back = readMetaImage(dir.path() / name);
                 expectSameVoxels(volume, back, what);

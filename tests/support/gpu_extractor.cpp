@@ -9,8 +9,7 @@ GpuExtractor::GpuExtractor(bool limitToGl33)
 
 void GpuExtractor::setVolume(const Volume& volume)
 {
-    auto fresh =
-        std::make_unique<gl::GpuVolume>(volume, m_extractor.capabilities().maxTextureSize);
+    auto fresh = std::make_unique<gl::GpuVolume>(volume, m_extractor.capabilities().maxTextureSize);
     m_extractor.setVolume(*fresh);
     m_volume = std::move(fresh);
 }

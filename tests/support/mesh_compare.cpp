@@ -59,7 +59,8 @@ MeshComparison compareMeshes(const IsoMesh& a, const IsoMesh& b)
 
     std::unordered_map<EdgeKey, std::size_t> indexInB;
     indexInB.reserve(b.vertexCount());
-    for (std::size_t i = 0; i < b.vertexCount(); ++i) indexInB.emplace(b.edgeKeys[i], i);
+    for (std::size_t i = 0; i < b.vertexCount(); ++i)
+        indexInB.emplace(b.edgeKeys[i], i);
     for (std::size_t i = 0; i < a.vertexCount(); ++i) {
         const glm::vec3 pa = a.positions[i];
         if (!std::isfinite(pa.x) || !std::isfinite(pa.y) || !std::isfinite(pa.z)) {

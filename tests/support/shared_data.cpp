@@ -45,7 +45,8 @@ Volume loadCtHead()
             throw IoError("short CThead slice " + path.string());
         }
     }
-    for (std::size_t i = 0; i < bytes.size(); i += 2) std::swap(bytes[i], bytes[i + 1]);
+    for (std::size_t i = 0; i < bytes.size(); i += 2)
+        std::swap(bytes[i], bytes[i + 1]);
     VolumeGeometry geometry;
     geometry.spacing = {1.0, 1.0, 2.0};
     return Volume({kSide, kSide, kSlices}, ScalarType::Int16, std::move(bytes), geometry);

@@ -8,8 +8,7 @@
 namespace isoview::test {
 namespace {
 
-template <class T>
-void storeAs(std::byte* dst, double value)
+template <class T> void storeAs(std::byte* dst, double value)
 {
     T stored;
     if constexpr (std::is_floating_point_v<T>) {
@@ -49,7 +48,8 @@ Volume makeFloatField(glm::uvec3 dims, const std::function<float(glm::vec3 p)>& 
                       VolumeGeometry geometry)
 {
     return makeTypedVolume<float>(
-        dims, [&f](std::uint32_t i, std::uint32_t j, std::uint32_t k) {
+        dims,
+        [&f](std::uint32_t i, std::uint32_t j, std::uint32_t k) {
             return f(glm::vec3(float(i), float(j), float(k)));
         },
         geometry);
@@ -59,7 +59,8 @@ Volume makeSphere(glm::uvec3 dims, glm::vec3 center, float radius, VolumeGeometr
 {
     const glm::dmat4 toPhysical = geometry.indexToPhysical();
     return makeTypedVolume<float>(
-        dims, [&](std::uint32_t i, std::uint32_t j, std::uint32_t k) {
+        dims,
+        [&](std::uint32_t i, std::uint32_t j, std::uint32_t k) {
             const glm::dvec3 p(toPhysical * glm::dvec4(double(i), double(j), double(k), 1.0));
             return float(double(radius) - glm::length(p - glm::dvec3(center)));
         },
@@ -115,8 +116,9 @@ Volume withBorder(const Volume& volume, double value, std::uint32_t width)
                 const glm::uvec3 p(i, j, k);
                 const bool border = glm::any(glm::lessThan(p, glm::uvec3(width))) ||
                                     glm::any(glm::greaterThanEqual(p + width, dims));
-                if (border) storeValue(bytes.data() + linearIndex(dims, i, j, k) * size,
-                                       volume.type(), value);
+                if (border)
+                    storeValue(bytes.data() + linearIndex(dims, i, j, k) * size, volume.type(),
+                               value);
             }
         }
     }

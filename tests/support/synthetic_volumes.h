@@ -43,16 +43,22 @@ Volume makeRandomVolume(glm::uvec3 dims, ScalarType type, std::uint32_t seed);
 void storeValue(std::byte* dst, ScalarType type, double value);
 
 // The ScalarType of a C++ voxel type.
-template <class T>
-constexpr ScalarType scalarTypeOf()
+template <class T> constexpr ScalarType scalarTypeOf()
 {
-    if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarType::UInt8;
-    else if constexpr (std::is_same_v<T, std::int8_t>) return ScalarType::Int8;
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return ScalarType::UInt16;
-    else if constexpr (std::is_same_v<T, std::int16_t>) return ScalarType::Int16;
-    else if constexpr (std::is_same_v<T, std::uint32_t>) return ScalarType::UInt32;
-    else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarType::Int32;
-    else if constexpr (std::is_same_v<T, float>) return ScalarType::Float32;
+    if constexpr (std::is_same_v<T, std::uint8_t>)
+        return ScalarType::UInt8;
+    else if constexpr (std::is_same_v<T, std::int8_t>)
+        return ScalarType::Int8;
+    else if constexpr (std::is_same_v<T, std::uint16_t>)
+        return ScalarType::UInt16;
+    else if constexpr (std::is_same_v<T, std::int16_t>)
+        return ScalarType::Int16;
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+        return ScalarType::UInt32;
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+        return ScalarType::Int32;
+    else if constexpr (std::is_same_v<T, float>)
+        return ScalarType::Float32;
     else {
         static_assert(std::is_same_v<T, double>, "not a voxel type");
         return ScalarType::Float64;

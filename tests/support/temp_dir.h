@@ -9,11 +9,10 @@
 
 #include <gtest/gtest.h>
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <stdlib.h>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -31,8 +30,8 @@ public:
         for (char& c : name) {
             if (c == '/') c = '_'; // parameterised test names contain '/'
         }
-        std::string pattern = (std::filesystem::temp_directory_path() / (name + "-XXXXXX"))
-                                  .string();
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / (name + "-XXXXXX")).string();
         if (::mkdtemp(pattern.data()) == nullptr) {
             throw std::filesystem::filesystem_error(
                 "cannot create a test folder", pattern,

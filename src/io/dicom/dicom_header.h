@@ -98,7 +98,7 @@ struct DicomHeader {
     // (read as signed when PixelRepresentation is 1, whatever the VR says).
     std::optional<std::int64_t> paddingValue;
     std::optional<std::int64_t> paddingRangeLimit;
-    std::vector<std::string> warnings;    // quirks fixed while reading
+    std::vector<std::string> warnings; // quirks fixed while reading
 
     // The merged information of frame `index`.
     FrameInfo frame(std::uint32_t index) const;

@@ -104,8 +104,8 @@ struct DicomSeriesInfo {
     // Per file (same order): the frames that belong to this entry when the series holds
     // several volumes, ascending; empty (or an empty list for a file): every frame.
     std::vector<std::vector<std::uint32_t>> frames;
-    std::string seriesInstanceUid;            // as stored, without the stack suffix
-    std::string transferSyntaxUid;            // of the first file
+    std::string seriesInstanceUid; // as stored, without the stack suffix
+    std::string transferSyntaxUid; // of the first file
     std::uint32_t rows = 0;
     std::uint32_t columns = 0;
     std::size_t frameCount = 0; // slices over all files, before duplicates are dropped
