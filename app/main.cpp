@@ -5,11 +5,11 @@
 // or on the bundled sample volume when no PATH is given. --screenshot saves the window as PNG
 // once the surface (a session's surfaces) is on screen, then exits (0 on success, 1 when the
 // volume or session cannot be opened or the PNG written). --help and --version need no display.
-#include "app_defaults.h"
+#include "common/app_defaults.h"
+#include "common/log_panel.h"
 #include "core/heap_reuse.h"
 #include "core/log.h"
 #include "isoview_version.h"
-#include "log_panel.h"
 #include "main_window.h"
 
 #include <QAction>

@@ -1,27 +1,27 @@
 #include "main_window.h"
 
+#include "common/log_panel.h"
+#include "common/shortcut_table.h"
+#include "common/status_progress.h"
 #include "core/error.h"
 #include "core/log.h"
-#include "crop_panel.h"
-#include "crop_tool.h"
-#include "export_all_surfaces.h"
-#include "frame_worker.h"
-#include "isovalue_panel.h"
-#include "log_panel.h"
-#include "measurements.h"
-#include "raw_import_dialog.h"
-#include "recent_files.h"
-#include "screenshot_controller.h"
-#include "series_picker_dialog.h"
-#include "session_controller.h"
-#include "shortcut_table.h"
-#include "stack_geometry_note.h"
-#include "status_progress.h"
-#include "surface_export_flow.h"
-#include "surface_list_panel.h"
-#include "transfer_function_panel.h"
-#include "transfer_function_start.h"
+#include "crop/crop_panel.h"
+#include "crop/crop_tool.h"
+#include "export/export_all_surfaces.h"
+#include "export/screenshot_controller.h"
+#include "export/surface_export_flow.h"
+#include "loading/raw_import_dialog.h"
+#include "loading/recent_files.h"
+#include "loading/series_picker_dialog.h"
+#include "loading/stack_geometry_note.h"
+#include "measure/measurements.h"
+#include "session/session_controller.h"
+#include "surfaces/isovalue_panel.h"
+#include "surfaces/surface_list_panel.h"
+#include "transfer_function/transfer_function_panel.h"
+#include "transfer_function/transfer_function_start.h"
 #include "view_layout.h"
+#include "views/frame_worker.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -212,7 +212,7 @@ void MainWindow::createActions()
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
     m_modeGroup = new QActionGroup(this);
-    auto modeAction = [this](const QString& text, Qt::Key key, gl::RenderMode mode) {
+    auto modeAction = [this](const QString& text, Qt::Key key, gpu::RenderMode mode) {
         auto* a = new QAction(text, m_modeGroup);
         a->setCheckable(true);
         a->setShortcut(QKeySequence(key));
@@ -220,10 +220,10 @@ void MainWindow::createActions()
         connect(a, &QAction::triggered, this, [this, mode] { m_view->setRenderMode(mode); });
         return a;
     };
-    m_surfaceModeAction = modeAction(tr("&Surface"), Qt::Key_1, gl::RenderMode::Surface);
-    m_volumeModeAction = modeAction(tr("&Volume Rendering"), Qt::Key_2, gl::RenderMode::Volume);
+    m_surfaceModeAction = modeAction(tr("&Surface"), Qt::Key_1, gpu::RenderMode::Surface);
+    m_volumeModeAction = modeAction(tr("&Volume Rendering"), Qt::Key_2, gpu::RenderMode::Volume);
     m_bothModeAction =
-        modeAction(tr("Surface &and Volume"), Qt::Key_3, gl::RenderMode::SurfaceAndVolume);
+        modeAction(tr("Surface &and Volume"), Qt::Key_3, gpu::RenderMode::SurfaceAndVolume);
     m_surfaceModeAction->setChecked(true);
 
     m_orthographicAction = new QAction(tr("&Orthographic Projection"), this);
@@ -394,7 +394,7 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1280, 820);
     restoreState(s.value("window/state").toByteArray());
     m_lastFolder = s.value("files/lastFolder").toString();
-    const int mode = s.value("view/mode", int(gl::RenderMode::Surface)).toInt();
+    const int mode = s.value("view/mode", int(gpu::RenderMode::Surface)).toInt();
     for (QAction* a : m_modeGroup->actions()) {
         if (a->data().toInt() == mode) a->trigger();
     }

@@ -6,11 +6,11 @@
 // quotes the loader's or writer's message and names the log file.
 #pragma once
 
-#include "background_task.h"
+#include "common/background_task.h"
+#include "loading/volume_document.h"
 #include "mesh_export/mesh_export.h"
 #include "mesh_processing/print_preparation.h"
-#include "viewport_widget.h"
-#include "volume_document.h"
+#include "views/viewport_widget.h"
 
 #include <QMainWindow>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #include "view_layout.h"
 
-#include "distance_tool.h"
-#include "viewport_widget.h"
+#include "measure/distance_tool.h"
+#include "views/viewport_widget.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -147,7 +147,7 @@ bool ViewLayout::slicePlanesShown() const
 
 void ViewLayout::updateSlicePlanes()
 {
-    gl::SlicePlaneSettings planes;
+    gpu::SlicePlaneSettings planes;
     planes.show = slicePlanesShown();
     // The slices the views show: the nearest voxel plane through the crosshair (the engine
     // clamps to the volume).

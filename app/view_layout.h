@@ -11,7 +11,7 @@
 // and windowLevel() read the state; setLayout, setCrosshair and setWindowLevel restore it.
 #pragma once
 
-#include "slice_view.h"
+#include "views/slice_view.h"
 
 #include <QWidget>
 #include <array>

@@ -153,8 +153,8 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
 }
 
 // A camera that frames the whole volume, so that every triangle is rasterised.
-isoview::gl::SceneParams framing(const isoview::Volume& volume,
-                                 const isoview::gl::OffscreenTarget& target)
+isoview::gpu::SceneParams framing(const isoview::Volume& volume,
+                                  const isoview::gpu::OffscreenTarget& target)
 {
     const glm::dmat4 indexToPhysical = volume.geometry().indexToPhysical();
     const glm::dvec3 far =
@@ -167,12 +167,12 @@ isoview::gl::SceneParams framing(const isoview::Volume& volume,
     const glm::mat4 projection =
         glm::perspective(glm::radians(45.0f), float(target.width()) / float(target.height()),
                          0.1f * radius, 10.0f * radius);
-    isoview::gl::SceneParams params;
+    isoview::gpu::SceneParams params;
     params.view = view;
     params.projection = projection;
     params.viewportSize = {target.width(), target.height()};
     params.targetFramebuffer = target.framebuffer();
-    params.mode = isoview::gl::RenderMode::Surface;
+    params.mode = isoview::gpu::RenderMode::Surface;
     params.orientationMarker = false;
     return params;
 }
@@ -186,11 +186,12 @@ struct VolumeFigures {
     std::uint64_t cells = 0;
     double loadMs = 0.0;
     Summary build, render, frame, capture;
-    isoview::gl::GpuMemoryUse memory;
+    isoview::gpu::GpuMemoryUse memory;
 };
 
-VolumeFigures measure(isoview::gl::SceneRenderer& scene, const isoview::gl::OffscreenTarget& target,
-                      const std::string& path, double iso, int runs)
+VolumeFigures measure(isoview::gpu::SceneRenderer& scene,
+                      const isoview::gpu::OffscreenTarget& target, const std::string& path,
+                      double iso, int runs)
 {
     using namespace isoview;
     VolumeFigures f;
@@ -211,7 +212,7 @@ VolumeFigures measure(isoview::gl::SceneRenderer& scene, const isoview::gl::Offs
     const double spread = iso != 0.0 ? 0.1 * std::abs(iso) : 0.01 * range;
     const double step = runs > 1 ? 2.0 * spread / (runs - 1) : 0.01 * spread;
     scene.setVolume(volume);
-    const gl::SceneParams params = framing(volume, target);
+    const gpu::SceneParams params = framing(volume, target);
 
     // Warm-up: first use compiles and pages in driver state.
     scene.setIsovalue(iso);
@@ -228,13 +229,13 @@ VolumeFigures measure(isoview::gl::SceneRenderer& scene, const isoview::gl::Offs
 
         t = Clock::now();
         scene.render(params);
-        gl::finishGpuWork();
+        gpu::finishGpuWork();
         render.push_back(msSince(t));
 
         t = Clock::now();
         scene.setIsovalue(value + 0.5 * step);
         scene.render(params);
-        gl::finishGpuWork();
+        gpu::finishGpuWork();
         frame.push_back(msSince(t));
 
         t = Clock::now();
@@ -308,9 +309,9 @@ int main(int argc, char** argv)
     if (!args) return exitCode;
     log::setLevel(spdlog::level::err);
     try {
-        gl::HeadlessContext context;
-        gl::SceneRenderer scene(gl::SceneRenderer::Options{args->gl33});
-        gl::OffscreenTarget target(args->size.x, args->size.y);
+        gpu::HeadlessContext context;
+        gpu::SceneRenderer scene(gpu::SceneRenderer::Options{args->gl33});
+        gpu::OffscreenTarget target(args->size.x, args->size.y);
         json report = {{"renderer", scene.capabilities().summary()},
                        {"platform", context.platformDescription()},
                        {"size", {args->size.x, args->size.y}},

@@ -23,7 +23,7 @@
 #include "mesh_export/ply_writer.h"
 #include "mesh_processing/physical_mesh.h"
 #include "mesh_processing/print_preparation.h"
-#include "render/surface_list.h"
+#include "scene/surface_list.h"
 
 #include <array>
 #include <chrono>
@@ -504,18 +504,18 @@ int main(int argc, char** argv)
         const glm::uvec3 d = volume.dims();
         const glm::dvec3 s = volume.geometry().spacing;
 
-        gl::HeadlessContext context(gl::HeadlessContext::Options{.debug = args->verbose});
-        gl::SceneRenderer scene(gl::SceneRenderer::Options{args->gl33});
+        gpu::HeadlessContext context(gpu::HeadlessContext::Options{.debug = args->verbose});
+        gpu::SceneRenderer scene(gpu::SceneRenderer::Options{args->gl33});
         start = std::chrono::steady_clock::now();
         scene.setVolume(volume);
         if (args->crop) {
             const auto& c = *args->crop;
             scene.setCrop({{c[0], c[2], c[4]}, {c[1], c[3], c[5]}}); // Error names the problem
         }
-        gl::finishGpuWork();
+        gpu::finishGpuWork();
         const double uploadMs = millisecondsSince(start);
 
-        const gl::GpuMemoryUse memory = scene.memoryUse();
+        const gpu::GpuMemoryUse memory = scene.memoryUse();
         std::printf("volume: %s\n", args->volumePath.c_str());
         std::printf("dimensions: %ux%ux%u %s, spacing %g %g %g\n", d.x, d.y, d.z,
                     std::string(scalarTypeName(volume.type())).c_str(), s.x, s.y, s.z);

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 struct OutlineVertex {
@@ -104,4 +104,4 @@ void CropBoxOutline::draw(const VoxelBox& box, const glm::mat4& physicalToClip,
     glDrawArrays(GL_TRIANGLES, m_lineVertexCount, m_handleVertexCount);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

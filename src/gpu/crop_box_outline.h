@@ -19,14 +19,14 @@
 #include "extraction/voxel_box.h"
 #include "gpu/gl_objects.h"
 #include "gpu/shader_program.h"
-#include "render/crop_box_handles.h"
+#include "scene/crop_box_handles.h"
 #include "volume/volume.h"
 
 #include <glm/glm.hpp>
 
 #include <optional>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class CropBoxOutline {
 public:
@@ -54,4 +54,4 @@ private:
     GLsizei m_handleVertexCount = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

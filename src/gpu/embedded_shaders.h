@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 struct EmbeddedShader {
     std::string_view path; // relative to shaders/, e.g. "hp_reduce.frag"
@@ -14,4 +14,4 @@ struct EmbeddedShader {
 
 const std::vector<EmbeddedShader>& embeddedShaders();
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

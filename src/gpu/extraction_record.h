@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace isoview::gl::record {
+namespace isoview::gpu::record {
 
 inline constexpr std::size_t kUints = 8;
 inline constexpr std::size_t kBytes = kUints * sizeof(std::uint32_t);
@@ -16,4 +16,4 @@ inline constexpr std::size_t kDrawCommand = 0;
 inline constexpr std::size_t kIndexCount = 5;  // 3 x triangles
 inline constexpr std::size_t kVertexCount = 6; // welded vertices
 
-} // namespace isoview::gl::record
+} // namespace isoview::gpu::record

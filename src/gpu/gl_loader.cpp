@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 std::string glString(GLenum name)
@@ -160,4 +160,4 @@ std::string formatBytes(std::uint64_t bytes)
     return text;
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 // Queries the current context. Throws GlError when no context is current or it is older than
 // OpenGL 3.3 core.
@@ -48,4 +48,4 @@ void throwOnGlAllocationError(std::string_view what, std::uint64_t bytes);
 // A size for messages, in decimal units: "850 kB", "5.6 MB", "1.25 GB".
 std::string formatBytes(std::uint64_t bytes);
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

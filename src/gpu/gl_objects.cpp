@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 enum Counted : std::size_t {
@@ -187,4 +187,4 @@ Shader& Shader::operator=(Shader&& other) noexcept
     return *this;
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <utility>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 // GL objects alive in the process, by kind, over every context: created by the owners below
 // and not yet destroyed. Safe to read from any thread (each count is read atomically; the set
@@ -168,4 +168,4 @@ private:
     GLuint m_id = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

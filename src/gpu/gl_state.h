@@ -7,7 +7,7 @@
 
 #include <array>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class ScopedFramebuffer {
 public:
@@ -346,4 +346,4 @@ private:
     std::array<GLboolean, 4> m_old{};
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

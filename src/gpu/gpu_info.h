@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 struct GlCapabilities {
     int major = 0;
@@ -43,4 +43,4 @@ struct GpuMemoryUse {
     std::uint64_t voxels = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 GpuVolume::GpuVolume(const Volume& volume, std::uint32_t maxTextureSize)
     : m_texture(volume, maxTextureSize), m_geometry(volume.geometry()), m_rescale(volume.rescale())
@@ -42,4 +42,4 @@ std::size_t GpuVolume::bytes() const
     return m_texture.bytes() + m_sliceOriginBytes;
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

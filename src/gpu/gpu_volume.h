@@ -27,7 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class GpuVolume {
 public:
@@ -63,4 +63,4 @@ private:
     BlockRanges m_blockRanges;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

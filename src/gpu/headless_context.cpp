@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 bool hasExtension(const char* list, const char* name)
@@ -182,4 +182,4 @@ const std::string& HeadlessContext::platformDescription() const
     return m_impl->description;
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

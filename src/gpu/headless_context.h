@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class HeadlessContext {
 public:
@@ -38,4 +38,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

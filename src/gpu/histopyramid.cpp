@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 // Allocates `mips` levels of an RGBA integer texture whose mip 0 is `size` texels; returns the
@@ -461,4 +461,4 @@ HistoPyramid::Counts HistoPyramid::readCounts() const
     return countsIn(r);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

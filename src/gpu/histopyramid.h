@@ -41,7 +41,7 @@
 #include <span>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 inline constexpr int kFirst16BitLevel = 3;
 inline constexpr int kFirst32BitLevel = 7;
@@ -163,4 +163,4 @@ private:
     std::size_t m_bytes = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -23,7 +23,7 @@
 #include <optional>
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 void pointSamplersAtUnits(const ShaderProgram& p)
@@ -675,9 +675,9 @@ GpuMemoryUse IsosurfaceExtractor::memoryUse() const
     return use;
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 PyramidLayout IsosurfaceExtractor::pyramidLayout() const
 {
@@ -696,4 +696,4 @@ std::vector<glm::uvec4> IsosurfaceExtractor::readVertexPyramidLevel(std::uint32_
     return m_impl->pyramid->readVertexLevel(level);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class GpuVolume; // gpu/gpu_volume.h (kept out of this header: it pulls in epoxy)
 
@@ -148,4 +148,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

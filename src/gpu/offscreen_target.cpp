@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 void allocate(const Texture& texture, GLint internalFormat, GLenum format, GLenum type, int w,
@@ -83,4 +83,4 @@ void finishGpuWork()
     glFinish();
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -17,7 +17,7 @@
 #include <memory>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class OffscreenTarget {
 public:
@@ -49,4 +49,4 @@ private:
 // never in the frame loop.
 void finishGpuWork();
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

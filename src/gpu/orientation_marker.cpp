@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 // Arrow geometry in units of the arrow's length.
@@ -164,4 +164,4 @@ void OrientationMarker::draw(const glm::mat4& view, glm::ivec2 viewportSize)
     glDrawArrays(GL_TRIANGLES, 0, m_vertexCount);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -15,11 +15,11 @@
 
 #include "gpu/gl_objects.h"
 #include "gpu/shader_program.h"
-#include "render/orientation_marker_layout.h"
+#include "scene/orientation_marker_layout.h"
 
 #include <glm/glm.hpp>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class OrientationMarker {
 public:
@@ -36,4 +36,4 @@ private:
     GLsizei m_vertexCount = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

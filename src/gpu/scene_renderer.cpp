@@ -27,7 +27,7 @@
 #include <new>
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 // Opacities from here up are drawn opaque (depth written, rays stop there).
@@ -773,4 +773,4 @@ FrameGpuTimes SceneRenderer::lastGpuTimes() const
     return m_impl->timers.last();
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

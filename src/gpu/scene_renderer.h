@@ -33,9 +33,9 @@
 #include "extraction/iso_mesh.h"
 #include "extraction/voxel_box.h"
 #include "gpu/gpu_info.h"
-#include "render/crop_box_handles.h"
-#include "render/frame_policy.h"
-#include "render/transfer_function.h"
+#include "scene/crop_box_handles.h"
+#include "scene/frame_policy.h"
+#include "scene/transfer_function.h"
 #include "volume/volume.h"
 
 #include <glm/glm.hpp>
@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 enum class RenderMode { Surface, Volume, SurfaceAndVolume };
 
@@ -204,4 +204,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

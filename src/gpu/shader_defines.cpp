@@ -11,7 +11,7 @@
 #include <sstream>
 #include <utility>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 std::string engineShaderDefines(SamplerKind volumeSampler)
 {
@@ -97,4 +97,4 @@ std::string engineShaderDefines(SamplerKind volumeSampler)
     return s.str();
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

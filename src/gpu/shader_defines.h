@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 std::string engineShaderDefines(SamplerKind volumeSampler);
 
@@ -24,4 +24,4 @@ inline constexpr const char* sliceGeometryDefine(SliceGeometry kind)
 inline constexpr const char* kReduceTo16BitLevelDefine = "#define HP_TARGET_FORMAT rgba16ui\n";
 inline constexpr const char* kReduceTo32BitLevelDefine = "#define HP_TARGET_FORMAT rgba32ui\n";
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -10,7 +10,7 @@
 #include <regex>
 #include <sstream>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 constexpr std::string_view kVersionLine = "#version 330 core\n";
@@ -198,4 +198,4 @@ void ShaderProgram::setSamplerUnit(std::string_view name, GLint unit) const
     glUniform1i(location, unit);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

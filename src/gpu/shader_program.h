@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 struct ShaderStage {
     GLenum stage;
@@ -57,4 +57,4 @@ std::string loadShaderFile(std::string_view path);
 // Every shader file the engine embeds (for the test that compiles them all).
 std::vector<std::string> embeddedShaderPaths();
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 // The grid step of a copy subsampled from a volume of `volumeDims` (volume_slab's subsample:
@@ -100,4 +100,4 @@ void SlicePlanes::draw(const GpuVolume& sampled, glm::uvec3 volumeDims,
     }
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

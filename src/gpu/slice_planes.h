@@ -29,7 +29,7 @@
 #include <array>
 #include <optional>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class GpuVolume;
 
@@ -53,4 +53,4 @@ private:
     VertexArray m_emptyVertexArray = VertexArray::create();
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 constexpr GLint kSliceOriginsUnit = 0;
@@ -192,4 +192,4 @@ void StoredSurfaceProgram::draw(const StoredSurfaceMesh& mesh,
     drawIndexedTriangles(mesh.indexCount(), m_drawInFlushedChunks);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class StoredSurfaceMesh {
 public:
@@ -77,4 +77,4 @@ private:
     std::size_t m_sliceOriginBytes = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -10,7 +10,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 struct SurfaceBricks::Brick {
     BrickSlab slab;
@@ -244,4 +244,4 @@ GpuMemoryUse SurfaceBricks::memoryUse() const
     return use;
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -24,7 +24,7 @@
 #include <optional>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class GpuVolume;
 
@@ -85,4 +85,4 @@ private:
     PlaneMaxima m_planeMaxima; // of the whole volume, in stored units
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

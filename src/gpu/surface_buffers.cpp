@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 // Room for `needed` plus half again, so a growing surface reallocates a few times, not every
@@ -167,4 +167,4 @@ std::size_t SurfaceBuffers::bytes() const
            std::size_t(m_indexCapacity) * sizeof(std::uint32_t);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 // One welded vertex as the extraction writes it (iso_vertices.comp's PackedVertex, and the
 // transform-feedback varyings of iso_vertices.vert in this order).
@@ -80,4 +80,4 @@ private:
     std::uint64_t m_byteLimit = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

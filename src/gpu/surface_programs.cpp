@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 SurfacePrograms buildSurfacePrograms(const std::string& label, const std::string& defines)
 {
@@ -15,4 +15,4 @@ SurfacePrograms buildSurfacePrograms(const std::string& label, const std::string
         ShaderProgram(label + " translucent", stages, defines + kTranslucentSurfaceDefine)};
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 struct SurfacePrograms {
     ShaderProgram opaque;
@@ -20,4 +20,4 @@ struct SurfacePrograms {
 // ShaderError.
 SurfacePrograms buildSurfacePrograms(const std::string& label, const std::string& defines);
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -2,7 +2,7 @@
 // different types never share one (which GL rejects at draw time).
 #pragma once
 
-namespace isoview::gl::units {
+namespace isoview::gpu::units {
 
 inline constexpr int kVolume = 0;
 inline constexpr int kCaseTable = 1;
@@ -18,4 +18,4 @@ inline constexpr int kVp32 = 10;
 inline constexpr int kVertexReduceSource = 11;
 inline constexpr int kCount = 12;
 
-} // namespace isoview::gl::units
+} // namespace isoview::gpu::units

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 // Units of the ray caster's own samplers, after the extraction's (which it shares for the
@@ -234,4 +234,4 @@ void VolumeRaycaster::render(const RaycastFrame& frame)
     glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

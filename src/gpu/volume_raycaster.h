@@ -30,7 +30,7 @@
 #include "gpu/gl_objects.h"
 #include "gpu/shader_program.h"
 #include "gpu/volume_texture.h"
-#include "render/transfer_function.h"
+#include "scene/transfer_function.h"
 #include "volume/volume.h"
 
 #include <glm/glm.hpp>
@@ -38,7 +38,7 @@
 #include <array>
 #include <optional>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class GpuVolume;
 
@@ -119,4 +119,4 @@ private:
     std::optional<TransferFunction> m_transferFunction;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 struct TexelFormat {
@@ -106,4 +106,4 @@ VolumeTexture::VolumeTexture(const Volume& volume, std::uint32_t maxTextureSize)
     throwOnGlError("uploading the volume texture");
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

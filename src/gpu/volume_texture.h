@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 // Which GLSL sampler type reads the texture.
 enum class SamplerKind { Unsigned, Signed, Float };
@@ -42,4 +42,4 @@ private:
     std::size_t m_bytes = 0;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

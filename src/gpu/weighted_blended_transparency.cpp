@@ -7,7 +7,7 @@
 
 #include <array>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 namespace {
 
 constexpr GLint kAccumulationUnit = 0;
@@ -96,4 +96,4 @@ std::size_t WeightedBlendedTransparency::bytes() const
     return std::size_t(m_size.x) * std::size_t(m_size.y) * (8 + 2);
 }
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -24,7 +24,7 @@
 #include <cstddef>
 #include <functional>
 
-namespace isoview::gl {
+namespace isoview::gpu {
 
 class WeightedBlendedTransparency {
 public:
@@ -55,4 +55,4 @@ private:
     bool m_complete = false;
 };
 
-} // namespace isoview::gl
+} // namespace isoview::gpu

@@ -13,7 +13,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/input_file.h"
-#include "render/versioned_json.h"
+#include "scene/versioned_json.h"
 
 #include <cerrno>
 #include <cmath>

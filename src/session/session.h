@@ -43,9 +43,9 @@
 
 #include "extraction/voxel_box.h"
 #include "io/volume_loader.h"
-#include "render/orbit_camera.h"
-#include "render/surface_list.h"
-#include "render/transfer_function.h"
+#include "scene/orbit_camera.h"
+#include "scene/surface_list.h"
+#include "scene/transfer_function.h"
 
 #include <glm/glm.hpp>
 

@@ -1,6 +1,6 @@
 #include "app_test_support.h"
 
-#include "app_defaults.h"
+#include "common/app_defaults.h"
 
 #include <gtest/gtest.h>
 

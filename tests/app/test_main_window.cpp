@@ -2,17 +2,17 @@
 // the isovalue driving the triangle count shown, a 100-step slider drag ending on the last
 // value, export read back by an independent reader (VTK), failures that leave nothing behind.
 #include "app_test_support.h"
-#include "crop_panel.h"
+#include "crop/crop_panel.h"
 #include "extraction/border_caps.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "extraction/mesh_metrics.h"
-#include "isovalue_panel.h"
+#include "loading/raw_import_dialog.h"
+#include "loading/series_picker_dialog.h"
 #include "main_window.h"
 #include "mesh_processing/mesh_components.h"
-#include "raw_import_dialog.h"
-#include "series_picker_dialog.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
+#include "surfaces/isovalue_panel.h"
 #include "test_paths.h"
 
 #include <gtest/gtest.h>
@@ -672,7 +672,7 @@ TEST(MainWindowTest, SettingsAreRememberedByTheNextWindow)
         w->close(); // saves the settings
     }
     MainWindow next;
-    EXPECT_EQ(next.viewport()->renderMode(), gl::RenderMode::SurfaceAndVolume);
+    EXPECT_EQ(next.viewport()->renderMode(), gpu::RenderMode::SurfaceAndVolume);
     EXPECT_EQ(next.viewport()->camera().projection(), Projection::Orthographic);
     ASSERT_FALSE(next.recentFiles().isEmpty());
     EXPECT_EQ(next.recentFiles().first(), samplePath());

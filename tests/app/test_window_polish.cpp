@@ -4,15 +4,15 @@
 // the documents folder, never the scan's; the status bar naming an uneven or tilted stack with
 // its range; and the 3D view saying why it is empty.
 #include "app_test_support.h"
-#include "crop_panel.h"
-#include "isovalue_panel.h"
+#include "common/output_folders.h"
+#include "crop/crop_panel.h"
+#include "loading/stack_geometry_note.h"
 #include "main_window.h"
-#include "output_folders.h"
-#include "stack_geometry_note.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
+#include "surfaces/isovalue_panel.h"
 #include "test_paths.h"
-#include "transfer_function_panel.h"
+#include "transfer_function/transfer_function_panel.h"
 
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
@@ -350,9 +350,9 @@ TEST(WindowPolish, AnEmptySurfaceShowsTheIsovalueAndTheDataRange)
     test::saveScreenshot(*w, "window_empty_surface_hint");
 
     // Volume rendering alone draws no surface: no hint.
-    w->viewport()->setRenderMode(gl::RenderMode::Volume);
+    w->viewport()->setRenderMode(gpu::RenderMode::Volume);
     ASSERT_TRUE(waitUntil([&] { return w->viewport()->emptySurfaceHint().isEmpty(); }));
-    w->viewport()->setRenderMode(gl::RenderMode::Surface);
+    w->viewport()->setRenderMode(gpu::RenderMode::Surface);
     crop->reset();
     ASSERT_TRUE(
         waitUntil([&] { return w->viewport()->lastFrameStats().triangles.value_or(0) > 0; }));

@@ -4,7 +4,7 @@
 // hold the invariants the renderer relies on, and survive a save/parse round trip unchanged.
 #include "core/error.h"
 #include "fuzz_support.h"
-#include "render/transfer_function.h"
+#include "scene/transfer_function.h"
 
 #include <cmath>
 #include <cstddef>

@@ -144,7 +144,7 @@ MeshComparison compareWithCpuReference(const IsoMesh& gpu, const Volume& volume,
 
 // Captures the surface on screen and expects the CPU reference's mesh at the same isovalue;
 // returns its triangle count.
-std::size_t expectCaptureIsTheCpuReference(gl::SceneRenderer& scene, const Volume& volume,
+std::size_t expectCaptureIsTheCpuReference(gpu::SceneRenderer& scene, const Volume& volume,
                                            double iso, int change)
 {
     const IsoMesh gpu = scene.capture();
@@ -173,11 +173,11 @@ TEST(Soak, TwoThousandIsovalueChangesOn256CubedLeakNothingAndMatchTheCpu)
     ASSERT_NO_THROW(glContext());
     const Volume volume = blobWithNoise();
 
-    gl::SceneRenderer scene;
+    gpu::SceneRenderer scene;
     scene.setVolume(volume);
     const glm::ivec2 size(512, 512);
-    gl::OffscreenTarget target(size.x, size.y);
-    gl::SceneParams params;
+    gpu::OffscreenTarget target(size.x, size.y);
+    gpu::SceneParams params;
     const glm::vec3 centre(kSize / 2.0f);
     params.view = glm::lookAt(centre + glm::vec3(200.0f, -260.0f, 180.0f), centre, {0, 0, 1});
     params.projection = glm::perspective(0.8f, 1.0f, 1.0f, 1200.0f);
@@ -189,7 +189,7 @@ TEST(Soak, TwoThousandIsovalueChangesOn256CubedLeakNothingAndMatchTheCpu)
     std::set<std::size_t> capturedTriangles;
     std::size_t trianglesAt100 = 0;
     std::size_t trianglesAtEnd = 0;
-    gl::GlObjectCounts glAfter100;
+    gpu::GlObjectCounts glAfter100;
     double rssAfter100 = 0.0;
     const auto start = std::chrono::steady_clock::now();
     for (int change = 1; change <= kChanges; ++change) {
@@ -213,13 +213,13 @@ TEST(Soak, TwoThousandIsovalueChangesOn256CubedLeakNothingAndMatchTheCpu)
         std::printf("soak: change %4d resident %.1f MiB\n", change, rss);
         std::fflush(stdout); // shown as it goes, even if the run is cut short
         if (change == kCaptureEvery) {
-            glAfter100 = gl::liveGlObjects();
+            glAfter100 = gpu::liveGlObjects();
             rssAfter100 = rss;
         }
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const gl::GlObjectCounts glAtEnd = gl::liveGlObjects();
+    const gpu::GlObjectCounts glAtEnd = gpu::liveGlObjects();
     const double rssAtEnd = residentMiB();
 
     std::vector<double> sorted = frameMs;

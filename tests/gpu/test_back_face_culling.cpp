@@ -20,8 +20,8 @@
 namespace isoview::test {
 namespace {
 
-using gl::SceneParams;
-using gl::SceneRenderer;
+using gpu::SceneParams;
+using gpu::SceneRenderer;
 
 using Image = RgbaFrame;
 
@@ -36,7 +36,7 @@ Image render(SceneRenderer& scene, float distance, float nearPlane = 0.5f)
     p.projection = glm::perspective(glm::radians(50.0f), 1.0f, nearPlane, 400.0f);
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
     p.orientationMarker = false;
-    gl::OffscreenTarget target(kSize, kSize);
+    gpu::OffscreenTarget target(kSize, kSize);
     p.viewportSize = {kSize, kSize};
     p.targetFramebuffer = framebufferOf(target);
     scene.render(p);
@@ -134,7 +134,7 @@ TEST_P(FaceCullingTest, ClosedSurfacesSeenFromOutsideAreCulledWithTheSameFrame)
     }
 
     // Nested shells, both opaque: the live outer one and a stored inner one.
-    const std::vector<gl::SurfaceLayer> layers{
+    const std::vector<gpu::SurfaceLayer> layers{
         {.id = 1, .isovalue = 0.0, .color = {0.8f, 0.3f, 0.2f}},
         {.id = 2, .isovalue = 8.0, .color = {0.2f, 0.3f, 0.8f}}};
     scenes.both([&](SceneRenderer& s) { s.setSurfaces(layers, 1u); });
@@ -202,7 +202,7 @@ TEST_P(FaceCullingTest, OpenOrEnteredSurfacesKeepTheirBackFaces)
     scenes.both([](SceneRenderer& s) { s.setIsovalue(0.0); });
 
     // Translucent: its back faces show through its front faces.
-    gl::SurfaceLayer glass{.id = 1, .isovalue = 0.0, .color = {0.8f, 0.3f, 0.2f}};
+    gpu::SurfaceLayer glass{.id = 1, .isovalue = 0.0, .color = {0.8f, 0.3f, 0.2f}};
     glass.opacity = 0.5f;
     scenes.both([&](SceneRenderer& s) { s.setSurfaces({glass}, 1u); });
     const Image culled = render(scenes.culling, 100.0f);

@@ -22,7 +22,7 @@
 namespace isoview::test {
 namespace {
 
-using gl::SceneRenderer;
+using gpu::SceneRenderer;
 
 // 40 x 36 slices: 3 x 3 = 9 fit a 128-texel texture, so 30 slices take 5 slabs.
 constexpr std::uint32_t kSmallTexture = 128;
@@ -110,9 +110,9 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
 {
     const Volume volume = wavyField(false);
     const glm::ivec2 size(80, 80);
-    const auto render = [&](SceneRenderer& scene, gl::RenderMode mode) {
-        gl::OffscreenTarget target(size.x, size.y);
-        gl::SceneParams p;
+    const auto render = [&](SceneRenderer& scene, gpu::RenderMode mode) {
+        gpu::OffscreenTarget target(size.x, size.y);
+        gpu::SceneParams p;
         const glm::vec3 centre(16.0f, 16.0f, 25.0f);
         p.view = glm::lookAt(centre + glm::vec3(30.0f, -40.0f, 60.0f), centre, {0, 0, 1});
         p.projection = glm::perspective(0.8f, 1.0f, 1.0f, 300.0f);
@@ -128,8 +128,8 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
     SceneRenderer whole(options(GetParam(), 0));
     bricked.setVolume(volume);
     whole.setVolume(volume);
-    const auto a = render(bricked, gl::RenderMode::Surface);
-    const auto b = render(whole, gl::RenderMode::Surface);
+    const auto a = render(bricked, gpu::RenderMode::Surface);
+    const auto b = render(whole, gpu::RenderMode::Surface);
     ASSERT_EQ(a.size(), b.size());
     std::size_t different = 0;
     for (std::size_t i = 0; i < a.size(); ++i)
@@ -138,11 +138,11 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
 
     bricked.setTransferFunction(
         TransferFunction({{-2.0, glm::vec3(1.0f), 0.0f}, {2.0, glm::vec3(1.0f), 0.6f}}));
-    const auto volumeImage = render(bricked, gl::RenderMode::Volume);
+    const auto volumeImage = render(bricked, gpu::RenderMode::Volume);
     const auto background = [&] {
         SceneRenderer empty(options(GetParam(), kSmallTexture));
         empty.setVolume(volume);
-        return render(empty, gl::RenderMode::Volume); // no transfer function: background only
+        return render(empty, gpu::RenderMode::Volume); // no transfer function: background only
     }();
     std::size_t lit = 0;
     std::size_t surface = 0;
@@ -181,7 +181,7 @@ TEST(GpuMemoryCheck, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStays)
             << message;
     }
     expectSame(extract(scene, 0.2), extractIsosurfaceCpu(small, 0.2f), "previous volume");
-    EXPECT_TRUE(gl::availableGpuMemory().has_value()) << "llvmpipe reports system memory";
+    EXPECT_TRUE(gpu::availableGpuMemory().has_value()) << "llvmpipe reports system memory";
 }
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, BrickTest, ::testing::Values(false, true), glPathName);

@@ -20,9 +20,9 @@
 namespace isoview::test {
 namespace {
 
-using gl::RenderMode;
-using gl::SceneParams;
-using gl::SceneRenderer;
+using gpu::RenderMode;
+using gpu::SceneParams;
+using gpu::SceneRenderer;
 
 struct Frame {
     int width = 0;
@@ -53,7 +53,7 @@ SceneParams frontView()
 
 Frame render(SceneRenderer& renderer, SceneParams params)
 {
-    gl::OffscreenTarget target(kSize, kSize);
+    gpu::OffscreenTarget target(kSize, kSize);
     params.targetFramebuffer = framebufferOf(target);
     renderer.render(params);
     return {kSize, target.readPixels()};
@@ -129,12 +129,12 @@ TEST_F(CropBoxOutlineTest, EdgesAndHandlesLandWhereTheBoxProjects)
 
 TEST_F(CropBoxOutlineTest, PassLeavesTheGlStateAsItFoundIt)
 {
-    gl::CropBoxOutline outline;
+    gpu::CropBoxOutline outline;
     outline.setGeometry(VolumeGeometry{});
-    gl::OffscreenTarget target(64, 48);
+    gpu::OffscreenTarget target(64, 48);
     const GLuint fbo = framebufferOf(target);
-    gl::VertexArray hostVertexArray = gl::VertexArray::create();
-    gl::Buffer hostBuffer = gl::Buffer::create();
+    gpu::VertexArray hostVertexArray = gpu::VertexArray::create();
+    gpu::Buffer hostBuffer = gpu::Buffer::create();
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     glViewport(3, 4, 50, 40);
     glEnable(GL_BLEND);
@@ -180,7 +180,7 @@ TEST_F(CropBoxOutlineTest, PassLeavesTheGlStateAsItFoundIt)
     glDepthFunc(GL_LESS);
     glDisable(GL_CULL_FACE);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    EXPECT_NO_THROW(gl::throwOnGlError("drawing the crop box inside a host's state"));
+    EXPECT_NO_THROW(gpu::throwOnGlError("drawing the crop box inside a host's state"));
 }
 
 } // namespace

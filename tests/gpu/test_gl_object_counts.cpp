@@ -15,20 +15,20 @@ class GlObjectCountTest : public GlTest {};
 
 TEST_F(GlObjectCountTest, EveryKindCountsCreatesAndDestroysButNotMoves)
 {
-    const gl::GlObjectCounts before = gl::liveGlObjects();
+    const gpu::GlObjectCounts before = gpu::liveGlObjects();
     {
-        gl::Texture texture = gl::Texture::create();
-        const gl::Buffer buffer = gl::Buffer::create();
-        const gl::Framebuffer framebuffer = gl::Framebuffer::create();
-        const gl::VertexArray vertexArray = gl::VertexArray::create();
-        const gl::Query query = gl::Query::create();
-        const gl::Program program = gl::Program::create();
-        gl::Shader shader(GL_VERTEX_SHADER, "counted");
-        gl::SyncFence fence;
+        gpu::Texture texture = gpu::Texture::create();
+        const gpu::Buffer buffer = gpu::Buffer::create();
+        const gpu::Framebuffer framebuffer = gpu::Framebuffer::create();
+        const gpu::VertexArray vertexArray = gpu::VertexArray::create();
+        const gpu::Query query = gpu::Query::create();
+        const gpu::Program program = gpu::Program::create();
+        gpu::Shader shader(GL_VERTEX_SHADER, "counted");
+        gpu::SyncFence fence;
         fence.insert();
         fence.insert(); // replaces the first fence: still one
 
-        gl::GlObjectCounts expected = before;
+        gpu::GlObjectCounts expected = before;
         expected.textures += 1;
         expected.buffers += 1;
         expected.framebuffers += 1;
@@ -37,23 +37,23 @@ TEST_F(GlObjectCountTest, EveryKindCountsCreatesAndDestroysButNotMoves)
         expected.programs += 1;
         expected.shaders += 1;
         expected.syncs += 1;
-        EXPECT_EQ(gl::liveGlObjects(), expected) << gl::liveGlObjects().describe();
+        EXPECT_EQ(gpu::liveGlObjects(), expected) << gpu::liveGlObjects().describe();
 
-        gl::Texture moved = std::move(texture);
-        gl::Shader movedShader = std::move(shader);
+        gpu::Texture moved = std::move(texture);
+        gpu::Shader movedShader = std::move(shader);
         texture.reset(); // empty after the move: nothing to destroy
-        EXPECT_EQ(gl::liveGlObjects(), expected) << gl::liveGlObjects().describe();
+        EXPECT_EQ(gpu::liveGlObjects(), expected) << gpu::liveGlObjects().describe();
 
         moved.reset();
         fence.reset();
         expected.textures -= 1;
         expected.syncs -= 1;
-        EXPECT_EQ(gl::liveGlObjects(), expected) << gl::liveGlObjects().describe();
+        EXPECT_EQ(gpu::liveGlObjects(), expected) << gpu::liveGlObjects().describe();
 
-        movedShader = gl::Shader(GL_FRAGMENT_SHADER, "replacing"); // one made, one destroyed
-        EXPECT_EQ(gl::liveGlObjects(), expected) << gl::liveGlObjects().describe();
+        movedShader = gpu::Shader(GL_FRAGMENT_SHADER, "replacing"); // one made, one destroyed
+        EXPECT_EQ(gpu::liveGlObjects(), expected) << gpu::liveGlObjects().describe();
     }
-    EXPECT_EQ(gl::liveGlObjects(), before) << gl::liveGlObjects().describe();
+    EXPECT_EQ(gpu::liveGlObjects(), before) << gpu::liveGlObjects().describe();
 }
 
 } // namespace

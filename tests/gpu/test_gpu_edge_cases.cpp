@@ -168,12 +168,12 @@ std::vector<std::uint8_t> renderSphere(bool limitToGl33)
     GpuExtractor extractor(limitToGl33);
     extractor.setVolume(makeSphere({32, 32, 32}, glm::vec3(15.5f), 12.0f));
     extractor->extract(0.0f);
-    gl::OffscreenTarget target(64, 64);
+    gpu::OffscreenTarget target(64, 64);
     target.bind();
     glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
-    gl::SurfaceDrawParams params;
+    gpu::SurfaceDrawParams params;
     // Physical space (= index space here) [0, 31]^3 onto clip space [-1, 1]^3.
     params.physicalToClip =
         glm::mat4(glm::vec4(2.0f / 31.0f, 0, 0, 0), glm::vec4(0, 2.0f / 31.0f, 0, 0),
@@ -214,7 +214,7 @@ TEST_F(GpuDrawTest, PolledVertexCountIsNeverStale)
         GpuExtractor extractor(gl33);
         extractor.setVolume(makeSphere({40, 40, 40}, glm::vec3(19.5f), 15.0f));
         extractor->extract(0.0f);
-        gl::finishGpuWork();
+        gpu::finishGpuWork();
         const std::optional<std::uint32_t> first = extractor->pollVertexCount();
         ASSERT_TRUE(first.has_value());
         EXPECT_EQ(*first, extractor->vertexCount());
@@ -224,7 +224,7 @@ TEST_F(GpuDrawTest, PolledVertexCountIsNeverStale)
         if (early) {
             EXPECT_NE(*early, *first) << "a count of the previous isovalue";
         }
-        gl::finishGpuWork();
+        gpu::finishGpuWork();
         const std::optional<std::uint32_t> second = extractor->pollVertexCount();
         ASSERT_TRUE(second.has_value());
         EXPECT_EQ(*second, extractor->vertexCount());

@@ -34,7 +34,7 @@
 namespace isoview::test {
 namespace {
 
-using gl::SceneRenderer;
+using gpu::SceneRenderer;
 
 // Lets the process map at most `headroom` bytes more than it has mapped now, until destroyed.
 class AddressSpaceLimit {
@@ -118,7 +118,7 @@ std::string failedUploadMessage(std::uint64_t headroom)
     SceneRenderer scene(options);
     scene.setVolume(small);
     const IsoMesh before = extract(scene, 100.5);
-    const gl::GlObjectCounts objects = gl::liveGlObjects();
+    const gpu::GlObjectCounts objects = gpu::liveGlObjects();
 
     std::string message;
     {
@@ -132,8 +132,8 @@ std::string failedUploadMessage(std::uint64_t headroom)
         }
     }
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
-    EXPECT_EQ(gl::liveGlObjects(), objects)
-        << "before: " << objects.describe() << "\nafter: " << gl::liveGlObjects().describe();
+    EXPECT_EQ(gpu::liveGlObjects(), objects)
+        << "before: " << objects.describe() << "\nafter: " << gpu::liveGlObjects().describe();
     EXPECT_TRUE(scene.hasVolume());
     EXPECT_EQ(scene.renderedIsovalue(), 100.5) << "the surface on screen stays";
     const IsoMesh after = extract(scene, 100.5);
@@ -157,7 +157,7 @@ protected:
         if (HasFatalFailure()) return;
         // Runs wherever CI runs (llvmpipe). A GPU's own memory is not bounded by the process's
         // address space, so there the limit would provoke nothing.
-        const std::string renderer = gl::queryCapabilities().renderer;
+        const std::string renderer = gpu::queryCapabilities().renderer;
         if (renderer.find("llvmpipe") == std::string::npos &&
             renderer.find("softpipe") == std::string::npos) {
             // CI is always on a software renderer: a skip there would hide a broken setup.
@@ -174,13 +174,13 @@ TEST_F(GpuOutOfMemoryTest, TheVolumeTextureIsRefusedWithSizesAndThePreviousVolum
 {
     const std::string message = failedUploadMessage(16 * kMiB); // a quarter of the texture
     const glm::uvec2 texels =
-        Flat3DLayout::forVolume(kLargeDims, gl::queryCapabilities().maxTextureSize).textureSize();
+        Flat3DLayout::forVolume(kLargeDims, gpu::queryCapabilities().maxTextureSize).textureSize();
     SCOPED_TRACE(message);
     EXPECT_NE(message.find("This 512x512x256 uint8 volume needs about 194.6 MB of GPU memory "
                            "(volume texture and pyramids) and does not fit: the GPU ran out of "
                            "memory allocating the volume texture of " +
                            std::to_string(texels.x) + "x" + std::to_string(texels.y) + " texels (" +
-                           gl::formatBytes(std::uint64_t(texels.x) * texels.y) + "). "),
+                           gpu::formatBytes(std::uint64_t(texels.x) * texels.y) + "). "),
               std::string::npos);
     EXPECT_NE(message.find("To view it, open a cropped part of it (a smaller region or fewer "
                            "slices), a subsampled copy, or close other programs that use the "
@@ -214,7 +214,7 @@ void expectFrameWithoutRoomForTheMesh(bool limitToGl33)
     const Volume volume = noisyVolume();
     GpuExtractor gpu(limitToGl33);
     gpu.setVolume(volume);
-    gl::OffscreenTarget target(32, 32);
+    gpu::OffscreenTarget target(32, 32);
     target.bind();
     gpu->extract(255.5f); // nothing crosses: the mesh buffers stay empty
     gpu->draw({});
@@ -272,7 +272,7 @@ TEST_F(GpuOutOfMemoryTest, AFrameWithoutRoomForThePerBlockIndexDrawsNothingSaysW
         GTEST_SKIP() << "the 3.3 path has no such index";
     }
     gpu.setVolume(volume);
-    gl::OffscreenTarget target(32, 32);
+    gpu::OffscreenTarget target(32, 32);
     target.bind();
     gpu->extract(255.5f); // nothing crosses: no block is active
     gpu->draw({});

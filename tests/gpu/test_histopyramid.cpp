@@ -190,7 +190,7 @@ TEST_P(HistoPyramidTest, EveryLevelMatchesCpuForSphereWithAllLevelFormats)
     // extents along the way.
     const Volume v = makeSphere({101, 91, 81}, glm::vec3(50.0f, 45.0f, 40.0f), 35.0f);
     ASSERT_GT(PyramidLayout::forVolume(v.dims(), 16384).levelCount,
-              std::uint32_t(gl::kFirst32BitLevel + 1));
+              std::uint32_t(gpu::kFirst32BitLevel + 1));
     expectPyramidMatchesCpu(v, 0.0f, limitToGl33());
 }
 
@@ -199,10 +199,10 @@ INSTANTIATE_TEST_SUITE_P(GlPaths, HistoPyramidTest, ::testing::Values(false, tru
 TEST(PyramidLayout, ThirtyTwoBitLevelsAppearForLargeBases)
 {
     const PyramidLayout layout = PyramidLayout::forVolume({512, 512, 512}, 16384);
-    EXPECT_GT(layout.levelCount - 1, std::uint32_t(gl::kFirst32BitLevel));
+    EXPECT_GT(layout.levelCount - 1, std::uint32_t(gpu::kFirst32BitLevel));
     // The largest per-channel count of each class must fit its format.
-    EXPECT_LE(15u * (1u << (2 * (gl::kFirst16BitLevel - 1))), 255u);
-    EXPECT_LE(15u * (1u << (2 * (gl::kFirst32BitLevel - 1))), 65535u);
+    EXPECT_LE(15u * (1u << (2 * (gpu::kFirst16BitLevel - 1))), 255u);
+    EXPECT_LE(15u * (1u << (2 * (gpu::kFirst32BitLevel - 1))), 65535u);
 }
 
 } // namespace

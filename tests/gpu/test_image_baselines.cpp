@@ -12,7 +12,7 @@
 // ISOVIEW_UPDATE_BASELINES=1 to rewrite the baselines, and commit them.
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
-#include "render/transfer_function.h"
+#include "scene/transfer_function.h"
 #include "support/gl_test_context.h"
 #include "support/shared_data.h"
 #include "test_paths.h"
@@ -34,7 +34,7 @@ namespace isoview::test {
 namespace {
 
 namespace fs = std::filesystem;
-using gl::RenderMode;
+using gpu::RenderMode;
 
 constexpr int kSize = 256;
 constexpr int kChannelTolerance = 16;           // of 255
@@ -71,10 +71,10 @@ Volume headSample()
 
 // The fixed camera: from the anterior side (-X), superior (-Y) up, so the patient's left is
 // on the right of the image, 30 degrees of vertical field of view.
-gl::SceneParams anteriorView(const Volume& volume, RenderMode mode)
+gpu::SceneParams anteriorView(const Volume& volume, RenderMode mode)
 {
     const glm::vec3 center = glm::vec3(volume.dims() - 1u) * 2.0f * 0.5f;
-    gl::SceneParams p;
+    gpu::SceneParams p;
     p.view = glm::lookAt(center - glm::vec3(540.0f, 0.0f, 0.0f), center, {0.0f, -1.0f, 0.0f});
     p.projection = glm::perspective(glm::radians(30.0f), 1.0f, 250.0f, 900.0f);
     p.viewportSize = {kSize, kSize};
@@ -94,18 +94,18 @@ QImage toQImage(const std::vector<std::uint8_t>& bottomRowFirst, int w, int h)
 
 QImage renderHead(const Volume& volume, RenderMode mode, bool withVolume = true)
 {
-    gl::SceneRenderer renderer;
+    gpu::SceneRenderer renderer;
     if (withVolume) {
         renderer.setVolume(volume);
         renderer.setIsovalue(40.0f); // the skin (stored units)
         renderer.setTransferFunction(defaultTransferFunction(volume));
     }
-    gl::OffscreenTarget target(kSize, kSize);
+    gpu::OffscreenTarget target(kSize, kSize);
     target.bind();
     GLint framebuffer = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    gl::SceneParams params = anteriorView(volume, mode);
+    gpu::SceneParams params = anteriorView(volume, mode);
     params.targetFramebuffer = GLuint(framebuffer);
     renderer.render(params);
     return toQImage(target.readPixels(), kSize, kSize);
@@ -153,7 +153,7 @@ class ImageBaselineTest : public GlTest, public ::testing::WithParamInterface<Re
 } // namespace
 } // namespace isoview::test
 
-namespace isoview::gl {
+namespace isoview::gpu {
 // Names the mode in test output (found by argument-dependent lookup).
 void PrintTo(RenderMode mode, std::ostream* os)
 {
@@ -161,7 +161,7 @@ void PrintTo(RenderMode mode, std::ostream* os)
             : mode == RenderMode::Volume ? "volume"
                                          : "surface_and_volume");
 }
-} // namespace isoview::gl
+} // namespace isoview::gpu
 
 namespace isoview::test {
 namespace {

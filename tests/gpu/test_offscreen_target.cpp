@@ -20,7 +20,7 @@ class OffscreenTargetTest : public GlTest {};
 
 // A different colour in every pixel (scissored clears), so that a swapped channel, a mirrored
 // row order or a wrong stride all show.
-void paintEveryPixel(gl::OffscreenTarget& target)
+void paintEveryPixel(gpu::OffscreenTarget& target)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, framebufferOf(target));
     glViewport(0, 0, target.width(), target.height());
@@ -38,7 +38,7 @@ void paintEveryPixel(gl::OffscreenTarget& target)
 
 TEST_F(OffscreenTargetTest, TheBgraReadBackHasTheRgbaPixelsInWindowSystemWords)
 {
-    gl::OffscreenTarget target(5, 3); // an odd width: rows are not 4-pixel aligned
+    gpu::OffscreenTarget target(5, 3); // an odd width: rows are not 4-pixel aligned
     paintEveryPixel(target);
     const std::vector<std::uint8_t> rgba = target.readPixels();
     ASSERT_EQ(rgba.size(), 5u * 3u * 4u);

@@ -9,8 +9,8 @@
 #include "gpu/gl_loader.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
-#include "render/orientation_marker_layout.h"
-#include "render/transfer_function.h"
+#include "scene/orientation_marker_layout.h"
+#include "scene/transfer_function.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/synthetic_volumes.h"
@@ -29,9 +29,9 @@
 namespace isoview::test {
 namespace {
 
-using gl::RenderMode;
-using gl::SceneParams;
-using gl::SceneRenderer;
+using gpu::RenderMode;
+using gpu::SceneParams;
+using gpu::SceneRenderer;
 
 struct Image {
     int width = 0;
@@ -47,7 +47,7 @@ struct Image {
 
 Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
 {
-    gl::OffscreenTarget target(size.x, size.y);
+    gpu::OffscreenTarget target(size.x, size.y);
     params.viewportSize = size;
     params.targetFramebuffer = framebufferOf(target);
     renderer.render(params);
@@ -138,7 +138,7 @@ TEST_F(SceneRendererTest, EveryProgramRunsForEverySamplerType)
             p.volumeResolutionScale = mode == RenderMode::Volume ? 0.5f : 1.0f;
             render(renderer, p, {32, 32});
         }
-        EXPECT_NO_THROW(gl::throwOnGlError("rendering every mode"));
+        EXPECT_NO_THROW(gpu::throwOnGlError("rendering every mode"));
     }
 }
 
@@ -365,7 +365,7 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     // The surface on the GPU is the one of the newest value, not of an earlier one.
     EXPECT_EQ(renderer.capture().triangleCount(),
               extractIsosurfaceCpu(sphere, 2.0f).triangleCount());
-    gl::finishGpuWork();
+    gpu::finishGpuWork();
     const FrameGpuTimes first = renderer.lastGpuTimes();
     ASSERT_TRUE(first.extractMs) << "a finished frame's times are collected without another frame";
     EXPECT_TRUE(first.surfaceMs);
@@ -373,7 +373,7 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
 
     // The next frame, with no new isovalue, extracts nothing: its timings have no extraction.
     render(renderer, p, {32, 32});
-    gl::finishGpuWork();
+    gpu::finishGpuWork();
     const FrameGpuTimes second = renderer.lastGpuTimes();
     EXPECT_FALSE(second.extractMs);
     EXPECT_TRUE(second.surfaceMs);
@@ -381,9 +381,9 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
 
     // The same value again is no change either; a new volume forgets the isovalue.
     renderer.setIsovalue(2.0f);
-    gl::finishGpuWork();
+    gpu::finishGpuWork();
     render(renderer, p, {32, 32});
-    gl::finishGpuWork();
+    gpu::finishGpuWork();
     render(renderer, p, {32, 32});
     EXPECT_FALSE(renderer.lastGpuTimes().extractMs);
     renderer.setVolume(makeSphere({16, 16, 16}, glm::vec3(7.5f), 5.0f));
@@ -402,7 +402,7 @@ TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWh
     {
         SceneRenderer unlimited;
         unlimited.setVolume(sphere);
-        const gl::GpuMemoryUse use = unlimited.memoryUse();
+        const gpu::GpuMemoryUse use = unlimited.memoryUse();
         taken = use.volumeTextureBytes + use.pyramidBytes;
     }
     const std::uint64_t meshAllowance = 400'000;
@@ -436,7 +436,7 @@ TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWh
     EXPECT_NE(renderer.surfaceError()->find("the isosurface mesh buffers ("), std::string::npos)
         << *renderer.surfaceError();
     EXPECT_NE(renderer.surfaceError()->find(") do not fit in the " +
-                                            gl::formatBytes(meshAllowance) +
+                                            gpu::formatBytes(meshAllowance) +
                                             " the GPU memory budget leaves them"),
               std::string::npos)
         << *renderer.surfaceError();
@@ -454,7 +454,7 @@ TEST_F(SceneRendererTest, OddSizedFramebufferIsFilledEdgeToEdge)
     renderer.setVolume(makeSphere({48, 48, 48}, kCenter, 16.0f));
     renderer.setIsovalue(0.0f);
     const glm::ivec2 size(257, 131);
-    gl::OffscreenTarget target(size.x, size.y);
+    gpu::OffscreenTarget target(size.x, size.y);
     target.bind();
     glClearColor(1.0f, 0.0f, 1.0f, 1.0f); // magenta: anything left of it was never drawn
     glClear(GL_COLOR_BUFFER_BIT);
@@ -499,7 +499,7 @@ TEST_F(SceneRendererTest, HostGlStateIsRestored)
     renderer.setVolume(makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f));
     renderer.setIsovalue(0.0f);
     renderer.setTransferFunction(opaqueAbove(-2.0));
-    gl::OffscreenTarget target(64, 48);
+    gpu::OffscreenTarget target(64, 48);
     const GLuint fbo = framebufferOf(target);
 
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -555,7 +555,7 @@ TEST_F(SceneRendererTest, HostGlStateIsRestored)
     glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
     glActiveTexture(GL_TEXTURE0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    EXPECT_NO_THROW(gl::throwOnGlError("rendering inside a host's state"));
+    EXPECT_NO_THROW(gpu::throwOnGlError("rendering inside a host's state"));
 }
 
 TEST_F(SceneRendererTest, VolumeWithoutTransferFunctionShowsOnlyTheBackground)

@@ -27,23 +27,23 @@ class ShaderCompileTest : public GlTest {};
 
 TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKindAndSliceGeometry)
 {
-    const std::vector<std::string> paths = gl::embeddedShaderPaths();
+    const std::vector<std::string> paths = gpu::embeddedShaderPaths();
     int compiled = 0;
     // Each sampler kind as the programs that decide the slice geometry per draw build it, and
     // the unsigned one also as the per-vertex programs build it for each slice geometry.
     std::vector<std::string> builds;
-    for (gl::SamplerKind kind :
-         {gl::SamplerKind::Unsigned, gl::SamplerKind::Signed, gl::SamplerKind::Float})
-        builds.push_back(gl::engineShaderDefines(kind));
-    for (gl::SliceGeometry slices : {gl::SliceGeometry::Regular, gl::SliceGeometry::Measured})
-        builds.push_back(gl::engineShaderDefines(gl::SamplerKind::Unsigned) +
-                         gl::sliceGeometryDefine(slices));
+    for (gpu::SamplerKind kind :
+         {gpu::SamplerKind::Unsigned, gpu::SamplerKind::Signed, gpu::SamplerKind::Float})
+        builds.push_back(gpu::engineShaderDefines(kind));
+    for (gpu::SliceGeometry slices : {gpu::SliceGeometry::Regular, gpu::SliceGeometry::Measured})
+        builds.push_back(gpu::engineShaderDefines(gpu::SamplerKind::Unsigned) +
+                         gpu::sliceGeometryDefine(slices));
     for (const std::string& defines : builds) {
         for (const std::string& path : paths) {
             SCOPED_TRACE(path);
             if (isStage(path, ".vert")) {
                 // A vertex stage alone links (the count pass is such a program).
-                EXPECT_NO_THROW(gl::ShaderProgram(path, {{GL_VERTEX_SHADER, path}}, defines));
+                EXPECT_NO_THROW(gpu::ShaderProgram(path, {{GL_VERTEX_SHADER, path}}, defines));
                 ++compiled;
             } else if (isStage(path, ".comp")) {
                 // Compute stages need OpenGL 4.3, which llvmpipe and every current GPU offer.
@@ -51,16 +51,16 @@ TEST_F(ShaderCompileTest, EveryStageCompilesForEverySamplerKindAndSliceGeometry)
                 // The level reduction is built per written format, each variant compiled here.
                 const std::vector<std::string> variants =
                     path == "hp_reduce_level.comp"
-                        ? std::vector<std::string>{gl::kReduceTo16BitLevelDefine,
-                                                   gl::kReduceTo32BitLevelDefine}
+                        ? std::vector<std::string>{gpu::kReduceTo16BitLevelDefine,
+                                                   gpu::kReduceTo32BitLevelDefine}
                         : std::vector<std::string>{""};
                 for (const std::string& variant : variants) {
                     EXPECT_NO_THROW(
-                        gl::ShaderProgram(path, {{GL_COMPUTE_SHADER, path}}, defines + variant));
+                        gpu::ShaderProgram(path, {{GL_COMPUTE_SHADER, path}}, defines + variant));
                 }
                 ++compiled;
             } else if (isStage(path, ".frag")) {
-                EXPECT_NO_THROW(gl::ShaderProgram(
+                EXPECT_NO_THROW(gpu::ShaderProgram(
                     path,
                     {{GL_VERTEX_SHADER, "fullscreen_triangle.vert"}, {GL_FRAGMENT_SHADER, path}},
                     defines));
@@ -81,7 +81,7 @@ TEST(ShaderFiles, EveryFileUnderShadersIsEmbedded)
             onDisk.insert(fs::relative(entry.path(), root).generic_string());
         }
     }
-    const std::vector<std::string> embedded = gl::embeddedShaderPaths();
+    const std::vector<std::string> embedded = gpu::embeddedShaderPaths();
     EXPECT_EQ(onDisk, std::set<std::string>(embedded.begin(), embedded.end()));
 }
 
@@ -109,8 +109,8 @@ TEST_F(ShaderCompileTest, CompileErrorNamesFileAndLine)
     ::setenv("ISOVIEW_SHADER_DIR", dir.c_str(), 1);
     std::string message;
     try {
-        gl::ShaderProgram("broken", {{GL_VERTEX_SHADER, "extraction_record.vert"}},
-                          gl::engineShaderDefines(gl::SamplerKind::Unsigned));
+        gpu::ShaderProgram("broken", {{GL_VERTEX_SHADER, "extraction_record.vert"}},
+                           gpu::engineShaderDefines(gpu::SamplerKind::Unsigned));
     } catch (const ShaderError& e) {
         message = e.what();
     }

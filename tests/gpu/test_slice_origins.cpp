@@ -177,18 +177,18 @@ std::vector<bool> silhouette(const Volume& volume, DrawnBy drawnBy = DrawnBy::Ex
     GpuExtractor extractor;
     extractor.setVolume(volume);
     extractor->extract(0.0f);
-    gl::StoredSurfaceProgram storedProgram(extractor->capabilities());
-    gl::StoredSurfaceMesh stored;
+    gpu::StoredSurfaceProgram storedProgram(extractor->capabilities());
+    gpu::StoredSurfaceMesh stored;
     if (drawnBy == DrawnBy::StoredLayer) {
         storedProgram.setVolume(volume.dims(), volume.geometry());
         stored.store(extractor->capture());
     }
-    gl::OffscreenTarget target(96, 96);
+    gpu::OffscreenTarget target(96, 96);
     target.bind();
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
-    gl::SurfaceDrawParams params;
+    gpu::SurfaceDrawParams params;
     // Physical x, y in [centre - 16, centre + 16] onto the viewport.
     const float s = 1.0f / 16.0f;
     params.physicalToClip =

@@ -22,8 +22,8 @@
 namespace isoview::test {
 namespace {
 
-using gl::SceneParams;
-using gl::SceneRenderer;
+using gpu::SceneParams;
+using gpu::SceneRenderer;
 
 // 48^3 voxels seen along -z through an orthographic camera that maps 48 units onto 96 pixels:
 // pixel column x shows physical x = 0.5 x - 0.25, so its nearest voxel column is never a tie.
@@ -52,7 +52,7 @@ Volume rampAlongI()
 
 std::vector<std::uint8_t> renderRgba(SceneRenderer& renderer, SceneParams params)
 {
-    gl::OffscreenTarget target(kSize, kSize);
+    gpu::OffscreenTarget target(kSize, kSize);
     params.targetFramebuffer = framebufferOf(target);
     renderer.render(params);
     return target.readPixels(); // bottom row first
@@ -127,7 +127,7 @@ TEST_F(SlicePlanesTest, HostGlStateIsRestored)
 {
     SceneRenderer renderer;
     renderer.setVolume(rampAlongI());
-    gl::OffscreenTarget target(kSize, kSize);
+    gpu::OffscreenTarget target(kSize, kSize);
     const GLuint fbo = framebufferOf(target);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     glEnable(GL_DEPTH_TEST);
@@ -135,9 +135,9 @@ TEST_F(SlicePlanesTest, HostGlStateIsRestored)
     glDepthMask(GL_FALSE);
     glEnable(GL_CULL_FACE);
     glActiveTexture(GL_TEXTURE5);
-    gl::Texture bound = gl::Texture::create();
+    gpu::Texture bound = gpu::Texture::create();
     glBindTexture(GL_TEXTURE_2D, bound.id());
-    gl::VertexArray vao = gl::VertexArray::create();
+    gpu::VertexArray vao = gpu::VertexArray::create();
     glBindVertexArray(vao.id());
 
     SceneParams p = frontView();
@@ -180,12 +180,12 @@ TEST_F(SlicePlanesTest, HostGlStateIsRestored)
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    EXPECT_NO_THROW(gl::throwOnGlError("slice planes inside a host's state"));
+    EXPECT_NO_THROW(gpu::throwOnGlError("slice planes inside a host's state"));
 }
 
 TEST_F(SlicePlanesTest, EveryGlObjectIsFreedWithTheRenderer)
 {
-    const gl::GlObjectCounts before = gl::liveGlObjects();
+    const gpu::GlObjectCounts before = gpu::liveGlObjects();
     {
         SceneRenderer renderer;
         renderer.setVolume(rampAlongI());
@@ -193,9 +193,9 @@ TEST_F(SlicePlanesTest, EveryGlObjectIsFreedWithTheRenderer)
         p.slicePlanes.show = true;
         p.slicePlanes.index = {10, 20, 30};
         renderRgba(renderer, p);
-        EXPECT_NE(gl::liveGlObjects(), before);
+        EXPECT_NE(gpu::liveGlObjects(), before);
     }
-    EXPECT_EQ(gl::liveGlObjects(), before) << gl::liveGlObjects().describe();
+    EXPECT_EQ(gpu::liveGlObjects(), before) << gpu::liveGlObjects().describe();
 }
 
 } // namespace

@@ -73,15 +73,15 @@ TEST_F(SurfaceDrawChunksTest, ChunksDrawEveryTriangleOnceAndTheImageOfOneDraw)
 {
     const IsoMesh mesh = chunkedSheet();
     ASSERT_EQ(mesh.triangleCount(), 50001u);
-    gl::StoredSurfaceMesh stored;
+    gpu::StoredSurfaceMesh stored;
     stored.store(mesh);
-    const std::string defines = gl::engineShaderDefines(gl::SamplerKind::Unsigned) +
-                                gl::sliceGeometryDefine(gl::SliceGeometry::Regular);
-    gl::ShaderProgram program(
+    const std::string defines = gpu::engineShaderDefines(gpu::SamplerKind::Unsigned) +
+                                gpu::sliceGeometryDefine(gpu::SliceGeometry::Regular);
+    gpu::ShaderProgram program(
         "chunked sheet",
         {{GL_VERTEX_SHADER, "isosurface.vert"}, {GL_FRAGMENT_SHADER, "isosurface.frag"}}, defines);
     {
-        gl::ScopedProgram use(program.id());
+        gpu::ScopedProgram use(program.id());
         const glm::mat4 identity(1.0f);
         const glm::mat4 toClip =
             glm::ortho(-1.0f, float(kQuads) + 1.0f, -1.0f, float(kQuads) + 3.0f, -1.0f, 1.0f);
@@ -97,15 +97,15 @@ TEST_F(SurfaceDrawChunksTest, ChunksDrawEveryTriangleOnceAndTheImageOfOneDraw)
     }
 
     const auto draw = [&](bool inChunks) {
-        gl::OffscreenTarget target(kImageSize, kImageSize);
+        gpu::OffscreenTarget target(kImageSize, kImageSize);
         target.bind();
         glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        gl::Query generated = gl::Query::create();
-        gl::ScopedProgram use(program.id());
-        gl::ScopedVertexArray vao(stored.vertexArray());
+        gpu::Query generated = gpu::Query::create();
+        gpu::ScopedProgram use(program.id());
+        gpu::ScopedVertexArray vao(stored.vertexArray());
         glBeginQuery(GL_PRIMITIVES_GENERATED, generated.id());
-        gl::drawIndexedTriangles(stored.indexCount(), inChunks);
+        gpu::drawIndexedTriangles(stored.indexCount(), inChunks);
         glEndQuery(GL_PRIMITIVES_GENERATED);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         Drawn drawn;
@@ -126,11 +126,11 @@ TEST_F(SurfaceDrawChunksTest, ChunksDrawEveryTriangleOnceAndTheImageOfOneDraw)
 
     // Fewer indices than a triangle draw nothing (and return).
     for (std::uint32_t indices : {0u, 1u, 2u}) {
-        gl::ScopedProgram use(program.id());
-        gl::ScopedVertexArray vao(stored.vertexArray());
-        gl::Query generated = gl::Query::create();
+        gpu::ScopedProgram use(program.id());
+        gpu::ScopedVertexArray vao(stored.vertexArray());
+        gpu::Query generated = gpu::Query::create();
         glBeginQuery(GL_PRIMITIVES_GENERATED, generated.id());
-        gl::drawIndexedTriangles(indices, true);
+        gpu::drawIndexedTriangles(indices, true);
         glEndQuery(GL_PRIMITIVES_GENERATED);
         GLuint primitives = 1;
         glGetQueryObjectuiv(generated.id(), GL_QUERY_RESULT, &primitives);

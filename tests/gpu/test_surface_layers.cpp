@@ -27,9 +27,9 @@
 namespace isoview::test {
 namespace {
 
-using gl::SceneParams;
-using gl::SceneRenderer;
-using gl::SurfaceLayer;
+using gpu::SceneParams;
+using gpu::SceneRenderer;
+using gpu::SurfaceLayer;
 
 // Two interleaved surfaces of one field, optionally on an unevenly spaced, sheared stack.
 Volume wavyField(bool sheared)
@@ -175,7 +175,7 @@ Image render(SceneRenderer& scene, glm::vec3 background, float nearPlane = 1.0f,
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, nearPlane, farPlane);
     p.backgroundTop = p.backgroundBottom = background;
     p.orientationMarker = false;
-    gl::OffscreenTarget target(kImageSize.x, kImageSize.y);
+    gpu::OffscreenTarget target(kImageSize.x, kImageSize.y);
     p.viewportSize = kImageSize;
     p.targetFramebuffer = framebufferOf(target);
     scene.render(p);
@@ -440,14 +440,14 @@ TEST_P(SurfaceLayersTest, StoredAndLiveDrawingsOfOneSurfaceAreTheSameImage)
 TEST_P(SurfaceLayersTest, TheRendererFreesEveryGlObjectOfItsLayers)
 {
     const Volume volume = makeSphere({48, 48, 48}, glm::vec3(23.5f), 20.0f);
-    const gl::GlObjectCounts before = gl::liveGlObjects();
+    const gpu::GlObjectCounts before = gpu::liveGlObjects();
     {
         SceneRenderer scene(options(limitToGl33()));
         scene.setVolume(volume);
         renderLayers(scene, {kInnerRed, withOpacity(kOuterBlue, 0.4f)}, kRed);
         renderLayers(scene, {kOuterBlue, withOpacity(kInnerRed, 0.4f)}, std::nullopt);
     }
-    EXPECT_EQ(gl::liveGlObjects(), before) << gl::liveGlObjects().describe();
+    EXPECT_EQ(gpu::liveGlObjects(), before) << gpu::liveGlObjects().describe();
 }
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, SurfaceLayersTest, ::testing::Values(false, true), glPathName);

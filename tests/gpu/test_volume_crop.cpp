@@ -5,7 +5,7 @@
 // clipped at the same place.
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
-#include "render/transfer_function.h"
+#include "scene/transfer_function.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/synthetic_volumes.h"
@@ -24,9 +24,9 @@
 namespace isoview::test {
 namespace {
 
-using gl::RenderMode;
-using gl::SceneParams;
-using gl::SceneRenderer;
+using gpu::RenderMode;
+using gpu::SceneParams;
+using gpu::SceneRenderer;
 
 struct Image {
     int width = 0;
@@ -42,7 +42,7 @@ struct Image {
 
 Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
 {
-    gl::OffscreenTarget target(size.x, size.y);
+    gpu::OffscreenTarget target(size.x, size.y);
     params.viewportSize = size;
     params.targetFramebuffer = framebufferOf(target);
     renderer.render(params);
@@ -189,7 +189,7 @@ TEST_F(VolumeCropTest, BrickedVolumeIsClippedAtTheSamePlace)
 // Wall time of one frame, rendered and finished (glFinish), the best of `runs`.
 double bestFrameMs(SceneRenderer& renderer, const SceneParams& params, glm::ivec2 size, int runs)
 {
-    gl::OffscreenTarget target(size.x, size.y);
+    gpu::OffscreenTarget target(size.x, size.y);
     SceneParams p = params;
     p.viewportSize = size;
     p.targetFramebuffer = framebufferOf(target);

@@ -2,7 +2,7 @@
 
 namespace isoview::test {
 
-GLuint framebufferOf(const gl::OffscreenTarget& target)
+GLuint framebufferOf(const gpu::OffscreenTarget& target)
 {
     GLint previous = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);

@@ -13,7 +13,7 @@
 namespace isoview::test {
 
 // The framebuffer object the target draws into; the current binding is left as it was.
-GLuint framebufferOf(const gl::OffscreenTarget& target);
+GLuint framebufferOf(const gpu::OffscreenTarget& target);
 
 // An RGBA8 frame as OffscreenTarget::readPixels gives it: bottom row first.
 struct RgbaFrame {

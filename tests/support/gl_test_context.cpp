@@ -4,10 +4,10 @@
 
 namespace isoview::test {
 
-gl::HeadlessContext& glContext()
+gpu::HeadlessContext& glContext()
 {
     // Deliberately never destroyed: it must outlive every GL object of every test.
-    static gl::HeadlessContext* context = new gl::HeadlessContext();
+    static gpu::HeadlessContext* context = new gpu::HeadlessContext();
     return *context;
 }
 

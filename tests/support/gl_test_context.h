@@ -10,7 +10,7 @@ namespace isoview::test {
 
 // The process's context, created (and made current) on first call. Throws GlError if none can
 // be made.
-gl::HeadlessContext& glContext();
+gpu::HeadlessContext& glContext();
 
 // Fixture for GL tests: makes sure the context exists before the test body runs.
 class GlTest : public ::testing::Test {

@@ -3,13 +3,14 @@
 namespace isoview::test {
 
 GpuExtractor::GpuExtractor(bool limitToGl33)
-    : m_extractor(gl::IsosurfaceExtractor::Options{limitToGl33})
+    : m_extractor(gpu::IsosurfaceExtractor::Options{limitToGl33})
 {
 }
 
 void GpuExtractor::setVolume(const Volume& volume)
 {
-    auto fresh = std::make_unique<gl::GpuVolume>(volume, m_extractor.capabilities().maxTextureSize);
+    auto fresh =
+        std::make_unique<gpu::GpuVolume>(volume, m_extractor.capabilities().maxTextureSize);
     m_extractor.setVolume(*fresh);
     m_volume = std::move(fresh);
 }

@@ -19,13 +19,13 @@ public:
     // IsosurfaceExtractor::setVolume do, with the previous volume still in place.
     void setVolume(const Volume& volume);
 
-    gl::IsosurfaceExtractor* operator->() { return &m_extractor; }
-    const gl::IsosurfaceExtractor* operator->() const { return &m_extractor; }
-    gl::IsosurfaceExtractor& extractor() { return m_extractor; }
+    gpu::IsosurfaceExtractor* operator->() { return &m_extractor; }
+    const gpu::IsosurfaceExtractor* operator->() const { return &m_extractor; }
+    gpu::IsosurfaceExtractor& extractor() { return m_extractor; }
 
 private:
-    std::unique_ptr<gl::GpuVolume> m_volume;
-    gl::IsosurfaceExtractor m_extractor;
+    std::unique_ptr<gpu::GpuVolume> m_volume;
+    gpu::IsosurfaceExtractor m_extractor;
 };
 
 } // namespace isoview::test

@@ -1,0 +1,260 @@
+// isoview-viewer-bench [PATH] [--iso VALUE] [--frames N] [--size WxH] [--view WxH]
+//                      [--layout 2x2|1x3|3d] [--mode surface|volume|both]
+// Measures what a user feels while dragging the isovalue, in the real window (MainWindow, the
+// view's render thread, the same renderer), on the bundled sample by default:
+// 1. "every frame": the isovalue changes once per frame (a new value as soon as the previous
+//    frame is swapped), sweeping +-10% around VALUE: frames per second and the delay from the
+//    change to the swap of the frame that shows it.
+// 2. "drag at 200 Hz": a timer offers a new value every 5 ms, as mouse moves do; frames per
+//    second and the delay from the oldest value not yet on screen to the swap of the frame that
+//    shows the newest one (during a long drag no frame shows the newest value, so this grows
+//    with the drag); and how freely the GUI thread runs meanwhile: the intervals between the
+//    timer's ticks (median, 95th percentile, max). Frames render on their own thread, so these
+//    stay near 5 ms however long a frame takes; a GUI thread blocked by a frame would show the
+//    frame time here.
+// Both print the median age of the surface on screen: at each swap, how long ago the isovalue
+// it shows was set. That is what a user dragging the slider sees: how far the surface lags the
+// thumb. And the GUI thread's CPU time per frame: on a machine without a GPU the window's own
+// work (events, repaints, text) runs on the cores the renderer needs.
+// The window is --size, or sized so that the 3D view itself is --view (what compares with a
+// program that renders the whole window, as HPMC's demo does: --layout 3d --view 1280x720).
+// Prints medians. Needs a display (xvfb-run on headless machines).
+#include "common/app_defaults.h"
+#include "core/heap_reuse.h"
+#include "main_window.h"
+#include "surfaces/isovalue_panel.h"
+#include "view_layout.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QSize>
+#include <QTimer>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#ifndef ISOVIEW_SAMPLE_DIR
+#define ISOVIEW_SAMPLE_DIR ""
+#endif
+
+namespace {
+
+// CPU time the calling thread has used, ms.
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    isoview::keepFreedHeapForReuse(); // as the viewer does (core/heap_reuse.h)
+    QCoreApplication::setOrganizationName("isoview-bench");
+    QCoreApplication::setApplicationName("isoview-viewer-bench");
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    parser.addPositionalArgument("path", "Volume (default: the bundled sample).", "[PATH]");
+    QCommandLineOption isoOption("iso", "Centre isovalue, real units (default 40).", "VALUE", "40");
+    QCommandLineOption framesOption("frames", "Frames per measurement (default 60).", "N", "60");
+    QCommandLineOption sizeOption("size", "Window size (default 1280x800).", "WxH", "1280x800");
+    QCommandLineOption viewOption("view", "Size the window so that the 3D view is WxH.", "WxH");
+    QCommandLineOption layoutOption("layout", "2x2 (default, the viewer's), 1x3 or 3d.", "LAYOUT",
+                                    "2x2");
+    QCommandLineOption modeOption("mode", "surface (default), volume or both.", "MODE", "surface");
+    parser.addOptions({isoOption, framesOption, sizeOption, viewOption, layoutOption, modeOption});
+    parser.process(app);
+    const double centre = parser.value(isoOption).toDouble();
+    const int frames = std::max(5, parser.value(framesOption).toInt());
+    QString path = parser.positionalArguments().value(0);
+    if (path.isEmpty()) path = QStringLiteral(ISOVIEW_SAMPLE_DIR "/mr_head.nhdr");
+    const auto sizeOf = [&](const QCommandLineOption& option) -> std::optional<QSize> {
+        const QStringList wh = parser.value(option).split('x');
+        bool okW = false;
+        bool okH = false;
+        const QSize size(wh.value(0).toInt(&okW), wh.value(1).toInt(&okH));
+        if (wh.size() != 2 || !okW || !okH || size.width() < 64 || size.height() < 64) {
+            std::fprintf(stderr, "isoview-viewer-bench: --%s expects WxH (at least 64x64)\n",
+                         qPrintable(option.names().first()));
+            return std::nullopt;
+        }
+        return size;
+    };
+    const std::optional<QSize> windowSize = sizeOf(sizeOption);
+    std::optional<QSize> viewSize;
+    if (parser.isSet(viewOption) && !(viewSize = sizeOf(viewOption))) return 2;
+    if (!windowSize) return 2;
+    const QStringList modes = {"surface", "volume", "both"};
+    const qsizetype mode = modes.indexOf(parser.value(modeOption));
+    if (mode < 0) {
+        std::fprintf(stderr, "isoview-viewer-bench: --mode expects surface, volume or both\n");
+        return 2;
+    }
+    const QStringList layouts = {"2x2", "1x3", "3d"};
+    const qsizetype layout = layouts.indexOf(parser.value(layoutOption));
+    if (layout < 0) {
+        std::fprintf(stderr, "isoview-viewer-bench: --layout expects 2x2, 1x3 or 3d\n");
+        return 2;
+    }
+
+    isoview::app::MainWindow window;
+    // Always set: the layout is remembered, and a bench run must not depend on the one before.
+    window.viewLayout()->setLayout(isoview::app::ViewLayout::Layout(layout));
+    window.resize(*windowSize);
+    window.show();
+    auto* view = window.viewport();
+    // Grows or shrinks the window by what the 3D view lacks or has over --view.
+    const auto fitView = [&] {
+        if (!viewSize) return;
+        QCoreApplication::processEvents();
+        window.resize(window.size() + (*viewSize - view->size()));
+        QCoreApplication::processEvents();
+    };
+    fitView();
+    const isoview::gpu::RenderMode renderModes[] = {isoview::gpu::RenderMode::Surface,
+                                                    isoview::gpu::RenderMode::Volume,
+                                                    isoview::gpu::RenderMode::SurfaceAndVolume};
+    view->setRenderMode(renderModes[mode]);
+    auto* panel = window.isovaluePanel();
+
+    // The sweep: +-10% around the centre, a new value each step.
+    auto valueAt = [&](int i) {
+        const double phase = double(i % 40) / 40.0;
+        const double tri = phase < 0.5 ? phase * 2.0 : 2.0 - phase * 2.0;
+        // Never the same value twice (the sweep repeats every 40 steps), so that a frame's
+        // isovalue names the one setting it shows.
+        const double unique = i * 1e-9 * std::max(1.0, std::abs(centre));
+        return centre * (0.9 + 0.2 * tri) + (i % 2) * 1e-3 + unique;
+    };
+
+    enum class Phase { Loading, EveryFrame, Drag, Done } phase = Phase::Loading;
+    std::vector<double> intervals, latencies, ages;
+    QElapsedTimer clock;
+    clock.start();
+    // Every value set, with when (ns): a swapped frame's isovalue is looked up here for its age.
+    std::vector<std::pair<double, qint64>> offered;
+    const auto offer = [&](double value) {
+        offered.emplace_back(value, clock.nsecsElapsed());
+        panel->setIsovalue(value);
+    };
+    qint64 lastSwap = -1;
+    std::uint64_t seenFrames = 0;
+    int frame = 0;
+    int step = 0;
+    QTimer dragTimer;
+    dragTimer.setInterval(5);
+    dragTimer.setTimerType(Qt::PreciseTimer);
+    std::vector<double> ticks; // GUI thread: intervals between drag-timer ticks, ms
+    qint64 lastTick = -1;
+    QObject::connect(&dragTimer, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (lastTick >= 0) ticks.push_back(double(now - lastTick) / 1e6);
+        lastTick = now;
+        offer(valueAt(++step));
+    });
+
+    double phaseCpuStart = 0.0; // GUI thread CPU at the phase's first frame
+    auto report = [&](const char* name) {
+        const double guiCpuPerFrame =
+            intervals.empty() ? 0.0 : (threadCpuMs() - phaseCpuStart) / double(intervals.size());
+        std::vector<double> fps;
+        fps.reserve(intervals.size());
+        for (double dt : intervals)
+            fps.push_back(1000.0 / dt);
+        std::printf("%-16s frames %zu  median fps %.1f  median frame %.1f ms  median latency "
+                    "%.1f ms  median age %.1f ms  GUI CPU %.2f ms/frame",
+                    name, intervals.size(), median(fps), median(intervals), median(latencies),
+                    median(ages), guiCpuPerFrame);
+        if (!ticks.empty()) {
+            std::sort(ticks.begin(), ticks.end());
+            std::printf("  GUI ticks %zu  median %.1f ms  p95 %.1f ms  max %.1f ms", ticks.size(),
+                        median(ticks), ticks[ticks.size() * 95 / 100], ticks.back());
+            ticks.clear();
+        }
+        std::printf("\n");
+        intervals.clear();
+        latencies.clear();
+        ages.clear();
+        frame = 0;
+        lastSwap = -1;
+    };
+
+    // Connected after the view's own handler, which updates lastFrameStats() first; swaps of
+    // the window that carry no new frame of the view (status bar text) are not frames.
+    QObject::connect(view, &isoview::app::ViewportWidget::frameShown, [&] {
+        if (phase == Phase::Loading || phase == Phase::Done) return;
+        if (view->lastFrameStats().framesRendered == seenFrames) return;
+        seenFrames = view->lastFrameStats().framesRendered;
+        const qint64 now = clock.nsecsElapsed();
+        const auto& stats = view->lastFrameStats();
+        if (lastSwap < 0) phaseCpuStart = threadCpuMs();
+        if (lastSwap >= 0) {
+            intervals.push_back(double(now - lastSwap) / 1e6);
+            if (stats.isovalueLatencyMs) latencies.push_back(*stats.isovalueLatencyMs);
+        }
+        if (stats.renderedIsovalue) {
+            // The setting of the value on screen (every value is set once).
+            const double shown = *stats.renderedIsovalue;
+            const auto it = std::find_if(offered.rbegin(), offered.rend(), [&](const auto& o) {
+                return std::abs(o.first - shown) <= 1e-12 * std::max(1.0, std::abs(shown));
+            });
+            if (it != offered.rend()) ages.push_back(double(now - it->second) / 1e6);
+        }
+        lastSwap = now;
+        if (++frame > frames) {
+            if (phase == Phase::EveryFrame) {
+                report("every frame");
+                phase = Phase::Drag;
+                dragTimer.start();
+                return;
+            }
+            dragTimer.stop();
+            report("drag at 200 Hz");
+            phase = Phase::Done;
+            QTimer::singleShot(0, &app, &QApplication::quit);
+            return;
+        }
+        if (phase == Phase::EveryFrame) offer(valueAt(++step));
+    });
+    QObject::connect(&window, &isoview::app::MainWindow::volumeLoaded, [&] {
+        fitView(); // the panels have their volume's content now
+        if (viewSize && view->size() != *viewSize) {
+            std::fprintf(stderr,
+                         "isoview-viewer-bench: the 3D view is %dx%d, not the %dx%d asked for "
+                         "(a screen too small for the window?)\n",
+                         view->width(), view->height(), viewSize->width(), viewSize->height());
+            app.exit(1);
+            return;
+        }
+        std::printf("volume %s, view %dx%d, mode %s, renderer %s\n",
+                    qPrintable(QFileInfo(path).fileName()), view->width(), view->height(),
+                    qPrintable(modes[mode]), qPrintable(view->rendererName()));
+        QTimer::singleShot(500, [&] {
+            phase = Phase::EveryFrame;
+            offer(valueAt(++step));
+        });
+    });
+    QObject::connect(&window, &isoview::app::MainWindow::loadFailed, [&](const QString& m) {
+        std::fprintf(stderr, "isoview-viewer-bench: %s\n", qPrintable(m));
+        app.exit(1);
+    });
+    QTimer::singleShot(0, [&] { window.openPath(path, centre); });
+    return app.exec();
+}

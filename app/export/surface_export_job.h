@@ -1,0 +1,74 @@
+// The work behind File > Export Surface, apart from the window that starts it: checking the
+// export before anything is written, and writing a captured surface (prepared for printing
+// first when steps ask for it) on a background task.
+//
+// Example:
+//   checkSurfaceExport(steps, options, volume->geometry());          // GUI thread, may throw
+//   task.start([=](TaskContext& c) { *report = writeCapturedSurface(surface, *volume, options,
+//                                                                   steps, path, c); });
+#pragma once
+
+#include "common/background_task.h"
+#include "mesh_export/mesh_export.h"
+#include "mesh_processing/print_preparation.h"
+#include "views/frame_worker.h"
+#include "volume/volume.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace isoview::app {
+
+// Fails now rather than after a slow preparation: bad steps, or voxel coordinates that a
+// prepared mesh of this stack cannot be written in (per-slice origins). Throws isoview::Error.
+void checkSurfaceExport(const PrintSteps& steps, const MeshExportOptions& options,
+                        const VolumeGeometry& geometry);
+
+// Writes surface to path (all or nothing, through the mesh writers), first running the print
+// preparation steps when any is set; progress and cancel through context. Returns what the
+// preparation changed, or nothing when no step ran. Thread: any (no Qt, no GL). Throws
+// isoview::Error, CancelledError.
+std::optional<PrintReport> writeCapturedSurface(const CapturedSurface& surface,
+                                                const Volume& volume,
+                                                const MeshExportOptions& options,
+                                                const PrintSteps& steps, const std::string& path,
+                                                TaskContext& context);
+
+// ---- File > Export All Surfaces ------------------------------------------------------------
+
+// One surface of an export of all: its name, its captured mesh and the colour it is drawn in
+// (linear RGB in [0, 1]).
+struct NamedSurface {
+    std::string name;
+    CapturedSurface surface;
+    glm::vec3 color{1.0f};
+};
+
+// The files an export of all writes, one per name: folder / pattern with "{volume}",
+// "{surface}" and "{n}" (1-based) replaced, then the format's extension. Characters a file
+// name cannot hold ('/', NUL, control characters) become '_'. Throws InvalidInputError when the
+// pattern is empty or two surfaces would get the same file (a pattern without {surface} or {n}).
+std::vector<std::filesystem::path> surfaceFilePaths(const std::filesystem::path& folder,
+                                                    const std::string& pattern,
+                                                    const std::string& volumeName,
+                                                    const std::vector<std::string>& names,
+                                                    MeshFormat format);
+
+// Writes surfaces[i] to paths[i], all or nothing: an existing file is refused before anything
+// is written (IoError naming it: an export never replaces what it did not write), and the files
+// written before a failure or a cancel are removed. Progress: records over all files. Thread:
+// any. Throws isoview::Error, CancelledError.
+void writeSurfaceFiles(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+                       const MeshExportOptions& options,
+                       const std::vector<std::filesystem::path>& paths, TaskContext& context);
+
+// Writes every surface into one PLY (mesh_export/merged_surfaces.h), each vertex in its
+// surface's colour; options' format must be PLY (InvalidInputError otherwise). Atomic like
+// exportMesh. Thread: any. Throws isoview::Error, CancelledError.
+void writeMergedSurfaces(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+                         const MeshExportOptions& options, const std::filesystem::path& path,
+                         TaskContext& context);
+
+} // namespace isoview::app

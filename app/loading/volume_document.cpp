@@ -1,0 +1,51 @@
+#include "loading/volume_document.h"
+
+#include "volume/isovalue_suggestion.h"
+
+#include <QFileInfo>
+#include <algorithm>
+#include <cmath>
+
+namespace isoview::app {
+namespace {
+
+bool isIntegerType(ScalarType t)
+{
+    return t != ScalarType::Float32 && t != ScalarType::Float64;
+}
+
+bool isWhole(double x)
+{
+    return std::isfinite(x) && std::floor(x) == x;
+}
+
+} // namespace
+
+std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& source,
+                                                   const io::VolumeChoice& choice,
+                                                   io::LoadMonitor* monitor)
+{
+    const QString path = QString::fromStdString(source.path.string());
+    auto doc = std::make_shared<VolumeDocument>();
+    doc->path = path;
+    doc->options = choice;
+    doc->format = source.format;
+    auto volume = std::make_shared<Volume>(io::loadVolume(source, choice, monitor));
+    io::reportProgress(monitor, "computing the histogram", 0, 1);
+    doc->histogram = computeHistogram(*volume);
+    io::reportProgress(monitor, "computing the histogram", 1, 1);
+    const ValueRange stored = volume->storedRange();
+    const double a = volume->rescale().toReal(stored.min);
+    const double b = volume->rescale().toReal(stored.max);
+    doc->realRange = {std::min(a, b), std::max(a, b)};
+    doc->suggestedIsovalue = suggestIsovalue(doc->histogram, volume->metadata());
+    doc->integerValued = isIntegerType(volume->type()) && isWhole(volume->rescale().slope) &&
+                         isWhole(volume->rescale().intercept);
+    const std::string& description = volume->metadata().seriesDescription;
+    doc->displayName =
+        description.empty() ? QFileInfo(path).fileName() : QString::fromStdString(description);
+    doc->volume = std::move(volume);
+    return doc;
+}
+
+} // namespace isoview::app

@@ -1,0 +1,258 @@
+#include "views/frame_worker.h"
+
+#include "core/error.h"
+#include "core/log.h"
+#include "gpu/headless_context.h"
+#include "gpu/offscreen_target.h"
+
+#include <QMetaObject>
+#include <QtGlobal>
+#include <exception>
+#include <utility>
+
+namespace isoview::app {
+
+struct FrameWorker::RenderThreadState {
+    std::unique_ptr<gpu::HeadlessContext> context;
+    std::unique_ptr<gpu::SceneRenderer> renderer;
+    std::unique_ptr<gpu::OffscreenTarget> target;
+    std::shared_ptr<const Volume> volume;
+    std::optional<double> appliedIsovalue;
+    VoxelBox appliedCrop;
+    std::shared_ptr<const TransferFunction> appliedTransferFunction;
+    // The surfaces last given to the renderer, the live one's isovalue left out (it goes
+    // through setIsovalue, so a slider drag never resends the list).
+    std::optional<std::vector<gpu::SurfaceLayer>> appliedSurfaces;
+    std::uint32_t appliedLive = 0;
+};
+
+FrameWorker::FrameWorker() : m_state(std::make_unique<RenderThreadState>())
+{
+    m_thread.setObjectName("isoview render");
+    m_threadObject = new QObject;
+    m_threadObject->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_threadObject, &QObject::deleteLater);
+    m_thread.start();
+}
+
+FrameWorker::~FrameWorker()
+{
+    runOnRenderThread([this] {
+        // GL objects go first, with the context current, then the context.
+        if (m_state->context) m_state->context->makeCurrent();
+        m_state->target.reset();
+        m_state->renderer.reset();
+        m_state->context.reset();
+    });
+    m_thread.quit();
+    m_thread.wait();
+}
+
+template <class F> void FrameWorker::runOnRenderThread(F&& f)
+{
+    std::exception_ptr failure;
+    QMetaObject::invokeMethod(
+        m_threadObject,
+        [&] {
+            try {
+                f();
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        },
+        Qt::BlockingQueuedConnection);
+    if (failure) std::rethrow_exception(failure);
+}
+
+namespace {
+
+// ISOVIEW_GPU_MEMORY_BUDGET_MB: the GPU memory a volume may take, in MB (10^6 bytes), instead of
+// what the GPU reports free, the live surface's mesh getting what the volume leaves; 0 (no
+// budget) when unset or not a positive number. Tests set it to refuse volumes or surfaces on
+// any machine; users can keep room for other programs with it.
+std::uint64_t memoryBudgetFromEnvironment()
+{
+    const QString text = qEnvironmentVariable("ISOVIEW_GPU_MEMORY_BUDGET_MB");
+    if (text.isEmpty()) return 0;
+    bool ok = false;
+    const double megabytes = text.toDouble(&ok);
+    if (!ok || !(megabytes > 0.0) || megabytes > 1e9) {
+        log::get("app")->warn("ISOVIEW_GPU_MEMORY_BUDGET_MB='{}' is not a positive number of MB; "
+                              "ignored",
+                              text.toStdString());
+        return 0;
+    }
+    log::get("app")->info("GPU memory budget {} MB (ISOVIEW_GPU_MEMORY_BUDGET_MB)", megabytes);
+    return std::uint64_t(megabytes * 1e6);
+}
+
+} // namespace
+
+QString FrameWorker::start()
+{
+    QString summary;
+    gpu::SceneRenderer::Options options;
+    options.memoryBudgetBytes = memoryBudgetFromEnvironment();
+    if (options.memoryBudgetBytes != 0) {
+        m_budgetNote = QStringLiteral("\n\nThe GPU memory budget is set by "
+                                      "ISOVIEW_GPU_MEMORY_BUDGET_MB=%1.")
+                           .arg(qEnvironmentVariable("ISOVIEW_GPU_MEMORY_BUDGET_MB"));
+    }
+    runOnRenderThread([&] {
+        m_state->context = std::make_unique<gpu::HeadlessContext>();
+        m_state->renderer = std::make_unique<gpu::SceneRenderer>(options);
+        summary = QString::fromStdString(m_state->renderer->capabilities().summary());
+    });
+    m_started = true;
+    return summary;
+}
+
+std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volume)
+{
+    std::optional<QString> error;
+    runOnRenderThread([&] {
+        try {
+            m_state->renderer->setVolume(*volume);
+            m_state->appliedCrop = VoxelBox::whole(volume->dims());
+            m_state->volume = std::move(volume);
+            m_state->appliedIsovalue.reset(); // the renderer needs it again
+            m_state->appliedSurfaces.reset();
+        } catch (const Error& e) {
+            error = QString::fromUtf8(e.what()) + m_budgetNote;
+        }
+    });
+    return error;
+}
+
+CapturedSurface FrameWorker::capture()
+{
+    CapturedSurface surface;
+    runOnRenderThread([&] {
+        const std::optional<double> isovalue = m_state->renderer->renderedIsovalue();
+        if (!m_state->volume || !isovalue) return;
+        surface.mesh = m_state->renderer->capture();
+        surface.isovalue = *isovalue;
+        surface.crop = m_state->renderer->crop();
+    });
+    return surface;
+}
+
+CapturedSurface FrameWorker::capture(std::uint32_t layerId)
+{
+    CapturedSurface surface;
+    runOnRenderThread([&] {
+        if (!m_state->volume) return;
+        const std::optional<double> isovalue = m_state->renderer->extractedIsovalue(layerId);
+        if (!isovalue) return;
+        surface.mesh = m_state->renderer->capture(layerId);
+        surface.isovalue = *isovalue;
+        surface.crop = m_state->renderer->crop();
+    });
+    return surface;
+}
+
+void FrameWorker::request(FrameRequest request)
+{
+    bool schedule = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_pending = std::move(request);
+        schedule = !std::exchange(m_scheduled, true);
+    }
+    if (schedule) QMetaObject::invokeMethod(m_threadObject, [this] { renderPending(); });
+}
+
+namespace {
+
+// Renders one request on the render thread: applies the isovalue and transfer function when
+// they changed, renders into the offscreen target and reads it back. Throws Error.
+std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
+                                           const FrameRequest& request);
+
+} // namespace
+
+void FrameWorker::renderPending()
+{
+    std::optional<FrameRequest> request;
+    {
+        std::lock_guard lock(m_mutex);
+        request = std::exchange(m_pending, std::nullopt);
+        m_scheduled = false;
+    }
+    if (!request || !m_state->renderer || !m_state->volume) return;
+    try {
+        emit frameReady(renderFrame(*m_state, *request));
+    } catch (const Error& e) {
+        log::get("app")->error("rendering a frame failed: {}", e.what());
+    }
+}
+
+std::shared_ptr<const RenderedFrame> FrameWorker::renderNow(const FrameRequest& request)
+{
+    std::shared_ptr<const RenderedFrame> frame;
+    runOnRenderThread([&] {
+        if (m_state->renderer && m_state->volume) frame = renderFrame(*m_state, request);
+    });
+    return frame;
+}
+
+namespace {
+
+std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
+                                           const FrameRequest& request)
+{
+    if (!(request.crop == s.appliedCrop)) {
+        s.renderer->setCrop(request.crop); // the view keeps it within the volume
+        s.appliedCrop = request.crop;
+        s.appliedIsovalue.reset(); // extract again for the new cells
+    }
+    if (!request.surfaces.empty()) {
+        std::vector<gpu::SurfaceLayer> layers = request.surfaces;
+        std::vector<gpu::SurfaceLayer> compared = layers;
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            if (layers[i].id != request.liveSurface) continue;
+            layers[i].isovalue = request.isovalue;
+            compared[i].isovalue = 0.0;
+        }
+        if (s.appliedSurfaces != compared || s.appliedLive != request.liveSurface) {
+            s.renderer->setSurfaces(layers, request.liveSurface);
+            s.appliedSurfaces = std::move(compared);
+            s.appliedLive = request.liveSurface;
+        }
+    }
+    if (s.appliedIsovalue != request.isovalue) {
+        s.renderer->setIsovalue(request.isovalue);
+        s.appliedIsovalue = request.isovalue;
+    }
+    if (request.transferFunction && request.transferFunction != s.appliedTransferFunction) {
+        s.renderer->setTransferFunction(*request.transferFunction);
+        s.appliedTransferFunction = request.transferFunction;
+    }
+    const glm::ivec2 size = request.params.viewportSize;
+    if (!s.target || s.target->width() != size.x || s.target->height() != size.y)
+        s.target = std::make_unique<gpu::OffscreenTarget>(size.x, size.y);
+    gpu::SceneParams params = request.params;
+    params.targetFramebuffer = s.target->framebuffer();
+    s.renderer->render(params);
+    auto frame = std::make_shared<RenderedFrame>();
+    // The frame is opaque and read in the window system's own 32-bit layout: the view paints it
+    // with a plain copy. (RGBA8888 frames were converted pixel by pixel in every paint, on
+    // Qt's thread pool, competing with the renderer for the CPU.)
+    frame->image = QImage(size.x, size.y, QImage::Format_RGB32);
+    s.target->readPixelsBgra(frame->image.bits(), std::size_t(frame->image.bytesPerLine()));
+    frame->image.mirror(); // GL's rows go bottom up
+    frame->params = params;
+    frame->requestedIsovalue = request.isovalue;
+    frame->fullResolution = request.fullResolution;
+    frame->crop = request.crop;
+    frame->isovalue = s.renderer->renderedIsovalue();
+    frame->vertexCount = s.renderer->pollVertexCount();
+    if (const std::optional<std::string> error = s.renderer->surfaceError())
+        frame->surfaceError = QString::fromStdString(*error);
+    frame->gpuTimes = s.renderer->lastGpuTimes();
+    return frame;
+}
+
+} // namespace
+
+} // namespace isoview::app

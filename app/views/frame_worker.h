@@ -1,0 +1,125 @@
+// Renders the 3D view's frames on a thread of its own, so the window never waits for the GPU:
+// the GUI thread posts what the next frame should show and goes back to its event loop (the
+// slider thumb and the camera keep following the mouse), and gets finished frames back as
+// images. While a frame is in flight only the newest request is kept: whatever the user did in
+// the meantime, the next frame shows the latest isovalue and camera.
+//
+// The thread has its own OpenGL context (the engine's EGL HeadlessContext: no window-system
+// context is shared with Qt) and renders into an offscreen target it reads back.
+//
+// Thread: the public functions are called from the GUI thread. start(), setVolume() and
+// capture() wait for the frame in flight and then run on the render thread; request() never
+// waits. frameReady is emitted on the render thread (connect with a queued connection).
+// renderNow() waits for its own frame too.
+#pragma once
+
+#include "extraction/iso_mesh.h"
+#include "extraction/voxel_box.h"
+#include "gpu/scene_renderer.h"
+#include "scene/frame_policy.h"
+#include "scene/transfer_function.h"
+#include "volume/volume.h"
+
+#include <QImage>
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace isoview::app {
+
+// What a frame should show. The isovalue and transfer function go with every request (the
+// render thread applies them only when they changed), so a request that replaces another
+// loses nothing.
+struct FrameRequest {
+    gpu::SceneParams params; // targetFramebuffer is the render thread's own
+    double isovalue = 0.0;   // real units; the live surface's
+    // Every surface (empty: the single surface of isovalue and params.surfaceColor) and the
+    // live one, whose isovalue is `isovalue` (the renderer re-extracts it as that moves).
+    std::vector<gpu::SurfaceLayer> surfaces;
+    std::uint32_t liveSurface = 0;
+    std::shared_ptr<const TransferFunction> transferFunction; // null: none yet
+    // A full-resolution frame of a still view (or a screenshot) beyond the adaptive volume
+    // resolution: its ray-casting time does not steer the adaptation.
+    bool fullResolution = false;
+    VoxelBox crop; // the cells the surface keeps (the whole volume unless the user cropped)
+};
+
+struct RenderedFrame {
+    QImage image; // device pixels, top row first
+    gpu::SceneParams params;
+    bool fullResolution = false;              // the request's
+    double requestedIsovalue = 0.0;           // the request's isovalue (real units)
+    std::optional<double> isovalue;           // of the surface in the image (real units)
+    std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
+    QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
+    VoxelBox crop;        // the request's: the cells the surface in the image keeps
+    FrameGpuTimes gpuTimes;
+};
+
+// The welded mesh of the surface on screen with what it was extracted at, which print
+// preparation needs to close it at the border (a capture can outlive the next frame's values).
+struct CapturedSurface {
+    IsoMesh mesh;          // index space
+    double isovalue = 0.0; // real units
+    VoxelBox crop;
+};
+
+class FrameWorker : public QObject {
+    Q_OBJECT
+public:
+    FrameWorker();
+    ~FrameWorker() override; // finishes the frame in flight, frees the GPU objects, joins
+
+    // Makes the context and the renderer on the render thread. Returns the renderer's summary,
+    // or throws Error (no OpenGL 3.3, shader failure). The renderer's GPU memory budget comes
+    // from ISOVIEW_GPU_MEMORY_BUDGET_MB (MB, read here) when set.
+    QString start();
+    bool started() const { return m_started; }
+
+    // Uploads the volume; returns the error message when the GPU cannot take it (the previous
+    // volume stays then). A volume beyond the GPU's memory or the budget gets a message with the
+    // sizes and what to do (SceneRenderer::setVolume), and the budget's origin when one is set.
+    std::optional<QString> setVolume(std::shared_ptr<const Volume> volume);
+
+    // Queues a frame; replaces a request not yet started.
+    void request(FrameRequest request);
+
+    // Renders this request now and waits for it (screenshots); null before start() or
+    // without a volume. Throws Error.
+    std::shared_ptr<const RenderedFrame> renderNow(const FrameRequest& request);
+
+    // The surface last rendered (empty mesh when none). Throws GlError.
+    CapturedSurface capture();
+    // One surface of the request's list as last extracted (empty mesh when none yet, hidden or
+    // unknown). Throws GlError.
+    CapturedSurface capture(std::uint32_t layerId);
+
+    struct RenderThreadState; // lives on the render thread
+
+signals:
+    void frameReady(std::shared_ptr<const isoview::app::RenderedFrame> frame);
+
+private:
+    void renderPending(); // render thread
+    // Runs f on the render thread and waits for it.
+    template <class F> void runOnRenderThread(F&& f);
+
+    QThread m_thread;
+    QObject* m_threadObject = nullptr; // lives on m_thread: queued calls run there
+    std::unique_ptr<RenderThreadState> m_state;
+    bool m_started = false;
+    // Said after every upload error while ISOVIEW_GPU_MEMORY_BUDGET_MB sets a budget (empty
+    // otherwise), so the user knows where the limit comes from.
+    QString m_budgetNote;
+
+    std::mutex m_mutex; // guards m_pending and m_scheduled
+    std::optional<FrameRequest> m_pending;
+    bool m_scheduled = false;
+};
+
+} // namespace isoview::app

@@ -1,0 +1,493 @@
+#include "views/slice_view.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace isoview::app {
+
+namespace {
+
+constexpr int kMargin = 4; // widget pixels around the slice
+// A dragged isovalue changes the contours with every mouse move, 100 times a second and more.
+// Each repaint re-extracts the selected contour and has Qt recomposite the window around the GL
+// view; with software GL that takes the cores the frame renders on. 30 repaints a second still
+// follow the slider. (The contour() accessor is current at once: only the painting waits.)
+constexpr qint64 kContourRepaintIntervalMs = 33;
+
+// The transform that takes image point (0, 0) to p0, (1, 0) to px and (0, 1) to py.
+QTransform affineFrom(QPointF p0, QPointF px, QPointF py)
+{
+    return QTransform(px.x() - p0.x(), px.y() - p0.y(), py.x() - p0.x(), py.y() - p0.y(), p0.x(),
+                      p0.y());
+}
+
+QString orientationTitle(SliceOrientation o)
+{
+    switch (o) {
+    case SliceOrientation::Axial: return QObject::tr("Axial");
+    case SliceOrientation::Coronal: return QObject::tr("Coronal");
+    case SliceOrientation::Sagittal: return QObject::tr("Sagittal");
+    }
+    return {};
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'f', 1);
+}
+
+} // namespace
+
+SliceView::SliceView(SliceOrientation orientation, QWidget* parent)
+    : QWidget(parent), m_orientation(orientation)
+{
+    setObjectName(QStringLiteral("sliceView_%1")
+                      .arg(QString::fromLatin1(sliceOrientationName(orientation).data())));
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(120, 120);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    m_contourRepaint.setSingleShot(true);
+    connect(&m_contourRepaint, &QTimer::timeout, this, &SliceView::repaintContoursNow);
+}
+
+void SliceView::setVolume(std::shared_ptr<const Volume> volume)
+{
+    m_volume = std::move(volume);
+    m_readout.clear();
+    if (m_volume) {
+        const glm::uvec3 d = m_volume->dims();
+        m_crosshair = glm::dvec3(d / 2u);
+    }
+    reslice();
+    update();
+}
+
+int SliceView::sliceCount() const
+{
+    return m_volume ? int(isoview::sliceCount(*m_volume, m_orientation)) : 0;
+}
+
+void SliceView::setCrosshair(glm::dvec3 indexPoint)
+{
+    m_crosshair = indexPoint;
+    if (!m_volume) return;
+    const int normal = m_slice.axes.normalAxis;
+    const auto wanted = std::uint32_t(
+        std::clamp(std::lround(indexPoint[normal]), 0L, long(m_volume->dims()[normal]) - 1));
+    if (wanted != m_slice.sliceIndex) reslice();
+    update();
+}
+
+void SliceView::setSliceIndex(int index)
+{
+    if (!m_volume) return;
+    const int normal = m_slice.axes.normalAxis;
+    m_crosshair[normal] = std::clamp(index, 0, sliceCount() - 1);
+    reslice();
+    update();
+    emit crosshairMoved(m_crosshair);
+}
+
+void SliceView::setWindowLevel(WindowLevel window)
+{
+    window.width = std::max(window.width, 1e-6);
+    if (window == m_window) return;
+    m_window = window;
+    rebuildImage();
+    update();
+}
+
+void SliceView::setContours(const std::vector<SliceContour>& contours)
+{
+    std::vector<DrawnContour> next;
+    next.reserve(contours.size());
+    for (const SliceContour& c : contours) {
+        DrawnContour d{c, {}};
+        // The segments on this slice at this isovalue are known already: a slider drag
+        // recomputes only the selected surface's contour.
+        const auto known = std::find_if(m_contours.begin(), m_contours.end(), [&](const auto& o) {
+            return o.contour.id == d.contour.id && o.contour.isovalue == d.contour.isovalue;
+        });
+        if (known != m_contours.end() && !known->stale)
+            d.segments = std::move(known->segments);
+        else
+            d.stale = true; // made when next drawn or asked for
+        next.push_back(std::move(d));
+    }
+    m_contours = std::move(next);
+    scheduleContourRepaint();
+}
+
+void SliceView::scheduleContourRepaint()
+{
+    if (m_contourRepaint.isActive()) return; // the owed repaint will show this change too
+    const qint64 since = m_sinceContourRepaint.isValid() ? m_sinceContourRepaint.elapsed()
+                                                         : kContourRepaintIntervalMs;
+    if (since >= kContourRepaintIntervalMs)
+        repaintContoursNow();
+    else
+        m_contourRepaint.start(int(kContourRepaintIntervalMs - since));
+}
+
+void SliceView::repaintContoursNow()
+{
+    m_sinceContourRepaint.restart();
+    update();
+}
+
+DrawnContour* SliceView::selectedContour()
+{
+    const auto it = std::find_if(m_contours.begin(), m_contours.end(),
+                                 [](const DrawnContour& d) { return d.contour.selected; });
+    return it != m_contours.end() ? &*it : nullptr;
+}
+
+void SliceView::setIsovalue(double real)
+{
+    DrawnContour* d = selectedContour();
+    if (!d || d->contour.isovalue == real) return;
+    d->contour.isovalue = real;
+    d->stale = true;
+    scheduleContourRepaint();
+}
+
+void SliceView::setContourColor(const QColor& color)
+{
+    if (DrawnContour* d = selectedContour()) d->contour.color = color;
+    update();
+}
+
+QColor SliceView::contourColor() const
+{
+    for (const DrawnContour& d : m_contours)
+        if (d.contour.selected) return d.contour.color;
+    return {230, 217, 191};
+}
+
+void SliceView::refreshStaleContours() const
+{
+    for (DrawnContour& d : m_contours) {
+        if (!d.stale) continue;
+        d.segments = contourAt(d.contour.isovalue);
+        d.stale = false;
+    }
+}
+
+const std::vector<ContourSegment>& SliceView::contour() const
+{
+    static const std::vector<ContourSegment> kNone;
+    refreshStaleContours();
+    for (const DrawnContour& d : m_contours)
+        if (d.contour.selected) return d.segments;
+    return kNone;
+}
+
+void SliceView::reslice()
+{
+    if (!m_volume) {
+        m_slice = {};
+        m_image = {};
+        recontour();
+        return;
+    }
+    const int normal = sliceAxes(*m_volume, m_orientation).normalAxis;
+    const long last = long(m_volume->dims()[normal]) - 1;
+    const auto index = std::uint32_t(std::clamp(std::lround(m_crosshair[normal]), 0L, last));
+    m_slice = extractSlice(*m_volume, m_orientation, index);
+    rebuildImage();
+    recontour();
+}
+
+void SliceView::recontour()
+{
+    for (DrawnContour& d : m_contours) {
+        d.segments = contourAt(d.contour.isovalue);
+        d.stale = false;
+    }
+}
+
+std::vector<ContourSegment> SliceView::contourAt(double isovalueReal) const
+{
+    if (!m_volume || m_slice.width == 0) return {};
+    const auto iso = float(m_slice.rescale.toStored(isovalueReal));
+    return extractContour(m_slice.stored, m_slice.width, m_slice.height, iso);
+}
+
+void SliceView::rebuildImage()
+{
+    if (m_slice.width == 0) {
+        m_image = {};
+        return;
+    }
+    m_image = QImage(m_slice.width, m_slice.height, QImage::Format_Grayscale8);
+    const double low = m_window.center - m_window.width / 2.0;
+    const double scale = 255.0 / m_window.width;
+    for (int y = 0; y < m_slice.height; ++y) {
+        uchar* line = m_image.scanLine(y);
+        for (int x = 0; x < m_slice.width; ++x) {
+            const double real = m_slice.rescale.toReal(m_slice.storedAt(x, y));
+            const double g = std::isnan(real) ? 0.0 : (real - low) * scale;
+            line[x] = uchar(std::clamp(g, 0.0, 255.0));
+        }
+    }
+}
+
+SliceView::Fit SliceView::fit() const
+{
+    Fit f;
+    if (m_slice.width == 0) return f;
+    glm::dvec2 lo(1e300);
+    glm::dvec2 hi(-1e300);
+    const double w = m_slice.width - 0.5;
+    const double h = m_slice.height - 0.5;
+    for (glm::dvec2 corner :
+         {glm::dvec2(-0.5, -0.5), glm::dvec2(w, -0.5), glm::dvec2(-0.5, h), glm::dvec2(w, h)}) {
+        const glm::dvec2 d = m_slice.toDisplay(corner);
+        lo = glm::min(lo, d);
+        hi = glm::max(hi, d);
+    }
+    const glm::dvec2 size = glm::max(hi - lo, glm::dvec2(1e-9));
+    f.scale = std::min((width() - 2.0 * kMargin) / size.x, (height() - 2.0 * kMargin) / size.y);
+    f.scale = std::max(f.scale, 1e-9);
+    f.offset = QPointF((width() - size.x * f.scale) / 2.0 - lo.x * f.scale,
+                       (height() - size.y * f.scale) / 2.0 - lo.y * f.scale);
+    return f;
+}
+
+QPointF SliceView::toWidget(glm::dvec2 display) const
+{
+    const Fit f = fit();
+    return QPointF(display.x * f.scale, display.y * f.scale) + f.offset;
+}
+
+QPointF SliceView::widgetPointOfPixel(glm::dvec2 pixel) const
+{
+    return toWidget(m_slice.toDisplay(pixel));
+}
+
+std::optional<glm::dvec2> SliceView::pixelAtWidgetPoint(QPointF point) const
+{
+    if (m_slice.width == 0) return std::nullopt;
+    const Fit f = fit();
+    const QPointF d = (point - f.offset) / f.scale;
+    return m_slice.pixelAtDisplay({d.x(), d.y()});
+}
+
+void SliceView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), Qt::black);
+    p.setPen(QColor(200, 200, 200));
+    if (!m_volume || m_image.isNull()) {
+        p.drawText(rect(), Qt::AlignCenter,
+                   tr("%1: no volume").arg(orientationTitle(m_orientation)));
+        return;
+    }
+    const VolumeSlice& s = m_slice;
+    // A stack with measured slice positions places each of its slices (one image row or column)
+    // between the midpoints to its neighbours; any other slice is one affine image.
+    const bool kInPlane = s.axes.normalAxis != 2 && s.geometry.sliceOrigins.size() >= 2;
+    if (!kInPlane) {
+        p.setTransform(affineFrom(widgetPointOfPixel({-0.5, -0.5}), widgetPointOfPixel({0.5, -0.5}),
+                                  widgetPointOfPixel({-0.5, 0.5})));
+        p.drawImage(QPointF(0, 0), m_image);
+    } else {
+        const bool kIsRow = s.axes.rowAxis == 2;
+        const int strips = kIsRow ? s.height : s.width;
+        // Display position of a pixel, extrapolated half a slice past the first and last.
+        const auto display = [&](glm::dvec2 px) {
+            double& k = kIsRow ? px.y : px.x;
+            const double clamped = std::clamp(k, 0.0, double(strips - 1));
+            if (k == clamped) return m_slice.toDisplay(px);
+            const double outward = k - clamped;
+            k = clamped;
+            const glm::dvec2 edge = m_slice.toDisplay(px);
+            k = clamped - std::copysign(0.5, outward);
+            const glm::dvec2 inner = m_slice.toDisplay(px);
+            return edge + (edge - inner) * (std::abs(outward) / 0.5);
+        };
+        for (int strip = 0; strip < strips; ++strip) {
+            const double c = strip;
+            const glm::dvec2 o = kIsRow ? glm::dvec2(-0.5, c - 0.5) : glm::dvec2(c - 0.5, -0.5);
+            const glm::dvec2 ox = kIsRow ? glm::dvec2(0.5, c - 0.5) : glm::dvec2(c + 0.5, -0.5);
+            const glm::dvec2 oy = kIsRow ? glm::dvec2(-0.5, c + 0.5) : glm::dvec2(c - 0.5, 0.5);
+            const QPointF w0 = toWidget(display(o));
+            const QPointF wx = toWidget(display(ox));
+            const QPointF wy = toWidget(display(oy));
+            p.setTransform(affineFrom(w0, wx, wy));
+            const QRect source =
+                kIsRow ? QRect(0, strip, s.width, 1) : QRect(strip, 0, 1, s.height);
+            p.drawImage(QPointF(0, 0), m_image, source);
+        }
+    }
+    p.resetTransform();
+    p.setRenderHint(QPainter::Antialiasing);
+
+    // Each surface's isocontour in its colour; the selected one (the slider's) a little thicker.
+    refreshStaleContours();
+    for (const DrawnContour& d : m_contours) {
+        QPen contourPen(d.contour.color, d.contour.selected ? 1.5 : 1.0);
+        contourPen.setCosmetic(true);
+        p.setPen(contourPen);
+        for (const ContourSegment& seg : d.segments)
+            p.drawLine(widgetPointOfPixel(glm::dvec2(seg.a)),
+                       widgetPointOfPixel(glm::dvec2(seg.b)));
+    }
+
+    // The crosshair: the other two views' planes through this one.
+    const double cx = s.axes.flipColumns ? s.width - 1 - m_crosshair[s.axes.columnAxis]
+                                         : m_crosshair[s.axes.columnAxis];
+    const double cy =
+        s.axes.flipRows ? s.height - 1 - m_crosshair[s.axes.rowAxis] : m_crosshair[s.axes.rowAxis];
+    QPen crossPen(QColor(255, 200, 0, 170), 1.0);
+    crossPen.setCosmetic(true);
+    p.setPen(crossPen);
+    QPainterPath cross;
+    cross.moveTo(widgetPointOfPixel({-0.5, cy}));
+    for (int x = 0; x < s.width; ++x)
+        cross.lineTo(widgetPointOfPixel({x + 0.5, cy}));
+    cross.moveTo(widgetPointOfPixel({cx, -0.5}));
+    for (int y = 0; y < s.height; ++y)
+        cross.lineTo(widgetPointOfPixel({cx, y + 0.5}));
+    p.drawPath(cross);
+
+    // Header (slice_header.h: wraps and elides in narrow views), anatomical letters, readout.
+    const QRect inner = rect().adjusted(6, 4, -6, -4);
+    const auto& letters = s.axes.edgeLetters;
+    const std::vector<SliceHeaderItem> header = headerLayout();
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        const bool letter = i == 0 && !letters[2].empty(); // the top letter comes first
+        p.setPen(letter ? QColor(255, 220, 120) : QColor(230, 230, 230));
+        p.drawText(header[i].rect, Qt::AlignLeft | Qt::AlignTop, header[i].text);
+    }
+    p.setPen(QColor(255, 220, 120));
+    p.drawText(inner, Qt::AlignLeft | Qt::AlignVCenter,
+               QString::fromLatin1(letters[0].data(), int(letters[0].size())));
+    p.drawText(inner, Qt::AlignRight | Qt::AlignVCenter,
+               QString::fromLatin1(letters[1].data(), int(letters[1].size())));
+    p.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom,
+               QString::fromLatin1(letters[3].data(), int(letters[3].size())));
+    p.setPen(QColor(230, 230, 230));
+    if (!m_readout.isEmpty()) p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, m_readout);
+}
+
+std::vector<SliceHeaderItem> SliceView::headerLayout() const
+{
+    const auto& top = m_slice.axes.edgeLetters[2];
+    SliceHeaderTexts texts;
+    texts.orientation = orientationTitle(m_orientation);
+    if (m_volume)
+        texts.slice = QStringLiteral("%1/%2").arg(m_slice.sliceIndex + 1).arg(sliceCount());
+    texts.letter = QString::fromLatin1(top.data(), int(top.size()));
+    texts.window = tr("W %1 L %2").arg(number(m_window.width), number(m_window.center));
+    return layoutSliceHeader(fontMetrics(), rect().adjusted(6, 4, -6, -4), texts);
+}
+
+void SliceView::moveCrosshairTo(QPointF widgetPoint)
+{
+    const auto pixel = pixelAtWidgetPoint(widgetPoint);
+    if (!pixel) return;
+    m_crosshair = m_slice.indexAt(*pixel);
+    update();
+    emit crosshairMoved(m_crosshair);
+}
+
+void SliceView::updateReadout(QPointF widgetPoint)
+{
+    const auto pixel = pixelAtWidgetPoint(widgetPoint);
+    QString text;
+    if (pixel) {
+        const glm::dvec2 voxel(std::clamp(std::round(pixel->x), 0.0, double(m_slice.width - 1)),
+                               std::clamp(std::round(pixel->y), 0.0, double(m_slice.height - 1)));
+        const glm::dvec3 mm = m_slice.toPhysical(voxel);
+        const double value = m_slice.rescale.toReal(m_slice.storedAt(int(voxel.x), int(voxel.y)));
+        const bool patient = m_volume->metadata().patientSpace;
+        text = tr("(%1, %2, %3) mm%4 | %5 %6")
+                   .arg(number(mm.x), number(mm.y), number(mm.z), patient ? tr(" LPS") : QString())
+                   .arg(QString::number(value, 'g', 6),
+                        QString::fromStdString(m_volume->metadata().units))
+                   .trimmed();
+    }
+    if (text != m_readout) {
+        m_readout = text;
+        update();
+    }
+}
+
+void SliceView::mousePressEvent(QMouseEvent* event)
+{
+    const bool windowDrag =
+        event->button() == Qt::RightButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier));
+    if (windowDrag) {
+        m_windowDrag = true;
+        m_dragStart = event->position();
+        m_dragStartWindow = m_window;
+    } else if (event->button() == Qt::LeftButton) {
+        moveCrosshairTo(event->position());
+    }
+    event->accept();
+}
+
+void SliceView::mouseMoveEvent(QMouseEvent* event)
+{
+    updateReadout(event->position());
+    if (m_windowDrag) {
+        // Full width of the data range across about 500 pixels of drag: right widens the
+        // window, down raises the level (as most DICOM viewers do).
+        const ValueRange range = m_volume ? m_volume->storedRange() : ValueRange{0.0, 1.0};
+        const double span =
+            std::max((range.max - range.min) * (m_volume ? m_volume->rescale().slope : 1.0), 1.0);
+        const QPointF delta = event->position() - m_dragStart;
+        WindowLevel w = m_dragStartWindow;
+        w.width = std::max(1e-3 * span, w.width + delta.x() * span / 500.0);
+        w.center += delta.y() * span / 500.0;
+        setWindowLevel(w);
+        emit windowLevelChanged(m_window);
+    } else if (event->buttons() & Qt::LeftButton) {
+        moveCrosshairTo(event->position());
+    }
+}
+
+void SliceView::mouseReleaseEvent(QMouseEvent* event)
+{
+    m_windowDrag = false;
+    event->accept();
+}
+
+void SliceView::wheelEvent(QWheelEvent* event)
+{
+    const int steps = event->angleDelta().y() / 120;
+    if (steps != 0 && m_volume) setSliceIndex(sliceIndex() + steps);
+    event->accept();
+}
+
+void SliceView::keyPressEvent(QKeyEvent* event)
+{
+    if (!m_volume) return QWidget::keyPressEvent(event);
+    switch (event->key()) {
+    case Qt::Key_Up:
+    case Qt::Key_PageUp: setSliceIndex(sliceIndex() + 1); break;
+    case Qt::Key_Down:
+    case Qt::Key_PageDown: setSliceIndex(sliceIndex() - 1); break;
+    case Qt::Key_Home: setSliceIndex(0); break;
+    case Qt::Key_End: setSliceIndex(sliceCount() - 1); break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void SliceView::leaveEvent(QEvent* event)
+{
+    m_readout.clear();
+    update();
+    QWidget::leaveEvent(event);
+}
+
+} // namespace isoview::app

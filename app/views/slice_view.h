@@ -1,0 +1,148 @@
+// One 2D slice view (axial, coronal or sagittal): the slice's voxels through a window/level,
+// each visible surface's isocontour in its colour (the selected one thicker), the crosshair
+// shared with the other views, the anatomical letters at its edges and a readout of the position
+// (mm, LPS in patient space) and value (real units) under the cursor.
+//
+// Input: wheel, Up/Down and PageUp/PageDown step one slice (Home/End: first/last); a left click
+// moves the crosshair (emits crosshairMoved, which the layout passes to the other views);
+// right-drag or Ctrl+left-drag adjusts the window (horizontal: width, vertical: level).
+// The slice and its contours are computed on the GUI thread: one voxel plane and one pass of
+// marching squares per contour, a few milliseconds each even for 512 x 512. Only what changed
+// is recomputed: a contour whose isovalue changed, or all of them when the slice moves.
+#pragma once
+
+#include "extraction/marching_squares.h"
+#include "views/slice_header.h"
+#include "volume/volume_slice.h"
+
+#include <glm/glm.hpp>
+
+#include <QColor>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QTimer>
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace isoview::app {
+
+struct WindowLevel {
+    double center = 0.0; // real units
+    double width = 1.0;  // > 0
+    bool operator==(const WindowLevel&) const = default;
+};
+
+// One contour to draw: a surface's isovalue in its colour.
+struct SliceContour {
+    // The surface's: an entry with the id and isovalue of one shown keeps its segments.
+    std::uint32_t id = 0;
+    double isovalue = 0.0; // real units
+    QColor color;
+    bool selected = false; // drawn thicker; setIsovalue and setContourColor edit it
+    bool operator==(const SliceContour&) const = default;
+};
+
+// A contour with its segments on the shown slice, in slice pixel coordinates.
+struct DrawnContour {
+    SliceContour contour;
+    std::vector<ContourSegment> segments;
+    // The isovalue changed since the segments were made: they are made again when next drawn
+    // or asked for, so a slider dragged faster than the view paints costs one contour a paint.
+    bool stale = false;
+};
+
+class SliceView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SliceView(SliceOrientation orientation, QWidget* parent = nullptr);
+
+    SliceOrientation orientation() const { return m_orientation; }
+    // Shows `volume` (null: nothing) at its centre slice; keeps the isovalue and window.
+    void setVolume(std::shared_ptr<const Volume> volume);
+    // The crosshair in index space; the shown slice is the nearest voxel plane through it.
+    void setCrosshair(glm::dvec3 indexPoint);
+    glm::dvec3 crosshair() const { return m_crosshair; }
+    // Steps to a slice (clamped) and moves the crosshair with it; emits crosshairMoved.
+    void setSliceIndex(int index);
+    int sliceIndex() const { return int(m_slice.sliceIndex); }
+    int sliceCount() const;
+    void setWindowLevel(WindowLevel window);
+    WindowLevel windowLevel() const { return m_window; }
+    // The contours to draw, in draw order (later over earlier); at most one selected. A view
+    // starts with one selected contour at 0 (the surface of a window without a surface list).
+    void setContours(const std::vector<SliceContour>& contours);
+    // The selected contour's isovalue and colour; nothing without a selected contour.
+    void setIsovalue(double real);
+    void setContourColor(const QColor& color);
+    // The selected contour's colour (the default colour without one).
+    QColor contourColor() const;
+
+    const VolumeSlice& slice() const { return m_slice; }
+    // The selected contour on the shown slice, in slice pixel coordinates (empty without one).
+    const std::vector<ContourSegment>& contour() const;
+    // Every contour drawn now, in draw order.
+    const std::vector<DrawnContour>& contours() const
+    {
+        refreshStaleContours();
+        return m_contours;
+    }
+    // Where a slice pixel is drawn in the widget, and the pixel under a widget point.
+    QPointF widgetPointOfPixel(glm::dvec2 pixel) const;
+    std::optional<glm::dvec2> pixelAtWidgetPoint(QPointF point) const;
+    // The header texts as laid out at the view's size (never overlapping; slice_header.h).
+    std::vector<SliceHeaderItem> headerLayout() const;
+    // "L 12.3  P -4.0  S 30.5 mm | 1043 HU" for the voxel last under the cursor; empty if none.
+    QString readout() const { return m_readout; }
+
+signals:
+    void crosshairMoved(glm::dvec3 indexPoint);
+    void windowLevelChanged(isoview::app::WindowLevel window);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void reslice();
+    void recontour();
+    std::vector<ContourSegment> contourAt(double isovalueReal) const;
+    DrawnContour* selectedContour();
+    // Repaints for changed contours, at most one per kContourRepaintIntervalMs (slice_view.cpp).
+    void scheduleContourRepaint();
+    void repaintContoursNow(); // and restarts the interval's clock
+    void rebuildImage();
+    void moveCrosshairTo(QPointF widgetPoint);
+    void updateReadout(QPointF widgetPoint);
+    // Display millimetres -> widget pixels: the slice's bounds fitted into the widget.
+    struct Fit {
+        double scale = 1.0;
+        QPointF offset;
+    };
+    Fit fit() const;
+    QPointF toWidget(glm::dvec2 display) const;
+
+    SliceOrientation m_orientation;
+    std::shared_ptr<const Volume> m_volume;
+    VolumeSlice m_slice;
+    QImage m_image; // the slice through the window, Grayscale8
+    // Brings stale contours up to date (const accessors may: the segments are a cache).
+    void refreshStaleContours() const;
+    mutable std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}}};
+    glm::dvec3 m_crosshair{0.0};
+    WindowLevel m_window{40.0, 400.0};
+    QString m_readout;
+    bool m_windowDrag = false;
+    QPointF m_dragStart;
+    WindowLevel m_dragStartWindow;
+    QElapsedTimer m_sinceContourRepaint;
+    QTimer m_contourRepaint; // single shot: the repaint a throttled contour change still owes
+};
+
+} // namespace isoview::app

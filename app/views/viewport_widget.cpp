@@ -1,0 +1,536 @@
+#include "views/viewport_widget.h"
+
+#include "core/error.h"
+#include "core/heap_reuse.h"
+#include "core/log.h"
+#include "scene/orientation_marker_layout.h"
+#include "views/frame_worker.h"
+
+#include <glm/gtc/matrix_inverse.hpp>
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace isoview::app {
+namespace {
+
+// The event scheduleFrame posts to itself.
+QEvent::Type frameRequestEventType()
+{
+    static const auto type = QEvent::Type(QEvent::registerEventType());
+    return type;
+}
+
+glm::vec3 toVec(const QColor& c)
+{
+    return {float(c.redF()), float(c.greenF()), float(c.blueF())};
+}
+
+} // namespace
+
+// The axis letters of the orientation marker: a transparent child widget painted by the
+// raster engine, so text never mixes with the engine's GL state, and grab() includes it.
+class OrientationLabels : public QWidget {
+public:
+    explicit OrientationLabels(QWidget* parent) : QWidget(parent)
+    {
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        setAttribute(Qt::WA_NoSystemBackground);
+        setAttribute(Qt::WA_TranslucentBackground);
+    }
+    void setLabels(bool anatomical, const std::array<QPointF, 3>& at)
+    {
+        if (anatomical == m_anatomical && at == m_at && geometry() == parentWidget()->rect())
+            return;
+        m_anatomical = anatomical;
+        m_at = at;
+        setGeometry(parentWidget()->rect());
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        static const char* kPatient[3] = {"L", "P", "S"};
+        static const char* kWorld[3] = {"X", "Y", "Z"};
+        const QColor colors[3] = {QColor(240, 100, 100), QColor(120, 220, 120),
+                                  QColor(120, 160, 255)};
+        QPainter painter(this);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        QFont font = painter.font();
+        font.setBold(true);
+        painter.setFont(font);
+        for (int a = 0; a < 3; ++a) {
+            painter.setPen(colors[a]);
+            painter.drawText(QRectF(m_at[std::size_t(a)] - QPointF(10, 10), QSizeF(20, 20)),
+                             Qt::AlignCenter, (m_anatomical ? kPatient : kWorld)[a]);
+        }
+    }
+
+private:
+    bool m_anatomical = false;
+    std::array<QPointF, 3> m_at{};
+};
+
+ViewportWidget::ViewportWidget(QWidget* parent) : QWidget(parent)
+{
+    m_labels = new OrientationLabels(this);
+    m_labels->hide();
+    setObjectName("viewport");
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(320, 240);
+    setAttribute(Qt::WA_OpaquePaintEvent); // every pixel comes from the frame (or the fill)
+    m_clock.start();
+    // A still view gets its full-resolution volume frame after this pause.
+    m_refineTimer.setSingleShot(true);
+    m_refineTimer.setInterval(400);
+    connect(&m_refineTimer, &QTimer::timeout, this, [this] {
+        if (m_drag == Drag::None && m_mode != gpu::RenderMode::Surface) postFrameRequest(true);
+    });
+    // The heap keeps what frames free while they follow each other (core/heap_reuse.h); a view
+    // still for a few seconds gives it back, hundreds of MB on large meshes drawn by llvmpipe.
+    m_heapTrimTimer.setSingleShot(true);
+    m_heapTrimTimer.setInterval(3000);
+    connect(&m_heapTrimTimer, &QTimer::timeout, this, [this] {
+        releaseFreedHeap();
+        emit freedHeapReleased();
+    });
+}
+
+ViewportWidget::~ViewportWidget() = default;
+
+void ViewportWidget::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!m_worker) startRenderThread();
+}
+
+void ViewportWidget::startRenderThread()
+{
+    m_worker = std::make_unique<FrameWorker>();
+    connect(m_worker.get(), &FrameWorker::frameReady, this, &ViewportWidget::onFrameReady,
+            Qt::QueuedConnection);
+    try {
+        m_rendererName = m_worker->start();
+        log::get("app")->info("3D view on {}", m_rendererName.toStdString());
+    } catch (const Error& e) {
+        m_worker.reset();
+        const QString message =
+            QStringLiteral("OpenGL 3.3 core or newer is needed for the 3D view.\n\n%1")
+                .arg(QString::fromUtf8(e.what()));
+        log::get("app")->error("{}", e.what());
+        emit glError(message);
+        return;
+    }
+    emit glReady(m_rendererName);
+    if (m_volume) {
+        QString error;
+        if (!uploadVolume(&error)) emit glError(error);
+    }
+    scheduleFrame();
+}
+
+bool ViewportWidget::uploadVolume(QString* error)
+{
+    if (const std::optional<QString> failure = m_worker->setVolume(m_volume)) {
+        if (error) *error = *failure;
+        return false;
+    }
+    m_volumeUploaded = true;
+    m_isovalueSent = false;
+    return true;
+}
+
+std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> volume)
+{
+    std::shared_ptr<const Volume> previous = m_volume;
+    m_volume = std::move(volume);
+    if (m_worker) {
+        QString error;
+        if (!uploadVolume(&error)) {
+            m_volume = previous; // the renderer kept the previous volume
+            return error;
+        }
+    }
+    m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
+    m_camera.reset(); // the home view: anterior, or a slab face on
+    m_framePolicy.resetStats();
+    m_shown.reset(); // the previous volume's frame no longer applies
+    m_crop.reset();
+    m_shownIsovalue.reset();
+    scheduleFrame();
+    return std::nullopt;
+}
+
+void ViewportWidget::setIsovalue(double real)
+{
+    if (real == m_isovalueReal && m_isovalueSent) return;
+    m_isovalueReal = real;
+    m_isovalueSent = false;
+    m_framePolicy.isovalueChanged(m_clock.nsecsElapsed());
+    scheduleFrame();
+}
+
+void ViewportWidget::setCrop(const VoxelBox& box)
+{
+    m_crop = box;
+    scheduleFrame();
+}
+
+void ViewportWidget::setTransferFunction(const TransferFunction& tf)
+{
+    // A new object per change: the render thread applies a function whose address it has not
+    // applied yet.
+    m_transferFunction = std::make_shared<const TransferFunction>(tf);
+    scheduleFrame();
+}
+
+void ViewportWidget::setRenderMode(gpu::RenderMode mode)
+{
+    m_mode = mode;
+    scheduleFrame();
+}
+
+void ViewportWidget::setSurfaceColor(const QColor& color)
+{
+    m_surfaceColor = toVec(color);
+    scheduleFrame();
+}
+
+QColor ViewportWidget::surfaceColor() const
+{
+    return QColor::fromRgbF(m_surfaceColor.r, m_surfaceColor.g, m_surfaceColor.b);
+}
+
+void ViewportWidget::setOrientationMarkerVisible(bool visible)
+{
+    m_showMarker = visible;
+    scheduleFrame();
+}
+
+void ViewportWidget::setCropBoxOverlay(const CropBoxOverlay& overlay)
+{
+    if (overlay == m_cropBoxOverlay) return;
+    m_cropBoxOverlay = overlay;
+    scheduleFrame();
+}
+
+void ViewportWidget::setSurfaces(std::vector<gpu::SurfaceLayer> layers, std::uint32_t liveId,
+                                 const QString& liveName)
+{
+    m_surfaces = std::move(layers);
+    m_liveSurface = liveId;
+    m_liveSurfaceName = liveName;
+    scheduleFrame();
+}
+
+void ViewportWidget::setSlicePlanes(const gpu::SlicePlaneSettings& planes)
+{
+    m_slicePlanes = planes;
+    scheduleFrame();
+}
+
+void ViewportWidget::setProjection(Projection projection)
+{
+    m_camera.setProjection(projection);
+    scheduleFrame();
+}
+
+void ViewportWidget::setStandardView(StandardView view)
+{
+    m_camera.setStandardView(view);
+    scheduleFrame();
+}
+
+void ViewportWidget::resetView()
+{
+    m_camera.reset();
+    scheduleFrame();
+}
+
+void ViewportWidget::fitView()
+{
+    if (m_volume) m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
+    scheduleFrame();
+}
+
+bool ViewportWidget::anatomical() const
+{
+    return m_volume && m_volume->metadata().patientSpace;
+}
+
+std::optional<double> ViewportWidget::renderedIsovalue() const
+{
+    if (!m_worker || !m_volume || !m_volumeUploaded) return std::nullopt;
+    return m_shownIsovalue;
+}
+
+bool ViewportWidget::showsCurrentSurface() const
+{
+    const std::optional<double> shown = renderedIsovalue();
+    return shown && m_shown && std::abs(*shown - m_isovalueReal) < 1e-9 &&
+           m_shown->crop == requestedCrop() && lastFrameStats().triangles.has_value();
+}
+
+std::optional<float> ViewportWidget::shownVolumeResolution() const
+{
+    if (!m_shown) return std::nullopt;
+    return m_shown->params.volumeResolutionScale;
+}
+
+IsoMesh ViewportWidget::captureMesh()
+{
+    return captureSurface().mesh;
+}
+
+CapturedSurface ViewportWidget::captureSurface()
+{
+    if (!m_worker || !m_volumeUploaded) return {};
+    return m_worker->capture();
+}
+
+CapturedSurface ViewportWidget::captureSurface(std::uint32_t layerId)
+{
+    if (!m_worker || !m_volumeUploaded) return {};
+    return m_worker->capture(layerId);
+}
+
+QImage ViewportWidget::grabView()
+{
+    // Volume rendering may be on screen at reduced resolution (while dragging, or before the
+    // still view's refinement arrived): a screenshot renders it at full resolution first.
+    if (m_worker && m_volumeUploaded && m_mode != gpu::RenderMode::Surface &&
+        (!m_shown || m_shown->params.volumeResolutionScale < 1.0f)) {
+        if (const auto frame = m_worker->renderNow(frameRequest(true))) showFrame(frame);
+    }
+    return grab().toImage(); // the frame with the axis letters over it
+}
+
+float ViewportWidget::aspect() const
+{
+    return height() > 0 ? float(width()) / float(height()) : 1.0f;
+}
+
+void ViewportWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    scheduleFrame();
+}
+
+// Changes made in one handler (an isovalue and the camera, a whole session) go out as one
+// request: it is posted, not sent. It is posted at high priority, so it reaches the render
+// thread as soon as that handler returns, before the repaints the change caused (this view,
+// the slider, the histogram, the status bar): with the 0 ms timer used before, it waited for
+// them, 1.5-2 ms of every frame on llvmpipe while the render thread had nothing to do.
+void ViewportWidget::scheduleFrame()
+{
+    m_refineTimer.stop();
+    m_heapTrimTimer.stop();
+    if (m_worker && m_volumeUploaded && !m_requestPosted) {
+        m_requestPosted = true;
+        QCoreApplication::postEvent(this, new QEvent(frameRequestEventType()),
+                                    Qt::HighEventPriority);
+    }
+    update(); // the last frame, rescaled, until the new one arrives
+}
+
+bool ViewportWidget::event(QEvent* event)
+{
+    if (event->type() != frameRequestEventType()) return QWidget::event(event);
+    m_requestPosted = false;
+    postFrameRequest(false);
+    return true;
+}
+
+void ViewportWidget::postFrameRequest(bool fullResolution)
+{
+    if (!m_worker || !m_volumeUploaded) return;
+    m_worker->request(frameRequest(fullResolution));
+    m_isovalueSent = true;
+}
+
+FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
+{
+    const qreal dpr = devicePixelRatioF();
+    FrameRequest request;
+    gpu::SceneParams& params = request.params;
+    params.viewportSize = glm::ivec2(std::max(1, int(std::lround(width() * dpr))),
+                                     std::max(1, int(std::lround(height() * dpr))));
+    params.view = m_camera.viewMatrix();
+    params.projection = m_camera.projectionMatrix(aspect());
+    params.mode = m_mode;
+    params.surfaceColor = m_surfaceColor;
+    params.orientationMarker = m_showMarker;
+    params.cropBox = m_cropBoxOverlay;
+    params.slicePlanes = m_slicePlanes;
+    const VolumeQuality quality = m_framePolicy.volumeQuality(m_drag != Drag::None);
+    params.volumeResolutionScale = fullResolution ? 1.0f : quality.resolutionScale;
+    params.volumeStepVoxels = fullResolution ? 0.5f : quality.stepVoxels;
+    request.isovalue = m_isovalueReal;
+    request.surfaces = m_surfaces;
+    request.liveSurface = m_liveSurface;
+    request.transferFunction = m_transferFunction;
+    request.fullResolution = fullResolution;
+    request.crop = requestedCrop();
+    return request;
+}
+
+VoxelBox ViewportWidget::requestedCrop() const
+{
+    return m_crop && m_crop->fitsIn(m_volume->dims()) ? *m_crop : VoxelBox::whole(m_volume->dims());
+}
+
+void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& frame)
+{
+    if (!m_volumeUploaded) return;
+    showFrame(frame);
+    const float scale = frame->params.volumeResolutionScale;
+    // Volume frames at reduced resolution get a full-resolution one when the view stays still.
+    if (m_mode != gpu::RenderMode::Surface && scale < 1.0f && m_drag == Drag::None &&
+        !m_requestPosted)
+        m_refineTimer.start();
+    m_heapTrimTimer.start();
+    emit frameShown();
+}
+
+void ViewportWidget::showFrame(const std::shared_ptr<const RenderedFrame>& frame)
+{
+    m_shown = frame;
+    m_shownIsovalue = frame->isovalue;
+    // Isovalue latency runs from the oldest change not yet shown to the first frame showing the
+    // newest value; frames of values the user has already moved past do not end it.
+    if (frame->requestedIsovalue == m_isovalueReal) m_framePolicy.frameTookIsovalue();
+    m_framePolicy.frameSwapped(m_clock.nsecsElapsed(), frame->isovalue);
+    // A full-resolution refinement frame says nothing about the adaptive resolution's cost.
+    FrameGpuTimes times = frame->gpuTimes;
+    if (frame->fullResolution) times.volumeMs.reset();
+    m_framePolicy.gpuResults(frame->vertexCount, times);
+    emit frameStatsChanged(m_framePolicy.stats());
+    m_labels->setVisible(m_showMarker);
+    if (m_showMarker) paintOrientationLabels(frame->params);
+    update();
+}
+
+void ViewportWidget::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    if (!m_shown) {
+        painter.fillRect(rect(), QColor::fromRgbF(0.1, 0.1, 0.12));
+        return;
+    }
+    // The frame fills the view; during a resize the last one is stretched until the next
+    // arrives.
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    painter.drawImage(QRectF(rect()), m_shown->image);
+
+    const QString hint = emptySurfaceHint();
+    if (hint.isEmpty()) return;
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QRect text =
+        painter.fontMetrics()
+            .boundingRect(rect().adjusted(24, 0, -24, 0), Qt::AlignCenter | Qt::TextWordWrap, hint)
+            .adjusted(-12, -8, 12, 8);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(0, 0, 0, 150));
+    painter.drawRoundedRect(text, 6, 6);
+    painter.setPen(QColor(235, 235, 235));
+    painter.drawText(text, Qt::AlignCenter | Qt::TextWordWrap, hint);
+}
+
+QString ViewportWidget::emptySurfaceHint() const
+{
+    if (!m_shown || !m_volume || m_shown->params.mode == gpu::RenderMode::Volume) return {};
+    if (!m_shown->isovalue) return {};
+    const QString iso = QString::number(*m_shown->isovalue, 'g', 6);
+    QString hint;
+    if (!m_shown->surfaceError.isEmpty()) {
+        // The engine's message names the bytes; the log has it too.
+        hint = tr("The surface at isovalue %1 is not drawn: %2. A crop or another isovalue "
+                  "gives a smaller surface.")
+                   .arg(iso, m_shown->surfaceError);
+    } else {
+        if (!m_shown->vertexCount || *m_shown->vertexCount != 0) return {};
+        const ValueRange stored = m_volume->storedRange();
+        const auto real = [this](double v) {
+            return QString::number(m_volume->rescale().toReal(v), 'g', 6);
+        };
+        hint = tr("No surface at isovalue %1: the data range is %2\u00a0…\u00a0%3")
+                   .arg(iso, real(stored.min), real(stored.max));
+    }
+    // With several surfaces the hint is about the selected one, which the slider moves.
+    return m_surfaces.size() > 1 ? m_liveSurfaceName + ": " + hint : hint;
+}
+
+void ViewportWidget::paintOrientationLabels(const gpu::SceneParams& params)
+{
+    const OrientationMarkerLayout layout =
+        orientationMarkerLayout(params.view, params.viewportSize);
+    const qreal dpr = devicePixelRatioF();
+    std::array<QPointF, 3> at;
+    for (std::size_t a = 0; a < 3; ++a) {
+        // A little beyond each tip, in widget coordinates (top-left origin, logical pixels).
+        const glm::vec2 tip = layout.axisTips[a];
+        const glm::vec2 dir = tip - layout.center;
+        const float len = glm::length(dir);
+        const glm::vec2 p = len > 1e-3f ? tip + dir / len * 10.0f * float(dpr) : tip;
+        at[a] = QPointF(p.x / dpr, height() - p.y / dpr);
+    }
+    m_labels->setLabels(anatomical(), at);
+}
+
+glm::vec2 ViewportWidget::toNdc(const QPointF& p) const
+{
+    return {float(2.0 * p.x() / std::max(1, width()) - 1.0),
+            float(1.0 - 2.0 * p.y() / std::max(1, height()))};
+}
+
+void ViewportWidget::mousePressEvent(QMouseEvent* event)
+{
+    m_lastMouse = event->position();
+    if (event->button() == Qt::MiddleButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)))
+        m_drag = Drag::Pan;
+    else if (event->button() == Qt::LeftButton)
+        m_drag = Drag::Rotate;
+    else
+        return QWidget::mousePressEvent(event);
+    event->accept();
+}
+
+void ViewportWidget::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::None) return QWidget::mouseMoveEvent(event);
+    const glm::vec2 from = toNdc(m_lastMouse);
+    const glm::vec2 to = toNdc(event->position());
+    m_lastMouse = event->position();
+    if (m_drag == Drag::Rotate)
+        m_camera.rotateByDrag(from, to, aspect());
+    else
+        m_camera.pan(to - from, aspect());
+    scheduleFrame();
+}
+
+void ViewportWidget::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::None) return QWidget::mouseReleaseEvent(event);
+    m_drag = Drag::None;
+    scheduleFrame(); // the adaptive resolution of a still view
+}
+
+void ViewportWidget::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0.0) {
+        m_camera.zoom(float(std::pow(1.15, steps)));
+        scheduleFrame();
+    }
+    event->accept();
+}
+
+} // namespace isoview::app

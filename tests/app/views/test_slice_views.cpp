@@ -1,0 +1,466 @@
+// The slice views in the real window (llvmpipe under Xvfb): the 2 x 2 layout with the sample, the
+// contour drawn where CPU marching squares puts it and following the isovalue (a drag repainting
+// about 30 times a second), a click moving the other views, every visible surface's contour in
+// its colour (hidden ones none, a drag recomputing only the selected one's), keys and wheel
+// stepping, the window/level drag, the layout switch, the readout, and an image baseline of the
+// 2 x 2 layout.
+//
+// Baseline tolerance (as tests/gpu/test_image_baselines.cpp): a pixel differs when a channel is
+// off by more than 16/255; at most 0.5% may differ and the mean difference stays below 1/255.
+// A failure or a missing baseline writes slice_layout_2x2_actual.png (and _diff.png) into
+// <build>/tests/image-output/; ISOVIEW_UPDATE_BASELINES=1 rewrites the baseline.
+#include "app_test_support.h"
+#include "extraction/marching_squares.h"
+#include "main_window.h"
+#include "surfaces/isovalue_panel.h"
+#include "surfaces/surface_list_panel.h"
+#include "test_paths.h"
+#include "view_layout.h"
+#include "views/slice_view.h"
+#include "views/viewport_widget.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QImage>
+#include <QMouseEvent>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace isoview::app {
+namespace {
+
+using test::waitUntil;
+namespace fs = std::filesystem;
+
+QString samplePath()
+{
+    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
+                                  "/resources/samples/mr_head.nhdr");
+}
+
+std::unique_ptr<MainWindow> openSample(double iso = 40.0)
+{
+    QSettings().remove("views/layout");
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1000, 720);
+    w->show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(w.get()));
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(samplePath(), iso);
+    EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    EXPECT_TRUE(waitUntil([&] {
+        const auto shown = w->viewport()->renderedIsovalue();
+        return shown && *shown == w->isovaluePanel()->isovalue();
+    }));
+    return w;
+}
+
+SliceView* view(MainWindow& w, SliceOrientation o)
+{
+    return w.viewLayout()->sliceView(o);
+}
+
+bool sameSegments(const std::vector<ContourSegment>& a, const std::vector<ContourSegment>& b)
+{
+    return std::equal(
+        a.begin(), a.end(), b.begin(), b.end(),
+        [](const ContourSegment& x, const ContourSegment& y) { return x.a == y.a && x.b == y.b; });
+}
+
+std::vector<ContourSegment> cpuContour(const SliceView& v, double real)
+{
+    const VolumeSlice& s = v.slice();
+    return extractContour(s.stored, s.width, s.height, float(s.rescale.toStored(real)));
+}
+
+TEST(SliceViewsTest, TwoByTwoByDefaultWithEachSliceAtTheVolumeCentre)
+{
+    auto w = openSample();
+    EXPECT_EQ(w->viewLayout()->layout(), ViewLayout::Layout::Grid2x2);
+    const glm::uvec3 dims = w->document()->volume->dims();
+    for (SliceOrientation o :
+         {SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal}) {
+        SliceView* v = view(*w, o);
+        ASSERT_TRUE(v->isVisible());
+        EXPECT_GT(v->width(), 200);
+        EXPECT_EQ(v->sliceIndex(), int(dims[v->slice().axes.normalAxis] / 2));
+    }
+}
+
+TEST(SliceViewsTest, ContourIsDrawnWhereMarchingSquaresPutsItAndFollowsTheIsovalue)
+{
+    auto w = openSample(40.0);
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    ASSERT_TRUE(sameSegments(axial->contour(), cpuContour(*axial, 40.0)));
+    ASSERT_GT(axial->contour().size(), 100u);
+
+    // Magenta appears nowhere in a grey slice: every magenta pixel must be the contour, and
+    // every part of the contour must be drawn.
+    axial->setContourColor(QColor(255, 0, 255));
+    const QImage image = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const auto magenta = [&](int x, int y) {
+        if (!image.rect().contains(x, y)) return false;
+        const QRgb c = image.pixel(x, y);
+        return qRed(c) > 150 && qBlue(c) > 150 && qGreen(c) < 110;
+    };
+    std::size_t drawn = 0;
+    for (const ContourSegment& s : axial->contour()) {
+        const QPointF mid = axial->widgetPointOfPixel(glm::dvec2(s.a + s.b) * 0.5);
+        bool found = false;
+        for (int dy = -1; dy <= 1 && !found; ++dy)
+            for (int dx = -1; dx <= 1 && !found; ++dx)
+                found = magenta(int(mid.x()) + dx, int(mid.y()) + dy);
+        drawn += found;
+    }
+    EXPECT_GE(drawn, axial->contour().size() * 95 / 100); // the crosshair covers a few
+    std::size_t stray = 0;
+    std::size_t magentaPixels = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            if (!magenta(x, y)) continue;
+            ++magentaPixels;
+            const auto pixel = axial->pixelAtWidgetPoint(QPointF(x + 0.5, y + 0.5));
+            const VolumeSlice& s = axial->slice();
+            bool near = false;
+            if (pixel) {
+                for (const ContourSegment& seg : axial->contour()) {
+                    const glm::vec2 p(*pixel);
+                    const glm::vec2 d = seg.b - seg.a;
+                    const float t =
+                        glm::dot(d, d) > 0.0f
+                            ? std::clamp(glm::dot(p - seg.a, d) / glm::dot(d, d), 0.0f, 1.0f)
+                            : 0.0f;
+                    if (glm::length(seg.a + t * d - p) < 1.5f) {
+                        near = true;
+                        break;
+                    }
+                }
+            }
+            (void)s;
+            stray += !near;
+        }
+    }
+    EXPECT_GT(magentaPixels, 200u);
+    EXPECT_EQ(stray, 0u) << "magenta pixels away from the contour";
+
+    // Live: a new isovalue re-contours the shown slices at once.
+    w->isovaluePanel()->setIsovalue(90.0);
+    for (SliceOrientation o :
+         {SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal})
+        EXPECT_TRUE(sameSegments(view(*w, o)->contour(), cpuContour(*view(*w, o), 90.0)));
+    EXPECT_FALSE(sameSegments(axial->contour(), cpuContour(*axial, 40.0)));
+
+    // A drag faster than the views paint: the contour is made when drawn, at the newest value.
+    for (int i = 0; i <= 20; ++i)
+        w->isovaluePanel()->setIsovalue(60.0 + i);
+    axial->setContourColor(QColor(255, 0, 255)); // the surface list gave it the surface's colour
+    const QImage dragged = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const std::vector<ContourSegment> newest = cpuContour(*axial, 80.0);
+    ASSERT_GT(newest.size(), 100u);
+    std::size_t onNewest = 0;
+    for (const ContourSegment& seg : newest) {
+        const QPointF mid = axial->widgetPointOfPixel(glm::dvec2(seg.a + seg.b) * 0.5);
+        const QRgb c = dragged.pixel(int(mid.x()), int(mid.y()));
+        onNewest += qRed(c) > 150 && qBlue(c) > 150 && qGreen(c) < 110;
+    }
+    EXPECT_GE(onNewest, newest.size() * 80 / 100) << "the painted contour is the newest value's";
+    EXPECT_TRUE(sameSegments(axial->contour(), newest));
+}
+
+// Counts a widget's paint events and remembers when the last one came.
+class PaintCounter : public QObject {
+public:
+    explicit PaintCounter(QWidget* w) { w->installEventFilter(this); }
+    int paints = 0;
+    qint64 lastPaintNs = -1;
+    QElapsedTimer clock;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            ++paints;
+            lastPaintNs = clock.nsecsElapsed();
+        }
+        return false;
+    }
+};
+
+// A drag offers a new isovalue every few milliseconds; each slice repaint re-extracts a contour
+// and recomposites the window, on the cores the frame renders on. The views repaint for
+// contour changes about 30 times a second, the contour accessor stays current at once, and the
+// last change is painted soon after the drag stops.
+TEST(SliceViewsTest, ADraggedIsovalueRepaintsTheSlicesAtMost30TimesASecondAndPaintsTheLastValue)
+{
+    auto w = openSample(40.0);
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    PaintCounter counter(axial);
+    counter.clock.start();
+    QElapsedTimer drag;
+    drag.start();
+    qint64 lastChangeNs = 0;
+    for (int i = 0; i < 100; ++i) {
+        w->isovaluePanel()->setIsovalue(50.0 + 0.4 * i);
+        lastChangeNs = counter.clock.nsecsElapsed();
+        EXPECT_TRUE(sameSegments(axial->contour(), cpuContour(*axial, 50.0 + 0.4 * i)));
+        QTest::qWait(5); // the event loop runs, as between mouse moves
+    }
+    const double dragMs = double(drag.nsecsElapsed()) / 1e6;
+    // One at the first change, then at most one per 33 ms (and a spare for timer slack).
+    EXPECT_LE(counter.paints, 2 + int(dragMs / 33.0)) << "over " << dragMs << " ms";
+    EXPECT_GE(counter.paints, 2) << "the slices stopped following the drag";
+    EXPECT_TRUE(waitUntil([&] { return counter.lastPaintNs > lastChangeNs; }))
+        << "the last isovalue was never painted";
+    EXPECT_LT(double(counter.lastPaintNs - lastChangeNs) / 1e6, 1000.0); // 33 ms, and slack
+}
+
+const DrawnContour* contourOf(const SliceView& v, std::uint32_t id)
+{
+    for (const DrawnContour& d : v.contours())
+        if (d.contour.id == id) return &d;
+    return nullptr;
+}
+
+TEST(SliceViewsTest, EachVisibleSurfaceHasItsContourInItsColour)
+{
+    auto w = openSample(40.0);
+    SurfaceListPanel* panel = w->surfaceListPanel();
+    const std::uint32_t skin = panel->surfaces().selected().id;
+    panel->addSurface(); // at 40, selected: the slider now edits it
+    const std::uint32_t bone = panel->surfaces().selected().id;
+    w->isovaluePanel()->setIsovalue(90.0);
+    panel->setColor(skin, QColor(255, 0, 0));
+    panel->setColor(bone, QColor(0, 255, 0));
+    const std::array<SliceOrientation, 3> orientations = {
+        SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal};
+    for (SliceOrientation o : orientations) {
+        const SliceView& v = *view(*w, o);
+        ASSERT_EQ(v.contours().size(), 2u);
+        for (const auto& [id, iso] : {std::pair(skin, 40.0), std::pair(bone, 90.0)}) {
+            const DrawnContour* d = contourOf(v, id);
+            ASSERT_NE(d, nullptr);
+            EXPECT_EQ(d->contour.isovalue, iso);
+            EXPECT_TRUE(sameSegments(d->segments, cpuContour(v, iso)));
+            EXPECT_GT(d->segments.size(), 20u);
+            EXPECT_EQ(d->contour.color, panel->drawColor(*panel->surfaces().find(id)));
+        }
+        // The selected one is drawn last (over the other) and is the view's contour().
+        EXPECT_EQ(v.contours().back().contour.id, bone);
+        EXPECT_TRUE(v.contours().back().contour.selected);
+        EXPECT_TRUE(sameSegments(v.contour(), cpuContour(v, 90.0)));
+    }
+    // Both colours are on screen.
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    const QImage image = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    int red = 0;
+    int green = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb c = image.pixel(x, y);
+            red += qRed(c) > 150 && qGreen(c) < 80 && qBlue(c) < 80;
+            green += qGreen(c) > 150 && qRed(c) < 80 && qBlue(c) < 80;
+        }
+    }
+    EXPECT_GT(red, 50);
+    EXPECT_GT(green, 50);
+
+    // Dragging the selected surface's isovalue leaves the other's segments as they were (the
+    // same buffer: not recomputed).
+    std::array<std::vector<ContourSegment>, 3> skinBefore;
+    std::array<const ContourSegment*, 3> skinBuffer{};
+    for (std::size_t i = 0; i < 3; ++i) {
+        skinBefore[i] = contourOf(*view(*w, orientations[i]), skin)->segments;
+        skinBuffer[i] = contourOf(*view(*w, orientations[i]), skin)->segments.data();
+    }
+    for (double iso : {100.0, 110.0, 120.0})
+        w->isovaluePanel()->setIsovalue(iso);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const SliceView& v = *view(*w, orientations[i]);
+        EXPECT_TRUE(sameSegments(contourOf(v, skin)->segments, skinBefore[i]));
+        EXPECT_EQ(contourOf(v, skin)->segments.data(), skinBuffer[i]);
+        EXPECT_TRUE(sameSegments(contourOf(v, bone)->segments, cpuContour(v, 120.0)));
+    }
+
+    // A hidden surface draws no contour; with the selected one hidden, contour() is empty.
+    panel->setSurfaceVisible(skin, false);
+    for (SliceOrientation o : orientations) {
+        ASSERT_EQ(view(*w, o)->contours().size(), 1u);
+        EXPECT_EQ(view(*w, o)->contours().front().contour.id, bone);
+    }
+    panel->setSurfaceVisible(bone, false);
+    EXPECT_TRUE(axial->contours().empty());
+    EXPECT_TRUE(axial->contour().empty());
+    panel->setSurfaceVisible(skin, true);
+    ASSERT_EQ(axial->contours().size(), 1u);
+    EXPECT_TRUE(sameSegments(axial->contours().front().segments, cpuContour(*axial, 40.0)));
+}
+
+TEST(SliceViewsTest, AClickInOneViewMovesTheOthersSlices)
+{
+    auto w = openSample();
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    SliceView* coronal = view(*w, SliceOrientation::Coronal);
+    SliceView* sagittal = view(*w, SliceOrientation::Sagittal);
+    const glm::dvec2 pixel(20.0, 90.0);
+    const glm::dvec3 index = axial->slice().indexAt(pixel);
+    QTest::mouseClick(axial, Qt::LeftButton, Qt::NoModifier,
+                      axial->widgetPointOfPixel(pixel).toPoint());
+    const auto expected = [](double v) { return int(std::lround(v)); };
+    EXPECT_EQ(coronal->sliceIndex(), expected(index[coronal->slice().axes.normalAxis]));
+    EXPECT_EQ(sagittal->sliceIndex(), expected(index[sagittal->slice().axes.normalAxis]));
+    EXPECT_EQ(axial->sliceIndex(), expected(index[axial->slice().axes.normalAxis]));
+    EXPECT_NE(coronal->sliceIndex(), int(w->document()->volume->dims()[1] / 2));
+    // The readout names the voxel under the cursor.
+    // Sent directly: QTest::mouseMove moves the real cursor, which a busy X server may deliver
+    // late.
+    const QPointF at = axial->widgetPointOfPixel(pixel);
+    QMouseEvent move(QEvent::MouseMove, at, axial->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(axial, &move);
+    ASSERT_FALSE(axial->readout().isEmpty());
+    const glm::uvec3 voxel(glm::round(index));
+    const float value = w->document()->volume->valueAt(voxel.x, voxel.y, voxel.z);
+    EXPECT_TRUE(axial->readout().contains(QString::number(double(value), 'g', 6)))
+        << axial->readout().toStdString();
+}
+
+TEST(SliceViewsTest, KeysAndWheelStepSlices)
+{
+    auto w = openSample();
+    SliceView* coronal = view(*w, SliceOrientation::Coronal);
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    const int start = coronal->sliceIndex();
+    coronal->setFocus();
+    QTest::keyClick(coronal, Qt::Key_Up);
+    EXPECT_EQ(coronal->sliceIndex(), start + 1);
+    QTest::keyClick(coronal, Qt::Key_PageDown);
+    QTest::keyClick(coronal, Qt::Key_Down);
+    EXPECT_EQ(coronal->sliceIndex(), start - 1);
+    // The crosshair moved with it: the axial view shows the coronal plane's new position.
+    EXPECT_DOUBLE_EQ(axial->crosshair()[coronal->slice().axes.normalAxis], start - 1);
+    const QPointF centre(coronal->width() / 2.0, coronal->height() / 2.0);
+    QWheelEvent wheel(centre, coronal->mapToGlobal(centre), QPoint(), QPoint(0, 240), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(coronal, &wheel);
+    EXPECT_EQ(coronal->sliceIndex(), start + 1);
+    QTest::keyClick(coronal, Qt::Key_End);
+    EXPECT_EQ(coronal->sliceIndex(), coronal->sliceCount() - 1);
+}
+
+TEST(SliceViewsTest, RightDragAdjustsTheWindowOfEveryView)
+{
+    auto w = openSample();
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    const WindowLevel before = w->viewLayout()->windowLevel();
+    const QPoint start(axial->width() / 2, axial->height() / 2);
+    QTest::mousePress(axial, Qt::RightButton, Qt::NoModifier, start);
+    QMouseEvent move(QEvent::MouseMove, QPointF(start + QPoint(60, 30)),
+                     axial->mapToGlobal(QPointF(start + QPoint(60, 30))), Qt::NoButton,
+                     Qt::RightButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(axial, &move);
+    QTest::mouseRelease(axial, Qt::RightButton, Qt::NoModifier, start + QPoint(60, 30));
+    const WindowLevel after = w->viewLayout()->windowLevel();
+    EXPECT_GT(after.width, before.width);
+    EXPECT_GT(after.center, before.center);
+    EXPECT_EQ(view(*w, SliceOrientation::Sagittal)->windowLevel(), after);
+    // The bone preset sets the documented window.
+    w->viewLayout()->setWindowLevel(ViewLayout::presetWindow(ViewLayout::WindowPreset::Bone));
+    EXPECT_EQ(axial->windowLevel(), (WindowLevel{400.0, 2000.0}));
+}
+
+TEST(SliceViewsTest, LayoutSwitchesAndIsRemembered)
+{
+    auto w = openSample();
+    QAction* threeD = nullptr;
+    QAction* row = nullptr;
+    for (QAction* a : w->findChildren<QAction*>()) {
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_3)) threeD = a;
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_2)) row = a;
+    }
+    ASSERT_NE(threeD, nullptr);
+    ASSERT_NE(row, nullptr);
+    threeD->trigger();
+    EXPECT_EQ(w->viewLayout()->layout(), ViewLayout::Layout::ThreeDOnly);
+    EXPECT_FALSE(view(*w, SliceOrientation::Axial)->isVisible());
+    EXPECT_TRUE(w->viewport()->isVisible());
+    EXPECT_EQ(QSettings().value("views/layout").toInt(), int(ViewLayout::Layout::ThreeDOnly));
+    row->trigger();
+    EXPECT_TRUE(view(*w, SliceOrientation::Sagittal)->isVisible());
+    const QRect v3d = w->viewport()->geometry();
+    const QRect ax = view(*w, SliceOrientation::Axial)->geometry();
+    EXPECT_LT(v3d.bottom(), ax.top()); // the slices in a row under the 3D view
+    // A new window starts with the remembered layout.
+    MainWindow second;
+    EXPECT_EQ(second.viewLayout()->layout(), ViewLayout::Layout::Row1x3);
+    QSettings().remove("views/layout");
+}
+
+int channelDifference(QRgb a, QRgb b)
+{
+    return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                     std::abs(qBlue(a) - qBlue(b))});
+}
+
+TEST(SliceViewsTest, TwoByTwoLayoutMatchesItsBaseline)
+{
+    // The baseline is of the slice views and the surface; the planes in 3D have their own tests.
+    QSettings().setValue("views/slicePlanesIn3D", false);
+    auto w = openSample(40.0);
+    QSettings().remove("views/slicePlanesIn3D");
+    // Let the 3D view settle on its full-resolution frame.
+    QTest::qWait(1500);
+    const QImage actual = w->viewLayout()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const fs::path baseline =
+        fs::path(isoview::test::kSourceDir) / "tests/data/baselines/slice_layout_2x2.png";
+    const fs::path out = fs::path(ISOVIEW_APP_IMAGE_OUTPUT_DIR);
+    fs::create_directories(out);
+    const char* update = std::getenv("ISOVIEW_UPDATE_BASELINES");
+    if (update && std::string(update) == "1") {
+        ASSERT_TRUE(actual.save(QString::fromStdString(baseline.string())));
+        return;
+    }
+    const QImage expected(QString::fromStdString(baseline.string()));
+    const auto fail = [&](const std::string& why) {
+        actual.save(QString::fromStdString((out / "slice_layout_2x2_actual.png").string()));
+        return why + "; actual image in " + out.string();
+    };
+    ASSERT_FALSE(expected.isNull()) << fail("missing baseline " + baseline.string());
+    ASSERT_EQ(expected.size(), actual.size()) << fail("the layout's size changed");
+    const QImage reference = expected.convertToFormat(QImage::Format_RGB32);
+    QImage diff(actual.size(), QImage::Format_RGB32);
+    std::size_t different = 0;
+    double sum = 0.0;
+    for (int y = 0; y < actual.height(); ++y) {
+        for (int x = 0; x < actual.width(); ++x) {
+            const int d = channelDifference(actual.pixel(x, y), reference.pixel(x, y));
+            sum += d;
+            if (d > 16) {
+                ++different;
+                diff.setPixel(x, y, qRgb(255, 0, 0));
+            } else {
+                const int g = std::min(255, d * 4);
+                diff.setPixel(x, y, qRgb(g, g, g));
+            }
+        }
+    }
+    const double pixels = double(actual.width()) * actual.height();
+    const bool ok = double(different) <= 0.005 * pixels && sum / pixels < 1.0;
+    if (!ok) diff.save(QString::fromStdString((out / "slice_layout_2x2_diff.png").string()));
+    EXPECT_TRUE(ok) << fail(std::to_string(different) + " pixels differ, mean difference " +
+                            std::to_string(sum / pixels));
+}
+
+} // namespace
+} // namespace isoview::app

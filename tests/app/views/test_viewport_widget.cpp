@@ -1,0 +1,185 @@
+// The 3D view with its render thread, on a real GL context (llvmpipe): changes made while no
+// frame could take them merge into one request (no frame ever shows a value the user already
+// left), the newest value is the one shown, volume rendering at reduced resolution is refined
+// to full resolution once the view is still, a screenshot never keeps the coarse image, the view
+// tells whether its frame has the latest isovalue and crop, the heap that frames free is
+// given back once the view is still, never while frames follow, and the frame on screen is
+// upright and in its colours (the render thread reads it back in the window system's layout).
+#include "app_test_support.h"
+#include "support/synthetic_volumes.h"
+#include "views/viewport_widget.h"
+
+#include <glm/glm.hpp>
+#include <gtest/gtest.h>
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+#include <memory>
+#include <vector>
+
+namespace isoview::app {
+namespace {
+
+using test::waitUntil;
+
+std::shared_ptr<const Volume> sphereVolume()
+{
+    return std::make_shared<const Volume>(
+        isoview::test::makeSphere({48, 48, 48}, glm::vec3(23.5f), 18.0f));
+}
+
+// Volume rendering at the adaptive resolution, which starts below full.
+bool showsReducedVolumeFrame(ViewportWidget& view)
+{
+    view.setIsovalue(0.0);
+    view.setRenderMode(gpu::RenderMode::Volume);
+    return waitUntil([&] {
+        const auto r = view.shownVolumeResolution();
+        return r && *r < 1.0f;
+    });
+}
+
+struct ShownView {
+    ShownView()
+    {
+        view.resize(480, 360);
+        view.show();
+        EXPECT_FALSE(view.setVolume(sphereVolume()).has_value());
+    }
+    ViewportWidget view;
+};
+
+TEST(ViewportWidgetTest, ChangesBeforeTheNextFrameMergeAndTheNewestIsShown)
+{
+    ShownView v;
+    v.view.setIsovalue(1.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 1.0; }));
+
+    std::vector<double> shown;
+    QObject::connect(&v.view, &ViewportWidget::frameShown, [&] {
+        if (const auto iso = v.view.renderedIsovalue()) shown.push_back(*iso);
+    });
+    // Three changes in one event-loop turn: only the last may reach a frame.
+    v.view.setIsovalue(2.0);
+    v.view.setIsovalue(3.0);
+    v.view.setIsovalue(4.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 4.0; }));
+    for (double iso : shown) {
+        EXPECT_NE(iso, 2.0);
+        EXPECT_NE(iso, 3.0);
+    }
+    EXPECT_FALSE(v.view.captureMesh().indices.empty());
+}
+
+TEST(ViewportWidgetTest, AStillViewRefinesVolumeRenderingToFullResolution)
+{
+    ShownView v;
+    ASSERT_TRUE(showsReducedVolumeFrame(v.view));
+    // The refinement frame follows on its own.
+    EXPECT_TRUE(waitUntil([&] { return v.view.shownVolumeResolution() == 1.0f; }, 60000));
+}
+
+TEST(ViewportWidgetTest, AScreenshotOfVolumeRenderingIsAtFullResolution)
+{
+    ShownView v;
+    ASSERT_TRUE(showsReducedVolumeFrame(v.view));
+    const QImage image = v.view.grabView();
+    EXPECT_FALSE(image.isNull());
+    EXPECT_EQ(v.view.shownVolumeResolution(), 1.0f);
+}
+
+// A frame asked for before a change can reach the screen after it: the view tells whether the
+// frame on screen has the isovalue and crop set last (what a session's screenshot waits for).
+TEST(ViewportWidgetTest, ItSaysWhetherTheFrameOnScreenHasTheCurrentIsovalueAndCrop)
+{
+    ShownView v;
+    v.view.setIsovalue(1.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    const std::uint64_t whole = v.view.lastFrameStats().triangles.value_or(0);
+    ASSERT_GT(whole, 1000u);
+
+    // The cells left of the sphere's centre (x 23.5): about half of its triangles.
+    v.view.setCrop(VoxelBox{{0, 0, 0}, {23, 47, 47}});
+    EXPECT_FALSE(v.view.showsCurrentSurface()) << "the frame on screen is of the whole volume";
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    const std::uint64_t half = v.view.lastFrameStats().triangles.value_or(0);
+    EXPECT_GT(half, whole * 35 / 100);
+    EXPECT_LT(half, whole * 65 / 100);
+
+    v.view.setIsovalue(2.0);
+    EXPECT_FALSE(v.view.showsCurrentSurface()) << "the frame on screen is of isovalue 1";
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    EXPECT_EQ(v.view.renderedIsovalue(), 2.0);
+}
+
+// The render thread reads the frame back bottom row first in the window system's 32-bit layout
+// (B, G, R, A bytes) and turns it upright: the view shows the upper half of a red sphere above
+// the middle, in red. A frame shown upside down puts the surface below; one with red and blue
+// swapped shows it blue.
+TEST(ViewportWidgetTest, TheFrameOnScreenIsUprightAndInTheSurfaceColour)
+{
+    ShownView v;
+    v.view.setSurfaceColor(QColor(230, 40, 40));
+    v.view.setStandardView(StandardView::Anterior);     // superior (+z) up, looking along +y
+    v.view.setCrop(VoxelBox{{0, 0, 24}, {47, 47, 47}}); // the cells above the centre (z 23.5)
+    v.view.setIsovalue(0.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    ASSERT_GT(v.view.lastFrameStats().triangles.value_or(0), 100u);
+
+    const QImage shot = v.view.grabView().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(shot.size(), v.view.size() * shot.devicePixelRatio());
+    // Where the camera puts a point of the volume (index space), in the shot's pixels.
+    const glm::dmat4 indexToPhysical = sphereVolume()->geometry().indexToPhysical();
+    const auto pixelOf = [&](glm::dvec3 index) {
+        const glm::vec4 physical(indexToPhysical * glm::dvec4(index, 1.0));
+        const glm::vec4 clip =
+            v.view.camera().projectionMatrix(float(v.view.width()) / float(v.view.height())) *
+            v.view.camera().viewMatrix() * physical;
+        const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+        return QPoint(int((ndc.x + 1.0f) * 0.5f * float(shot.width())),
+                      int((1.0f - ndc.y) * 0.5f * float(shot.height())));
+    };
+    const QPoint upper = pixelOf({23.5, 23.5, 23.5 + 12.0}); // in front of the kept half
+    const QPoint lower = pixelOf({23.5, 23.5, 23.5 - 12.0}); // where the cropped half was
+    ASSERT_LT(upper.y() + 40, lower.y()) << "the anterior view has superior up";
+    ASSERT_TRUE(shot.rect().contains(upper) && shot.rect().contains(lower));
+
+    const QColor surface = shot.pixelColor(upper);
+    EXPECT_GT(surface.red(), 60) << surface.name().toStdString();
+    EXPECT_GT(surface.red(), 2 * surface.blue() + 20) << surface.name().toStdString();
+    EXPECT_GT(surface.red(), 2 * surface.green() + 20) << surface.name().toStdString();
+    const QColor empty = shot.pixelColor(lower);
+    EXPECT_LT(empty.red(), empty.blue() + 30) << "surface below the middle: the frame is "
+                                                 "upside down; "
+                                              << empty.name().toStdString();
+}
+
+// The freed heap is kept while frames follow each other (core/heap_reuse.h) and given back
+// once the view has been still for 3 s.
+TEST(ViewportWidgetTest, TheFreedHeapIsGivenBackOnlyOnceTheViewIsStill)
+{
+    ShownView v;
+    QSignalSpy released(&v.view, &ViewportWidget::freedHeapReleased);
+    v.view.setIsovalue(1.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 1.0; }));
+    // A new isovalue every 100 ms for 4 s: more than the 3 s of stillness in all, never 3 s
+    // without a frame.
+    QElapsedTimer moving;
+    moving.start();
+    for (int i = 0; moving.elapsed() < 4000; ++i) {
+        v.view.setIsovalue(1.0 + 0.01 * (i % 50));
+        QTest::qWait(100);
+    }
+    EXPECT_EQ(released.count(), 0) << "given back while frames followed each other";
+    // Still: once, about 3 s after the last frame.
+    QElapsedTimer still;
+    still.start();
+    ASSERT_TRUE(waitUntil([&] { return released.count() == 1; }, 20000));
+    EXPECT_GE(still.elapsed(), 2000);
+    QTest::qWait(500);
+    EXPECT_EQ(released.count(), 1) << "given back once per stillness";
+}
+
+} // namespace
+} // namespace isoview::app
