@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
-#include "extraction/plane_maxima.h"
+#include "extraction/crop_face_visibility.h"
 #include "gpu/crop_box_outline.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
@@ -364,76 +364,38 @@ struct SceneRenderer::Impl {
     void drawLayers(const SceneParams& p, bool translucent)
     {
         const unsigned facing =
-            !translucent && cullHiddenBackFaces ? cropFacesTowardCamera(p) : kNoCulling;
+            !translucent && cullHiddenBackFaces ? facesTowardCamera(p) : kNoCulling;
         for (const SurfaceLayer& layer : *layers) {
             if (!layer.visible || (layer.opacity < kOpaqueFrom) != translucent) continue;
             const float opacity = translucent ? std::max(layer.opacity, 0.0f) : 1.0f;
             const SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
             if (isLive(layer)) {
                 if (!renderedIsovalue) continue;
-                ScopedCapability cull(GL_CULL_FACE, backFacesHidden(facing, *renderedIsovalue));
+                ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
                 surface.draw(draw);
             } else if (const auto it = stored.find(layer.id); it != stored.end()) {
                 const std::optional<double> iso = it->second.isovalue;
-                ScopedCapability cull(GL_CULL_FACE, iso && backFacesHidden(facing, *iso));
+                ScopedCapability cull(GL_CULL_FACE, iso && cullsBackFaces(facing, *iso));
                 storedProgram.draw(it->second.mesh, draw);
             }
         }
     }
 
-    // Every ray from a camera outside the crop box enters it through a face turned to the
-    // camera; where no voxel of such a face is inside the surface, the ray starts outside it
-    // and meets a front face first, so no back face can be seen. `facing` is
-    // cropFacesTowardCamera's. Counts the culled surfaces for backFaceCulledSurfaces().
-    bool backFacesHidden(unsigned facing, double isovalue)
+    // The crop box's faces this camera may look into (extraction/crop_face_visibility.h).
+    unsigned facesTowardCamera(const SceneParams& p) const
     {
-        if ((facing & kNoCulling) != 0 || (surface.openCropFaces(isovalue) & facing) != 0)
-            return false;
-        ++culledSurfaces;
-        return true;
+        return cropFacesTowardCamera(surface.crop(), volumeGeometry,
+                                     glm::dmat4(p.projection) * glm::dmat4(p.view));
     }
 
-    // The crop box's faces (PlaneMaxima's bits) that the camera may look into, or kNoCulling
-    // when part of the box is not beyond the near plane (the camera may be inside it, or the
-    // near plane cuts the surface open).
-    static constexpr unsigned kNoCulling = 1u << 6;
-    unsigned cropFacesTowardCamera(const SceneParams& p) const
+    // Whether the back faces of the surface at this isovalue go unseen under a camera that sees
+    // `facing` (facesTowardCamera's): the surface is not open on any of those faces. Counts the
+    // culled surfaces for backFaceCulledSurfaces().
+    bool cullsBackFaces(unsigned facing, double isovalue)
     {
-        const VoxelBox box = surface.crop();
-        const glm::dmat4 toClip = glm::dmat4(p.projection) * glm::dmat4(p.view);
-        const auto inFront = [&](glm::dvec3 index) {
-            const glm::dvec4 c = toClip * glm::dvec4(volumeGeometry.toPhysical(index), 1.0);
-            return c.z + c.w > 1e-6 * std::abs(c.w);
-        };
-        const glm::dvec3 lo(box.first);
-        const glm::dvec3 hi(box.last);
-        // Stacks with measured slice positions bend between slices: every slice's corners, and
-        // every face counts as turned to the camera.
-        const bool everySlice = !volumeGeometry.sliceOrigins.empty();
-        for (std::uint32_t k = box.first.z; k <= box.last.z;
-             k = everySlice || k == box.last.z ? k + 1 : box.last.z) {
-            for (const double x : {lo.x, hi.x})
-                for (const double y : {lo.y, hi.y})
-                    if (!inFront({x, y, double(k)})) return kNoCulling;
-        }
-        if (everySlice) return PlaneMaxima::kAllFaces;
-        // The camera in homogeneous physical coordinates: a point (w > 0) for a perspective
-        // projection, the direction towards the viewer (w = 0) for an orthographic one.
-        const glm::dvec4 eye = glm::inverse(toClip) * glm::dvec4(0.0, 0.0, -1.0, 0.0);
-        const glm::dmat3 normalToPhysical = volumeGeometry.gradientToPhysical();
-        unsigned facing = 0;
-        for (int a = 0; a < 3; ++a) {
-            for (int side = 0; side < 2; ++side) {
-                glm::dvec3 outward(0.0);
-                outward[a] = side == 0 ? -1.0 : 1.0;
-                const glm::dvec3 n = normalToPhysical * outward;
-                const glm::dvec3 onFace = volumeGeometry.toPhysical(side == 0 ? lo : hi);
-                // Strictly behind the face's plane, the camera cannot look into it.
-                const double towards = glm::dot(n, glm::dvec3(eye)) - eye.w * glm::dot(n, onFace);
-                if (!(towards < 0.0)) facing |= 1u << unsigned(2 * a + side);
-            }
-        }
-        return facing;
+        if (!backFacesHidden(facing, surface.openCropFaces(isovalue))) return false;
+        ++culledSurfaces;
+        return true;
     }
 
     bool hasTranslucentLayers() const
@@ -458,8 +420,8 @@ struct SceneRenderer::Impl {
         if (layers) {
             drawLayers(p, false);
         } else if (renderedIsovalue) {
-            const unsigned facing = cullHiddenBackFaces ? cropFacesTowardCamera(p) : kNoCulling;
-            ScopedCapability cull(GL_CULL_FACE, backFacesHidden(facing, *renderedIsovalue));
+            const unsigned facing = cullHiddenBackFaces ? facesTowardCamera(p) : kNoCulling;
+            ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
             surface.draw(drawParams(p, p.surfaceColor, 1.0f));
         }
     }
