@@ -7,6 +7,7 @@
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
+#include "gpu/gpu_timers.h"
 #include "gpu/gpu_volume.h"
 #include "gpu/isosurface_extractor.h"
 #include "gpu/orientation_marker.h"
@@ -32,114 +33,6 @@ namespace {
 
 // Opacities from here up are drawn opaque (depth written, rays stop there).
 constexpr float kOpaqueFrom = 0.999f;
-
-// GPU timer queries (GL_TIME_ELAPSED) per pass, in a ring of frames: a frame's results are read
-// only once GL_QUERY_RESULT_AVAILABLE says so, a frame or more later, and a frame whose ring
-// slot is still in flight goes untimed rather than wait.
-class GpuTimers {
-public:
-    enum Pass : std::size_t { Extract, Surface, Volume, kPassCount };
-
-    GpuTimers()
-    {
-        GLint bits = 0;
-        glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
-        m_supported = bits > 0;
-    }
-
-    void beginFrame()
-    {
-        collect();
-        m_frame = nullptr;
-        if (!m_supported) return;
-        Frame& f = m_ring[m_next];
-        if (f.pending) return; // the GPU is kRingSize frames behind: skip timing this one
-        f.used = {};
-        m_frame = &f;
-    }
-    void begin(Pass pass)
-    {
-        if (!m_frame) return;
-        glBeginQuery(GL_TIME_ELAPSED, m_frame->queries[pass].id());
-        m_frame->used[pass] = true;
-    }
-    void end()
-    {
-        if (m_frame) glEndQuery(GL_TIME_ELAPSED);
-    }
-    void endFrame()
-    {
-        if (!m_frame) return;
-        m_frame->pending =
-            m_frame->used[Extract] || m_frame->used[Surface] || m_frame->used[Volume];
-        m_next = (m_next + 1) % kRingSize;
-        m_frame = nullptr;
-    }
-    // The newest completed frame's times, collecting what finished since the last call.
-    const FrameGpuTimes& last()
-    {
-        collect();
-        return m_last;
-    }
-
-private:
-    static constexpr std::size_t kRingSize = 4;
-    struct Frame {
-        std::array<Query, kPassCount> queries{Query::create(), Query::create(), Query::create()};
-        std::array<bool, kPassCount> used{};
-        bool pending = false;
-    };
-
-    static bool available(const Query& q)
-    {
-        GLint ready = 0;
-        glGetQueryObjectiv(q.id(), GL_QUERY_RESULT_AVAILABLE, &ready);
-        return ready != 0;
-    }
-
-    // Reads every finished frame, oldest first, stopping at the first one still in flight.
-    // Never waits: GL_QUERY_RESULT_AVAILABLE is asked first.
-    void collect()
-    {
-        for (std::size_t i = 0; i < kRingSize; ++i) {
-            Frame& f = m_ring[(m_next + i) % kRingSize];
-            if (!f.pending) continue;
-            bool ready = true;
-            for (std::size_t p = 0; p < kPassCount; ++p)
-                if (f.used[p] && !available(f.queries[p])) ready = false;
-            if (!ready) return;
-            FrameGpuTimes times;
-            std::array<std::optional<double>*, kPassCount> out = {
-                &times.extractMs, &times.surfaceMs, &times.volumeMs};
-            for (std::size_t p = 0; p < kPassCount; ++p) {
-                if (!f.used[p]) continue;
-                GLuint64 ns = 0;
-                glGetQueryObjectui64v(f.queries[p].id(), GL_QUERY_RESULT, &ns);
-                *out[p] = double(ns) / 1e6;
-            }
-            m_last = times;
-            f.pending = false;
-        }
-    }
-
-    bool m_supported = false;
-    std::array<Frame, kRingSize> m_ring;
-    std::size_t m_next = 0;
-    Frame* m_frame = nullptr;
-    FrameGpuTimes m_last;
-};
-
-// Brackets one pass with its timer query.
-class TimedPass {
-public:
-    TimedPass(GpuTimers& timers, GpuTimers::Pass pass) : m_timers(timers) { timers.begin(pass); }
-    ~TimedPass() { m_timers.end(); }
-    TimedPass(const TimedPass&) = delete;
-    TimedPass& operator=(const TimedPass&) = delete;
-
-private:
-    GpuTimers& m_timers;
-};
 
 // The frame is composed here (colour + a sampleable depth texture, which the ray caster reads
 // as the surface's depth) and blitted to the caller's framebuffer at the end.
