@@ -7,6 +7,7 @@
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
+#include "gpu/gpu_memory_admission.h"
 #include "gpu/gpu_timers.h"
 #include "gpu/gpu_volume.h"
 #include "gpu/isosurface_extractor.h"
@@ -361,90 +362,37 @@ const GlCapabilities& SceneRenderer::capabilities() const
     return m_impl->surface.capabilities();
 }
 
-namespace {
-
-// GPU memory a volume will take before any isosurface: its texture (flat-3D padding under
-// 10%), both pyramids (about 1.75 bytes per voxel), margins and the ray caster's copy of a
-// bricked volume included in the rounding up.
-std::uint64_t estimatedGpuBytes(const Volume& volume)
-{
-    const glm::uvec3 d = volume.dims();
-    const double voxels = double(d.x) * double(d.y) * double(d.z);
-    return std::uint64_t(voxels * (double(scalarSize(volume.type())) * 1.1 + 1.8));
-}
-
-// "128x128x85 uint16 volume"
-std::string describeVolume(const Volume& volume)
-{
-    const glm::uvec3 d = volume.dims();
-    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z) + " " +
-           std::string(scalarTypeName(volume.type())) + " volume";
-}
-
-// What the user can do about a volume the GPU cannot hold; ends every such message.
-std::string whatToDo(const Volume& volume, const std::string& orElse)
-{
-    return std::string("To view it, open a cropped part of it (a smaller region or fewer "
-                       "slices), a subsampled copy") +
-           (scalarSize(volume.type()) > 1 ? ", an 8-bit copy" : "") + ", or " + orElse + ".";
-}
-
-} // namespace
-
 void SceneRenderer::setVolume(const Volume& volume)
 {
     Impl& d = *m_impl;
-    // A volume the GPU cannot hold is refused before anything is uploaded (an upload that runs
-    // out of memory can take the whole context down with it).
-    // The GPU's free memory gains what the previous volume frees; a budget is for one volume.
-    std::uint64_t available = 0;
-    bool known = true;
-    if (d.memoryBudget != 0) {
-        available = d.memoryBudget;
-    } else if (const std::optional<std::uint64_t> free = availableGpuMemory()) {
-        const GpuMemoryUse previous = d.surface.memoryUse();
-        available =
-            *free + previous.volumeTextureBytes + previous.pyramidBytes + previous.meshBytes;
-    } else {
-        known = false;
-    }
-    const std::uint64_t needed = estimatedGpuBytes(volume);
-    const std::string needs = "This " + describeVolume(volume) + " needs about " +
-                              formatBytes(needed) + " of GPU memory (volume texture and pyramids)";
-    const std::string closeOthers = "close other programs that use the GPU";
-    if (known && needed > available) {
-        if (d.memoryBudget != 0) {
-            throw GpuMemoryError(needs + ", more than the budget of " + formatBytes(available) +
-                                 ". " + whatToDo(volume, "raise the budget"));
+    // A volume the GPU cannot hold is refused before anything is uploaded. The GPU is asked for
+    // its free memory only without a budget.
+    GpuMemoryFigures figures;
+    figures.budgetBytes = d.memoryBudget;
+    if (d.memoryBudget == 0) {
+        figures.freeBytes = availableGpuMemory();
+        if (figures.freeBytes) {
+            const GpuMemoryUse previous = d.surface.memoryUse();
+            figures.previousVolumeBytes =
+                previous.volumeTextureBytes + previous.pyramidBytes + previous.meshBytes;
         }
-        throw GpuMemoryError(needs + ", more than the " + formatBytes(available) +
-                             " the GPU has free. " + whatToDo(volume, closeOthers));
     }
+    const GpuMemoryAdmission admission(volume, figures);
     // Everything that may throw comes first: the ray caster's program, the upload and the
     // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
-    // The estimate can fall short of what the driver needs, or others take the GPU's memory
-    // meanwhile: the driver's out-of-memory then ends the same way as the check above.
+    // The driver's or the system's out-of-memory ends the same way as the check above.
     d.raycaster.prepare(samplerKindFor(volume.type()));
     d.slicePlanes.prepare(samplerKindFor(volume.type()));
     try {
         d.surface.setVolume(volume, d.maxTextureSize);
     } catch (const GpuMemoryError& e) {
-        throw GpuMemoryError(needs + " and does not fit: " + e.what() + ". " +
-                             whatToDo(volume, closeOthers));
+        throw admission.uploadFailed(e);
     } catch (const std::bad_alloc&) {
-        // Software renderers (llvmpipe) keep textures in system memory, as bricks keep copies.
-        throw GpuMemoryError(needs +
-                             " and does not fit: the system ran out of memory placing "
-                             "it on the GPU. " +
-                             whatToDo(volume, "close other programs"));
+        throw admission.systemOutOfMemory();
     }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
-    if (d.memoryBudget != 0) {
-        const GpuMemoryUse use = d.surface.memoryUse();
-        const std::uint64_t taken = use.volumeTextureBytes + use.pyramidBytes;
-        // At least a byte: 0 would mean no limit.
-        d.surface.setMeshByteLimit(d.memoryBudget > taken ? d.memoryBudget - taken : 1);
-    }
+    if (const auto limit = admission.meshByteLimit(d.surface.memoryUse()))
+        d.surface.setMeshByteLimit(*limit);
     d.volumeIndexToPhysical = volume.geometry().indexToPhysical();
     d.volumeGeometry = volume.geometry();
     d.outsideWinding = volume.geometry().isMirrored() ? GL_CW : GL_CCW;
