@@ -1,6 +1,5 @@
 #include "gpu/scene_renderer.h"
 
-#include "core/error.h"
 #include "core/log.h"
 #include "extraction/crop_face_visibility.h"
 #include "gpu/crop_box_outline.h"
@@ -17,15 +16,14 @@
 #include "gpu/slice_planes.h"
 #include "gpu/stored_surface_mesh.h"
 #include "gpu/surface_bricks.h"
+#include "gpu/surface_layer_cache.h"
 #include "gpu/volume_raycaster.h"
 #include "gpu/weighted_blended_transparency.h"
 
 #include <glm/gtc/type_ptr.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
-#include <map>
 #include <new>
 #include <string>
 
@@ -126,13 +124,8 @@ struct SceneRenderer::Impl {
     // The isovalue (real units) the pyramid holds now: the live one's, or a stored layer's
     // while it is being stored.
     std::optional<double> pyramidIsovalue;
-    // Every visible layer but the live one, by id: its mesh and the isovalue it was extracted at
-    // (nullopt: stale, extract before drawing).
-    struct StoredLayer {
-        StoredSurfaceMesh mesh;
-        std::optional<double> isovalue;
-    };
-    std::map<std::uint32_t, StoredLayer> stored;
+    // Every visible layer but the live one: its mesh and the isovalue it was extracted at.
+    SurfaceLayerCache stored;
     StoredSurfaceProgram storedProgram{surface.capabilities()};
     WeightedBlendedTransparency transparency;
 
@@ -150,14 +143,13 @@ struct SceneRenderer::Impl {
         const SurfaceLayer* live = liveLayer();
         return !layers || (live && live->visible);
     }
-    bool isLive(const SurfaceLayer& layer) const { return liveId && layer.id == *liveId; }
+    bool isLive(const SurfaceLayer& layer) const { return isLiveLayer(layer, liveId); }
 
     // Stored layers of an earlier volume or crop: extracted again before they are drawn.
     void markStoredStale()
     {
         pyramidIsovalue.reset();
-        for (auto& [id, layer] : stored)
-            layer.isovalue.reset();
+        stored.markStale();
     }
 
     // Pass 1: the backdrop gradient, and depth cleared to the far plane.
@@ -177,48 +169,7 @@ struct SceneRenderer::Impl {
     }
 
     // Visible non-live layers whose stored mesh is missing or of another isovalue.
-    bool storedLayersStale() const
-    {
-        if (!layers) return false;
-        for (const SurfaceLayer& layer : *layers) {
-            if (isLive(layer) || !layer.visible) continue;
-            const auto it = stored.find(layer.id);
-            if (it == stored.end() || it->second.isovalue != layer.isovalue) return true;
-        }
-        return false;
-    }
-
-    // Extracts each stale stored layer in the pyramid and keeps a copy of its mesh (a capture:
-    // waits for the GPU, once per change of that layer, never while the live one is dragged).
-    // A layer that cannot be stored is logged and left empty until its isovalue changes.
-    void storeStaleLayers()
-    {
-        for (const SurfaceLayer& layer : *layers) {
-            if (isLive(layer) || !layer.visible) continue;
-            StoredLayer& entry = stored[layer.id];
-            if (entry.isovalue == layer.isovalue) continue;
-            entry.isovalue = layer.isovalue;
-            try {
-                if (pyramidIsovalue != layer.isovalue) {
-                    surface.extract(layer.isovalue);
-                    pyramidIsovalue = layer.isovalue;
-                }
-                // One brick: copied on the GPU; bricks are merged on the CPU first.
-                if (const auto buffers = surface.singleBrickMeshBuffers())
-                    entry.mesh.copyFrom(*buffers);
-                else
-                    entry.mesh.store(surface.capture());
-            } catch (const Error& e) {
-                entry.mesh.clear();
-                log::get("engine")->error("surface {} at {} not stored: {}", layer.id,
-                                          layer.isovalue, e.what());
-            } catch (const std::bad_alloc&) {
-                entry.mesh.clear();
-                log::get("engine")->error("surface {} at {} not stored: out of memory", layer.id,
-                                          layer.isovalue);
-            }
-        }
-    }
+    bool storedLayersStale() const { return layers && stored.stale(*layers, liveId); }
 
     // Pass 2: the stored layers that are stale, then the live isovalue if the pyramid does not
     // hold it (a drag of the live one extracts only it).
@@ -230,7 +181,7 @@ struct SceneRenderer::Impl {
             liveShown() && requestedIsovalue && (requestedIsovalue != renderedIsovalue || storing);
         if (!storing && !live) return;
         TimedPass timed(timers, GpuTimers::Extract);
-        if (storing) storeStaleLayers();
+        if (storing) stored.storeStale(*layers, liveId, surface, pyramidIsovalue);
         if (liveShown() && requestedIsovalue && requestedIsovalue != pyramidIsovalue) {
             surface.extract(*requestedIsovalue);
             pyramidIsovalue = requestedIsovalue;
@@ -267,10 +218,10 @@ struct SceneRenderer::Impl {
                 if (!renderedIsovalue) continue;
                 ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
                 surface.draw(draw);
-            } else if (const auto it = stored.find(layer.id); it != stored.end()) {
-                const std::optional<double> iso = it->second.isovalue;
+            } else if (const SurfaceLayerCache::StoredLayer* entry = stored.find(layer.id)) {
+                const std::optional<double> iso = entry->isovalue;
                 ScopedCapability cull(GL_CULL_FACE, iso && cullsBackFaces(facing, *iso));
-                storedProgram.draw(it->second.mesh, draw);
+                storedProgram.draw(entry->mesh, draw);
             }
         }
     }
@@ -402,8 +353,7 @@ void SceneRenderer::setVolume(const Volume& volume)
     d.renderedIsovalue.reset();
     d.storedProgram.setVolume(volume.dims(), volume.geometry());
     d.markStoredStale();
-    for (auto& [id, layer] : d.stored)
-        layer.mesh.clear(); // of the previous volume
+    d.stored.clearMeshes(); // of the previous volume
 }
 
 void SceneRenderer::setCrop(const VoxelBox& box)
@@ -449,12 +399,7 @@ void SceneRenderer::setSurfaces(const std::vector<SurfaceLayer>& layers,
     d.liveId = liveId;
     if (const SurfaceLayer* live = d.liveLayer()) d.requestedIsovalue = live->isovalue;
     // Only layers that are still there and not live keep a stored mesh.
-    for (auto it = d.stored.begin(); it != d.stored.end();) {
-        const bool keep = std::any_of(layers.begin(), layers.end(), [&](const SurfaceLayer& l) {
-            return l.id == it->first && !d.isLive(l);
-        });
-        it = keep ? std::next(it) : d.stored.erase(it);
-    }
+    d.stored.retain(layers, liveId);
 }
 
 IsoMesh SceneRenderer::capture(std::uint32_t layerId)
@@ -462,9 +407,9 @@ IsoMesh SceneRenderer::capture(std::uint32_t layerId)
     Impl& d = *m_impl;
     const SurfaceLayer* live = d.liveLayer();
     if (live ? live->id == layerId : !d.layers && layerId == 0) return capture();
-    const auto it = d.stored.find(layerId);
-    if (it == d.stored.end() || !it->second.isovalue) return {};
-    return it->second.mesh.download();
+    const SurfaceLayerCache::StoredLayer* entry = d.stored.find(layerId);
+    if (!entry || !entry->isovalue) return {};
+    return entry->mesh.download();
 }
 
 std::optional<double> SceneRenderer::extractedIsovalue(std::uint32_t layerId) const
@@ -472,8 +417,8 @@ std::optional<double> SceneRenderer::extractedIsovalue(std::uint32_t layerId) co
     const Impl& d = *m_impl;
     const SurfaceLayer* live = d.liveLayer();
     if (live ? live->id == layerId : !d.layers && layerId == 0) return d.renderedIsovalue;
-    const auto it = d.stored.find(layerId);
-    return it == d.stored.end() ? std::nullopt : it->second.isovalue;
+    const SurfaceLayerCache::StoredLayer* entry = d.stored.find(layerId);
+    return entry ? entry->isovalue : std::nullopt;
 }
 
 void SceneRenderer::setTransferFunction(const TransferFunction& tf)
@@ -566,8 +511,7 @@ IsoMesh SceneRenderer::capture()
 GpuMemoryUse SceneRenderer::memoryUse() const
 {
     GpuMemoryUse use = m_impl->surface.memoryUse();
-    for (const auto& [id, layer] : m_impl->stored)
-        use.meshBytes += layer.mesh.bytes();
+    use.meshBytes += m_impl->stored.meshBytes();
     return use;
 }
 
