@@ -171,7 +171,7 @@ struct SceneRenderer::Impl {
     // Visible non-live layers whose stored mesh is missing or of another isovalue.
     bool storedLayersStale() const { return layers && stored.stale(*layers, liveId); }
 
-    // Pass 2: the stored layers that are stale, then the live isovalue if the pyramid does not
+    // Pass 3: the stored layers that are stale, then the live isovalue if the pyramid does not
     // hold it (a drag of the live one extracts only it).
     void extractIfChanged()
     {
@@ -251,8 +251,8 @@ struct SceneRenderer::Impl {
         return false;
     }
 
-    // Pass 3: the opaque surfaces, depth tested and written (their depth limits the rays).
-    void drawSurface(const SceneParams& p)
+    // Pass 4: the opaque surfaces, depth tested and written (their depth limits the rays).
+    void drawOpaqueSurfaces(const SceneParams& p)
     {
         ScopedCapability depthTest(GL_DEPTH_TEST, true);
         ScopedDepthState depth(GL_LESS, true);
@@ -271,18 +271,7 @@ struct SceneRenderer::Impl {
         }
     }
 
-    // Pass 4b: the translucent surfaces over the opaque frame and the volume, in any order
-    // (weighted blended transparency). Not timed: the timers have no pass for it.
-    void drawTranslucentSurfaces(const SceneParams& p)
-    {
-        if (!hasTranslucentLayers()) return;
-        transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(), [&] {
-            ScopedFaceState faces(outsideWinding, GL_BACK);
-            drawLayers(p, true);
-        });
-    }
-
-    // Pass 4: the volume, composited over the background and surface up to the surface's depth.
+    // Pass 5: the volume, composited over the background and surface up to the surface's depth.
     void drawVolume(const SceneParams& p)
     {
         if (!surface.hasVolume() || !raycaster.hasTransferFunction()) return;
@@ -296,6 +285,17 @@ struct SceneRenderer::Impl {
         frame.shading = p.volumeShading;
         TimedPass timed(timers, GpuTimers::Volume);
         raycaster.render(frame);
+    }
+
+    // Pass 6: the translucent surfaces over the opaque frame and the volume, in any order
+    // (weighted blended transparency). Not timed: the timers have no pass for it.
+    void drawTranslucentSurfaces(const SceneParams& p)
+    {
+        if (!hasTranslucentLayers()) return;
+        transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(), [&] {
+            ScopedFaceState faces(outsideWinding, GL_BACK);
+            drawLayers(p, true);
+        });
     }
 };
 
@@ -450,26 +450,32 @@ void SceneRenderer::render(const SceneParams& params)
     {
         ScopedFramebuffer framebuffer(d.target.withDepth.id());
         ScopedViewport viewport(0, 0, size.x, size.y);
+        // Pass 1: the background.
         d.drawBackground(params);
         if (d.surface.hasVolume()) {
-            // Opaque with depth, before the volume: its rays stop at the planes.
+            // Pass 2: the slice planes, opaque with depth, before the volume: its rays stop at
+            // the planes.
             d.slicePlanes.draw(d.surface.raycastVolume(), d.volumeDims,
                                params.projection * params.view, params.slicePlanes);
+            // Pass 3: the extraction of what changed.
             d.extractIfChanged();
             const bool surface = params.mode != RenderMode::Volume;
             const bool volume = params.mode != RenderMode::Surface;
-            if (surface) d.drawSurface(params);
+            // Passes 4 to 6: the opaque surfaces, the volume up to their depth, the translucent
+            // surfaces over both.
+            if (surface) d.drawOpaqueSurfaces(params);
             if (volume) d.drawVolume(params);
             if (surface) d.drawTranslucentSurfaces(params);
+            // Pass 7: the crop box's edges and handles, over the frame.
             d.cropOutline.draw(d.surface.crop(), params.projection * params.view, size,
                                params.cropBox);
         }
-        // Pass 5: the orientation marker in its corner, over everything.
+        // Pass 8: the orientation marker in its corner, over everything.
         if (params.orientationMarker) d.marker.draw(params.view, size);
     }
     d.timers.endFrame();
 
-    // Pass 6: the finished frame to the caller's framebuffer.
+    // Pass 9: the finished frame to the caller's framebuffer (blit).
     ScopedFramebuffer restore(0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, d.target.withDepth.id());
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(params.targetFramebuffer));
