@@ -1,12 +1,13 @@
 #include "gpu/scene_renderer.h"
 
-#include "core/error.h"
 #include "core/log.h"
-#include "extraction/plane_maxima.h"
+#include "extraction/crop_face_visibility.h"
 #include "gpu/crop_box_outline.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
+#include "gpu/gpu_memory_admission.h"
+#include "gpu/gpu_timers.h"
 #include "gpu/gpu_volume.h"
 #include "gpu/isosurface_extractor.h"
 #include "gpu/orientation_marker.h"
@@ -15,15 +16,14 @@
 #include "gpu/slice_planes.h"
 #include "gpu/stored_surface_mesh.h"
 #include "gpu/surface_bricks.h"
+#include "gpu/surface_layer_cache.h"
 #include "gpu/volume_raycaster.h"
 #include "gpu/weighted_blended_transparency.h"
 
 #include <glm/gtc/type_ptr.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
-#include <map>
 #include <new>
 #include <string>
 
@@ -32,114 +32,6 @@ namespace {
 
 // Opacities from here up are drawn opaque (depth written, rays stop there).
 constexpr float kOpaqueFrom = 0.999f;
-
-// GPU timer queries (GL_TIME_ELAPSED) per pass, in a ring of frames: a frame's results are read
-// only once GL_QUERY_RESULT_AVAILABLE says so, a frame or more later, and a frame whose ring
-// slot is still in flight goes untimed rather than wait.
-class GpuTimers {
-public:
-    enum Pass : std::size_t { Extract, Surface, Volume, kPassCount };
-
-    GpuTimers()
-    {
-        GLint bits = 0;
-        glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
-        m_supported = bits > 0;
-    }
-
-    void beginFrame()
-    {
-        collect();
-        m_frame = nullptr;
-        if (!m_supported) return;
-        Frame& f = m_ring[m_next];
-        if (f.pending) return; // the GPU is kRingSize frames behind: skip timing this one
-        f.used = {};
-        m_frame = &f;
-    }
-    void begin(Pass pass)
-    {
-        if (!m_frame) return;
-        glBeginQuery(GL_TIME_ELAPSED, m_frame->queries[pass].id());
-        m_frame->used[pass] = true;
-    }
-    void end()
-    {
-        if (m_frame) glEndQuery(GL_TIME_ELAPSED);
-    }
-    void endFrame()
-    {
-        if (!m_frame) return;
-        m_frame->pending =
-            m_frame->used[Extract] || m_frame->used[Surface] || m_frame->used[Volume];
-        m_next = (m_next + 1) % kRingSize;
-        m_frame = nullptr;
-    }
-    // The newest completed frame's times, collecting what finished since the last call.
-    const FrameGpuTimes& last()
-    {
-        collect();
-        return m_last;
-    }
-
-private:
-    static constexpr std::size_t kRingSize = 4;
-    struct Frame {
-        std::array<Query, kPassCount> queries{Query::create(), Query::create(), Query::create()};
-        std::array<bool, kPassCount> used{};
-        bool pending = false;
-    };
-
-    static bool available(const Query& q)
-    {
-        GLint ready = 0;
-        glGetQueryObjectiv(q.id(), GL_QUERY_RESULT_AVAILABLE, &ready);
-        return ready != 0;
-    }
-
-    // Reads every finished frame, oldest first, stopping at the first one still in flight.
-    // Never waits: GL_QUERY_RESULT_AVAILABLE is asked first.
-    void collect()
-    {
-        for (std::size_t i = 0; i < kRingSize; ++i) {
-            Frame& f = m_ring[(m_next + i) % kRingSize];
-            if (!f.pending) continue;
-            bool ready = true;
-            for (std::size_t p = 0; p < kPassCount; ++p)
-                if (f.used[p] && !available(f.queries[p])) ready = false;
-            if (!ready) return;
-            FrameGpuTimes times;
-            std::array<std::optional<double>*, kPassCount> out = {
-                &times.extractMs, &times.surfaceMs, &times.volumeMs};
-            for (std::size_t p = 0; p < kPassCount; ++p) {
-                if (!f.used[p]) continue;
-                GLuint64 ns = 0;
-                glGetQueryObjectui64v(f.queries[p].id(), GL_QUERY_RESULT, &ns);
-                *out[p] = double(ns) / 1e6;
-            }
-            m_last = times;
-            f.pending = false;
-        }
-    }
-
-    bool m_supported = false;
-    std::array<Frame, kRingSize> m_ring;
-    std::size_t m_next = 0;
-    Frame* m_frame = nullptr;
-    FrameGpuTimes m_last;
-};
-
-// Brackets one pass with its timer query.
-class TimedPass {
-public:
-    TimedPass(GpuTimers& timers, GpuTimers::Pass pass) : m_timers(timers) { timers.begin(pass); }
-    ~TimedPass() { m_timers.end(); }
-    TimedPass(const TimedPass&) = delete;
-    TimedPass& operator=(const TimedPass&) = delete;
-
-private:
-    GpuTimers& m_timers;
-};
 
 // The frame is composed here (colour + a sampleable depth texture, which the ray caster reads
 // as the surface's depth) and blitted to the caller's framebuffer at the end.
@@ -232,13 +124,8 @@ struct SceneRenderer::Impl {
     // The isovalue (real units) the pyramid holds now: the live one's, or a stored layer's
     // while it is being stored.
     std::optional<double> pyramidIsovalue;
-    // Every visible layer but the live one, by id: its mesh and the isovalue it was extracted at
-    // (nullopt: stale, extract before drawing).
-    struct StoredLayer {
-        StoredSurfaceMesh mesh;
-        std::optional<double> isovalue;
-    };
-    std::map<std::uint32_t, StoredLayer> stored;
+    // Every visible layer but the live one: its mesh and the isovalue it was extracted at.
+    SurfaceLayerCache stored;
     StoredSurfaceProgram storedProgram{surface.capabilities()};
     WeightedBlendedTransparency transparency;
 
@@ -256,14 +143,13 @@ struct SceneRenderer::Impl {
         const SurfaceLayer* live = liveLayer();
         return !layers || (live && live->visible);
     }
-    bool isLive(const SurfaceLayer& layer) const { return liveId && layer.id == *liveId; }
+    bool isLive(const SurfaceLayer& layer) const { return isLiveLayer(layer, liveId); }
 
     // Stored layers of an earlier volume or crop: extracted again before they are drawn.
     void markStoredStale()
     {
         pyramidIsovalue.reset();
-        for (auto& [id, layer] : stored)
-            layer.isovalue.reset();
+        stored.markStale();
     }
 
     // Pass 1: the backdrop gradient, and depth cleared to the far plane.
@@ -283,50 +169,9 @@ struct SceneRenderer::Impl {
     }
 
     // Visible non-live layers whose stored mesh is missing or of another isovalue.
-    bool storedLayersStale() const
-    {
-        if (!layers) return false;
-        for (const SurfaceLayer& layer : *layers) {
-            if (isLive(layer) || !layer.visible) continue;
-            const auto it = stored.find(layer.id);
-            if (it == stored.end() || it->second.isovalue != layer.isovalue) return true;
-        }
-        return false;
-    }
+    bool storedLayersStale() const { return layers && stored.stale(*layers, liveId); }
 
-    // Extracts each stale stored layer in the pyramid and keeps a copy of its mesh (a capture:
-    // waits for the GPU, once per change of that layer, never while the live one is dragged).
-    // A layer that cannot be stored is logged and left empty until its isovalue changes.
-    void storeStaleLayers()
-    {
-        for (const SurfaceLayer& layer : *layers) {
-            if (isLive(layer) || !layer.visible) continue;
-            StoredLayer& entry = stored[layer.id];
-            if (entry.isovalue == layer.isovalue) continue;
-            entry.isovalue = layer.isovalue;
-            try {
-                if (pyramidIsovalue != layer.isovalue) {
-                    surface.extract(layer.isovalue);
-                    pyramidIsovalue = layer.isovalue;
-                }
-                // One brick: copied on the GPU; bricks are merged on the CPU first.
-                if (const auto buffers = surface.singleBrickMeshBuffers())
-                    entry.mesh.copyFrom(*buffers);
-                else
-                    entry.mesh.store(surface.capture());
-            } catch (const Error& e) {
-                entry.mesh.clear();
-                log::get("engine")->error("surface {} at {} not stored: {}", layer.id,
-                                          layer.isovalue, e.what());
-            } catch (const std::bad_alloc&) {
-                entry.mesh.clear();
-                log::get("engine")->error("surface {} at {} not stored: out of memory", layer.id,
-                                          layer.isovalue);
-            }
-        }
-    }
-
-    // Pass 2: the stored layers that are stale, then the live isovalue if the pyramid does not
+    // Pass 3: the stored layers that are stale, then the live isovalue if the pyramid does not
     // hold it (a drag of the live one extracts only it).
     void extractIfChanged()
     {
@@ -336,7 +181,7 @@ struct SceneRenderer::Impl {
             liveShown() && requestedIsovalue && (requestedIsovalue != renderedIsovalue || storing);
         if (!storing && !live) return;
         TimedPass timed(timers, GpuTimers::Extract);
-        if (storing) storeStaleLayers();
+        if (storing) stored.storeStale(*layers, liveId, surface, pyramidIsovalue);
         if (liveShown() && requestedIsovalue && requestedIsovalue != pyramidIsovalue) {
             surface.extract(*requestedIsovalue);
             pyramidIsovalue = requestedIsovalue;
@@ -364,76 +209,38 @@ struct SceneRenderer::Impl {
     void drawLayers(const SceneParams& p, bool translucent)
     {
         const unsigned facing =
-            !translucent && cullHiddenBackFaces ? cropFacesTowardCamera(p) : kNoCulling;
+            !translucent && cullHiddenBackFaces ? facesTowardCamera(p) : kNoCulling;
         for (const SurfaceLayer& layer : *layers) {
             if (!layer.visible || (layer.opacity < kOpaqueFrom) != translucent) continue;
             const float opacity = translucent ? std::max(layer.opacity, 0.0f) : 1.0f;
             const SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
             if (isLive(layer)) {
                 if (!renderedIsovalue) continue;
-                ScopedCapability cull(GL_CULL_FACE, backFacesHidden(facing, *renderedIsovalue));
+                ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
                 surface.draw(draw);
-            } else if (const auto it = stored.find(layer.id); it != stored.end()) {
-                const std::optional<double> iso = it->second.isovalue;
-                ScopedCapability cull(GL_CULL_FACE, iso && backFacesHidden(facing, *iso));
-                storedProgram.draw(it->second.mesh, draw);
+            } else if (const SurfaceLayerCache::StoredLayer* entry = stored.find(layer.id)) {
+                const std::optional<double> iso = entry->isovalue;
+                ScopedCapability cull(GL_CULL_FACE, iso && cullsBackFaces(facing, *iso));
+                storedProgram.draw(entry->mesh, draw);
             }
         }
     }
 
-    // Every ray from a camera outside the crop box enters it through a face turned to the
-    // camera; where no voxel of such a face is inside the surface, the ray starts outside it
-    // and meets a front face first, so no back face can be seen. `facing` is
-    // cropFacesTowardCamera's. Counts the culled surfaces for backFaceCulledSurfaces().
-    bool backFacesHidden(unsigned facing, double isovalue)
+    // The crop box's faces this camera may look into (extraction/crop_face_visibility.h).
+    unsigned facesTowardCamera(const SceneParams& p) const
     {
-        if ((facing & kNoCulling) != 0 || (surface.openCropFaces(isovalue) & facing) != 0)
-            return false;
+        return cropFacesTowardCamera(surface.crop(), volumeGeometry,
+                                     glm::dmat4(p.projection) * glm::dmat4(p.view));
+    }
+
+    // Whether the back faces of the surface at this isovalue go unseen under a camera that sees
+    // `facing` (facesTowardCamera's): the surface is not open on any of those faces. Counts the
+    // culled surfaces for backFaceCulledSurfaces().
+    bool cullsBackFaces(unsigned facing, double isovalue)
+    {
+        if (!backFacesHidden(facing, surface.openCropFaces(isovalue))) return false;
         ++culledSurfaces;
         return true;
-    }
-
-    // The crop box's faces (PlaneMaxima's bits) that the camera may look into, or kNoCulling
-    // when part of the box is not beyond the near plane (the camera may be inside it, or the
-    // near plane cuts the surface open).
-    static constexpr unsigned kNoCulling = 1u << 6;
-    unsigned cropFacesTowardCamera(const SceneParams& p) const
-    {
-        const VoxelBox box = surface.crop();
-        const glm::dmat4 toClip = glm::dmat4(p.projection) * glm::dmat4(p.view);
-        const auto inFront = [&](glm::dvec3 index) {
-            const glm::dvec4 c = toClip * glm::dvec4(volumeGeometry.toPhysical(index), 1.0);
-            return c.z + c.w > 1e-6 * std::abs(c.w);
-        };
-        const glm::dvec3 lo(box.first);
-        const glm::dvec3 hi(box.last);
-        // Stacks with measured slice positions bend between slices: every slice's corners, and
-        // every face counts as turned to the camera.
-        const bool everySlice = !volumeGeometry.sliceOrigins.empty();
-        for (std::uint32_t k = box.first.z; k <= box.last.z;
-             k = everySlice || k == box.last.z ? k + 1 : box.last.z) {
-            for (const double x : {lo.x, hi.x})
-                for (const double y : {lo.y, hi.y})
-                    if (!inFront({x, y, double(k)})) return kNoCulling;
-        }
-        if (everySlice) return PlaneMaxima::kAllFaces;
-        // The camera in homogeneous physical coordinates: a point (w > 0) for a perspective
-        // projection, the direction towards the viewer (w = 0) for an orthographic one.
-        const glm::dvec4 eye = glm::inverse(toClip) * glm::dvec4(0.0, 0.0, -1.0, 0.0);
-        const glm::dmat3 normalToPhysical = volumeGeometry.gradientToPhysical();
-        unsigned facing = 0;
-        for (int a = 0; a < 3; ++a) {
-            for (int side = 0; side < 2; ++side) {
-                glm::dvec3 outward(0.0);
-                outward[a] = side == 0 ? -1.0 : 1.0;
-                const glm::dvec3 n = normalToPhysical * outward;
-                const glm::dvec3 onFace = volumeGeometry.toPhysical(side == 0 ? lo : hi);
-                // Strictly behind the face's plane, the camera cannot look into it.
-                const double towards = glm::dot(n, glm::dvec3(eye)) - eye.w * glm::dot(n, onFace);
-                if (!(towards < 0.0)) facing |= 1u << unsigned(2 * a + side);
-            }
-        }
-        return facing;
     }
 
     bool hasTranslucentLayers() const
@@ -444,8 +251,8 @@ struct SceneRenderer::Impl {
         return false;
     }
 
-    // Pass 3: the opaque surfaces, depth tested and written (their depth limits the rays).
-    void drawSurface(const SceneParams& p)
+    // Pass 4: the opaque surfaces, depth tested and written (their depth limits the rays).
+    void drawOpaqueSurfaces(const SceneParams& p)
     {
         ScopedCapability depthTest(GL_DEPTH_TEST, true);
         ScopedDepthState depth(GL_LESS, true);
@@ -458,24 +265,13 @@ struct SceneRenderer::Impl {
         if (layers) {
             drawLayers(p, false);
         } else if (renderedIsovalue) {
-            const unsigned facing = cullHiddenBackFaces ? cropFacesTowardCamera(p) : kNoCulling;
-            ScopedCapability cull(GL_CULL_FACE, backFacesHidden(facing, *renderedIsovalue));
+            const unsigned facing = cullHiddenBackFaces ? facesTowardCamera(p) : kNoCulling;
+            ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
             surface.draw(drawParams(p, p.surfaceColor, 1.0f));
         }
     }
 
-    // Pass 4b: the translucent surfaces over the opaque frame and the volume, in any order
-    // (weighted blended transparency). Not timed: the timers have no pass for it.
-    void drawTranslucentSurfaces(const SceneParams& p)
-    {
-        if (!hasTranslucentLayers()) return;
-        transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(), [&] {
-            ScopedFaceState faces(outsideWinding, GL_BACK);
-            drawLayers(p, true);
-        });
-    }
-
-    // Pass 4: the volume, composited over the background and surface up to the surface's depth.
+    // Pass 5: the volume, composited over the background and surface up to the surface's depth.
     void drawVolume(const SceneParams& p)
     {
         if (!surface.hasVolume() || !raycaster.hasTransferFunction()) return;
@@ -489,6 +285,17 @@ struct SceneRenderer::Impl {
         frame.shading = p.volumeShading;
         TimedPass timed(timers, GpuTimers::Volume);
         raycaster.render(frame);
+    }
+
+    // Pass 6: the translucent surfaces over the opaque frame and the volume, in any order
+    // (weighted blended transparency). Not timed: the timers have no pass for it.
+    void drawTranslucentSurfaces(const SceneParams& p)
+    {
+        if (!hasTranslucentLayers()) return;
+        transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(), [&] {
+            ScopedFaceState faces(outsideWinding, GL_BACK);
+            drawLayers(p, true);
+        });
     }
 };
 
@@ -506,90 +313,37 @@ const GlCapabilities& SceneRenderer::capabilities() const
     return m_impl->surface.capabilities();
 }
 
-namespace {
-
-// GPU memory a volume will take before any isosurface: its texture (flat-3D padding under
-// 10%), both pyramids (about 1.75 bytes per voxel), margins and the ray caster's copy of a
-// bricked volume included in the rounding up.
-std::uint64_t estimatedGpuBytes(const Volume& volume)
-{
-    const glm::uvec3 d = volume.dims();
-    const double voxels = double(d.x) * double(d.y) * double(d.z);
-    return std::uint64_t(voxels * (double(scalarSize(volume.type())) * 1.1 + 1.8));
-}
-
-// "128x128x85 uint16 volume"
-std::string describeVolume(const Volume& volume)
-{
-    const glm::uvec3 d = volume.dims();
-    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z) + " " +
-           std::string(scalarTypeName(volume.type())) + " volume";
-}
-
-// What the user can do about a volume the GPU cannot hold; ends every such message.
-std::string whatToDo(const Volume& volume, const std::string& orElse)
-{
-    return std::string("To view it, open a cropped part of it (a smaller region or fewer "
-                       "slices), a subsampled copy") +
-           (scalarSize(volume.type()) > 1 ? ", an 8-bit copy" : "") + ", or " + orElse + ".";
-}
-
-} // namespace
-
 void SceneRenderer::setVolume(const Volume& volume)
 {
     Impl& d = *m_impl;
-    // A volume the GPU cannot hold is refused before anything is uploaded (an upload that runs
-    // out of memory can take the whole context down with it).
-    // The GPU's free memory gains what the previous volume frees; a budget is for one volume.
-    std::uint64_t available = 0;
-    bool known = true;
-    if (d.memoryBudget != 0) {
-        available = d.memoryBudget;
-    } else if (const std::optional<std::uint64_t> free = availableGpuMemory()) {
-        const GpuMemoryUse previous = d.surface.memoryUse();
-        available =
-            *free + previous.volumeTextureBytes + previous.pyramidBytes + previous.meshBytes;
-    } else {
-        known = false;
-    }
-    const std::uint64_t needed = estimatedGpuBytes(volume);
-    const std::string needs = "This " + describeVolume(volume) + " needs about " +
-                              formatBytes(needed) + " of GPU memory (volume texture and pyramids)";
-    const std::string closeOthers = "close other programs that use the GPU";
-    if (known && needed > available) {
-        if (d.memoryBudget != 0) {
-            throw GpuMemoryError(needs + ", more than the budget of " + formatBytes(available) +
-                                 ". " + whatToDo(volume, "raise the budget"));
+    // A volume the GPU cannot hold is refused before anything is uploaded. The GPU is asked for
+    // its free memory only without a budget.
+    GpuMemoryFigures figures;
+    figures.budgetBytes = d.memoryBudget;
+    if (d.memoryBudget == 0) {
+        figures.freeBytes = availableGpuMemory();
+        if (figures.freeBytes) {
+            const GpuMemoryUse previous = d.surface.memoryUse();
+            figures.previousVolumeBytes =
+                previous.volumeTextureBytes + previous.pyramidBytes + previous.meshBytes;
         }
-        throw GpuMemoryError(needs + ", more than the " + formatBytes(available) +
-                             " the GPU has free. " + whatToDo(volume, closeOthers));
     }
+    const GpuMemoryAdmission admission(volume, figures);
     // Everything that may throw comes first: the ray caster's program, the upload and the
     // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
-    // The estimate can fall short of what the driver needs, or others take the GPU's memory
-    // meanwhile: the driver's out-of-memory then ends the same way as the check above.
+    // The driver's or the system's out-of-memory ends the same way as the check above.
     d.raycaster.prepare(samplerKindFor(volume.type()));
     d.slicePlanes.prepare(samplerKindFor(volume.type()));
     try {
         d.surface.setVolume(volume, d.maxTextureSize);
     } catch (const GpuMemoryError& e) {
-        throw GpuMemoryError(needs + " and does not fit: " + e.what() + ". " +
-                             whatToDo(volume, closeOthers));
+        throw admission.uploadFailed(e);
     } catch (const std::bad_alloc&) {
-        // Software renderers (llvmpipe) keep textures in system memory, as bricks keep copies.
-        throw GpuMemoryError(needs +
-                             " and does not fit: the system ran out of memory placing "
-                             "it on the GPU. " +
-                             whatToDo(volume, "close other programs"));
+        throw admission.systemOutOfMemory();
     }
     d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
-    if (d.memoryBudget != 0) {
-        const GpuMemoryUse use = d.surface.memoryUse();
-        const std::uint64_t taken = use.volumeTextureBytes + use.pyramidBytes;
-        // At least a byte: 0 would mean no limit.
-        d.surface.setMeshByteLimit(d.memoryBudget > taken ? d.memoryBudget - taken : 1);
-    }
+    if (const auto limit = admission.meshByteLimit(d.surface.memoryUse()))
+        d.surface.setMeshByteLimit(*limit);
     d.volumeIndexToPhysical = volume.geometry().indexToPhysical();
     d.volumeGeometry = volume.geometry();
     d.outsideWinding = volume.geometry().isMirrored() ? GL_CW : GL_CCW;
@@ -599,8 +353,7 @@ void SceneRenderer::setVolume(const Volume& volume)
     d.renderedIsovalue.reset();
     d.storedProgram.setVolume(volume.dims(), volume.geometry());
     d.markStoredStale();
-    for (auto& [id, layer] : d.stored)
-        layer.mesh.clear(); // of the previous volume
+    d.stored.clearMeshes(); // of the previous volume
 }
 
 void SceneRenderer::setCrop(const VoxelBox& box)
@@ -646,12 +399,7 @@ void SceneRenderer::setSurfaces(const std::vector<SurfaceLayer>& layers,
     d.liveId = liveId;
     if (const SurfaceLayer* live = d.liveLayer()) d.requestedIsovalue = live->isovalue;
     // Only layers that are still there and not live keep a stored mesh.
-    for (auto it = d.stored.begin(); it != d.stored.end();) {
-        const bool keep = std::any_of(layers.begin(), layers.end(), [&](const SurfaceLayer& l) {
-            return l.id == it->first && !d.isLive(l);
-        });
-        it = keep ? std::next(it) : d.stored.erase(it);
-    }
+    d.stored.retain(layers, liveId);
 }
 
 IsoMesh SceneRenderer::capture(std::uint32_t layerId)
@@ -659,9 +407,9 @@ IsoMesh SceneRenderer::capture(std::uint32_t layerId)
     Impl& d = *m_impl;
     const SurfaceLayer* live = d.liveLayer();
     if (live ? live->id == layerId : !d.layers && layerId == 0) return capture();
-    const auto it = d.stored.find(layerId);
-    if (it == d.stored.end() || !it->second.isovalue) return {};
-    return it->second.mesh.download();
+    const SurfaceLayerCache::StoredLayer* entry = d.stored.find(layerId);
+    if (!entry || !entry->isovalue) return {};
+    return entry->mesh.download();
 }
 
 std::optional<double> SceneRenderer::extractedIsovalue(std::uint32_t layerId) const
@@ -669,8 +417,8 @@ std::optional<double> SceneRenderer::extractedIsovalue(std::uint32_t layerId) co
     const Impl& d = *m_impl;
     const SurfaceLayer* live = d.liveLayer();
     if (live ? live->id == layerId : !d.layers && layerId == 0) return d.renderedIsovalue;
-    const auto it = d.stored.find(layerId);
-    return it == d.stored.end() ? std::nullopt : it->second.isovalue;
+    const SurfaceLayerCache::StoredLayer* entry = d.stored.find(layerId);
+    return entry ? entry->isovalue : std::nullopt;
 }
 
 void SceneRenderer::setTransferFunction(const TransferFunction& tf)
@@ -702,26 +450,32 @@ void SceneRenderer::render(const SceneParams& params)
     {
         ScopedFramebuffer framebuffer(d.target.withDepth.id());
         ScopedViewport viewport(0, 0, size.x, size.y);
+        // Pass 1: the background.
         d.drawBackground(params);
         if (d.surface.hasVolume()) {
-            // Opaque with depth, before the volume: its rays stop at the planes.
+            // Pass 2: the slice planes, opaque with depth, before the volume: its rays stop at
+            // the planes.
             d.slicePlanes.draw(d.surface.raycastVolume(), d.volumeDims,
                                params.projection * params.view, params.slicePlanes);
+            // Pass 3: the extraction of what changed.
             d.extractIfChanged();
             const bool surface = params.mode != RenderMode::Volume;
             const bool volume = params.mode != RenderMode::Surface;
-            if (surface) d.drawSurface(params);
+            // Passes 4 to 6: the opaque surfaces, the volume up to their depth, the translucent
+            // surfaces over both.
+            if (surface) d.drawOpaqueSurfaces(params);
             if (volume) d.drawVolume(params);
             if (surface) d.drawTranslucentSurfaces(params);
+            // Pass 7: the crop box's edges and handles, over the frame.
             d.cropOutline.draw(d.surface.crop(), params.projection * params.view, size,
                                params.cropBox);
         }
-        // Pass 5: the orientation marker in its corner, over everything.
+        // Pass 8: the orientation marker in its corner, over everything.
         if (params.orientationMarker) d.marker.draw(params.view, size);
     }
     d.timers.endFrame();
 
-    // Pass 6: the finished frame to the caller's framebuffer.
+    // Pass 9: the finished frame to the caller's framebuffer (blit).
     ScopedFramebuffer restore(0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, d.target.withDepth.id());
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(params.targetFramebuffer));
@@ -763,8 +517,7 @@ IsoMesh SceneRenderer::capture()
 GpuMemoryUse SceneRenderer::memoryUse() const
 {
     GpuMemoryUse use = m_impl->surface.memoryUse();
-    for (const auto& [id, layer] : m_impl->stored)
-        use.meshBytes += layer.mesh.bytes();
+    use.meshBytes += m_impl->stored.meshBytes();
     return use;
 }
 
