@@ -62,12 +62,6 @@ SliceGeometry sliceGeometryOf(const GpuVolume& volume)
     return volume.geometry().hasSliceOrigins() ? SliceGeometry::Measured : SliceGeometry::Regular;
 }
 
-// The most a block's cells can produce (a cell has at most 15 triangle vertices and owns at
-// most 12 edges): when the buffers hold this much for every active block, no count needs
-// checking.
-constexpr std::uint64_t kMaxIndicesPerBlock = 15ull * 8 * 8 * 4;
-constexpr std::uint64_t kMaxVerticesPerBlock = 12ull * 8 * 8 * 4;
-constexpr std::size_t kCellsPerBlock = 8 * 8 * 4;
 // Active blocks per work group of the vertex and index passes (common/block_work_group.glsl).
 constexpr std::uint32_t kBlocksPerWorkGroup = 8;
 
@@ -85,12 +79,7 @@ struct IsosurfaceExtractor::Impl {
     std::optional<ShaderProgram> reduceLevel32Compute;
     std::array<std::optional<VolumePrograms>, kVolumeProgramKinds> volumePrograms;
     SurfaceBuffers buffers;
-    // Compute path, per active block: where its mesh starts (block_starts.comp) and its cells'
-    // first welded vertices (256 each; the vertex pass writes them, the index pass reads them).
-    // They grow with the active blocks and shrink only with a new volume or crop.
-    Buffer blockStarts = Buffer::create();
-    Buffer cellFirstVertex = Buffer::create();
-    std::size_t perBlockCapacity = 0; // blocks
+    BlockMeshIndex blockIndex; // compute path
 
     const GpuVolume* volume = nullptr; // borrowed (SceneRenderer owns it)
     std::optional<HistoPyramid> pyramid;
@@ -195,30 +184,6 @@ struct IsosurfaceExtractor::Impl {
         pyramid->writeRecord(*record, emptyVertexArray.id());
     }
 
-    // Room in cellFirstVertex and blockStarts for every active block.
-    void reservePerBlockBuffers()
-    {
-        const std::size_t blocks = std::max<std::size_t>(activeBlocks.size(), 1);
-        if (blocks <= perBlockCapacity) return;
-        perBlockCapacity = 0;
-        const std::size_t cellBytes = blocks * kCellsPerBlock * sizeof(std::uint32_t);
-        const std::size_t startBytes = blocks * 4 * sizeof(std::uint32_t);
-        {
-            ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, cellFirstVertex.id());
-            cellFirstVertex.label("first welded vertex per cell of the active blocks");
-            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(cellBytes), nullptr, GL_DYNAMIC_COPY);
-        }
-        {
-            ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, blockStarts.id());
-            blockStarts.label("mesh start and size per active block");
-            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(startBytes), nullptr,
-                         GL_DYNAMIC_COPY);
-        }
-        throwOnGlAllocationError("the isosurface mesh buffers' per-block index",
-                                 cellBytes + startBytes);
-        perBlockCapacity = blocks;
-    }
-
     // `groups` work groups of 64, as rows of at most 32768 (the x limit is 65535). At least one,
     // also when no block is active (its invocations return at once): drivers that compile a
     // pass at its first dispatch (llvmpipe) then do so on the first extract, not on a later one
@@ -234,7 +199,7 @@ struct IsosurfaceExtractor::Impl {
     // index passes, 8 invocations per active block.
     void runComputePasses()
     {
-        reservePerBlockBuffers(); // first: when it throws, nothing has run
+        blockIndex.reserve(activeBlocks.size()); // first: when it throws, nothing has run
         const auto blocks = std::uint32_t(activeBlocks.size());
         const ShaderProgram& vertices = programsFor(*volume).vertices;
         setCapacityUniforms(vertices);
@@ -250,8 +215,9 @@ struct IsosurfaceExtractor::Impl {
         ScopedIndexedBufferBinding slots(GL_SHADER_STORAGE_BUFFER, 2, pyramid->blockSlotsBuffer());
         ScopedIndexedBufferBinding active(GL_SHADER_STORAGE_BUFFER, 3,
                                           pyramid->activeBlocksBuffer());
-        ScopedIndexedBufferBinding starts(GL_SHADER_STORAGE_BUFFER, 4, blockStarts.id());
-        ScopedIndexedBufferBinding cellFirst(GL_SHADER_STORAGE_BUFFER, 5, cellFirstVertex.id());
+        ScopedIndexedBufferBinding starts(GL_SHADER_STORAGE_BUFFER, 4, blockIndex.blockStarts());
+        ScopedIndexedBufferBinding cellFirst(GL_SHADER_STORAGE_BUFFER, 5,
+                                             blockIndex.cellFirstVertex());
         {
             // Block starts and slots, and the record (draw command and counts).
             ScopedProgram use(blockStartsProgram->id());
@@ -323,11 +289,7 @@ struct IsosurfaceExtractor::Impl {
         meshComplete = true;
         meshError.reset();
         buffers.release(); // a new volume or crop starts small again
-        if (perBlockCapacity > 0) {
-            blockStarts = Buffer::create();
-            cellFirstVertex = Buffer::create();
-            perBlockCapacity = 0;
-        }
+        blockIndex.release();
         if (pyramid) {
             const std::initializer_list<const ShaderProgram*> all = {&programs.classify,
                                                                      &programs.vertices,
@@ -370,7 +332,7 @@ struct IsosurfaceExtractor::Impl {
         if (passesPending) {
             runComputePasses();
             passesPending = false;
-            meshComplete = buffersHoldAnyOutcome();
+            meshComplete = buffers.holdsAnyOutcome(activeBlocks.size());
             knownCounts.reset();
         }
         if (!knownCounts) knownCounts = pyramid->readCounts();
@@ -378,14 +340,6 @@ struct IsosurfaceExtractor::Impl {
     }
 
     const BlockRanges& activeRanges() const { return cropped ? cropRanges : volume->blockRanges(); }
-
-    // Whether the buffers can hold whatever the active blocks produce, without asking the GPU.
-    bool buffersHoldAnyOutcome() const
-    {
-        const std::uint64_t blocks = activeBlocks.size();
-        return blocks * kMaxIndicesPerBlock <= buffers.indexCapacity() &&
-               blocks * kMaxVerticesPerBlock <= buffers.vertexCapacity();
-    }
 
     // The counts of the last extract, with its whole mesh in the buffers. Reads the counts back
     // (waits for the GPU) the first time after an extract.
@@ -504,14 +458,8 @@ void IsosurfaceExtractor::extract(float isovalue)
     // Size the buffers ahead from the last counts the GPU has already produced (no wait), so a
     // surface that grows while the isovalue is dragged rarely needs a second run.
     d.meshError.reset();
-    if (const auto last = d.pyramid->pollCounts()) {
-        try {
-            d.buffers.reserve(last->vertices, last->indices);
-        } catch (const GlError& e) {
-            // The buffers are empty now; draw() grows them to the exact counts or says why not.
-            log::get("engine")->warn("sizing the mesh buffers ahead failed: {}", e.what());
-        }
-    }
+    if (const auto last = d.pyramid->pollCounts())
+        d.buffers.reserveAhead(last->vertices, last->indices);
     d.knownCounts.reset();
     d.meshComplete = false;
     const VolumePrograms& programs = d.programsFor(*d.volume);
@@ -537,7 +485,7 @@ void IsosurfaceExtractor::extract(float isovalue)
     if (d.caps.computeExtraction) {
         try {
             d.runComputePasses(); // writes the record too
-            d.meshComplete = d.buffersHoldAnyOutcome();
+            d.meshComplete = d.buffers.holdsAnyOutcome(d.activeBlocks.size());
         } catch (const GlError& e) {
             // Its buffers come first: nothing ran, and draw() draws nothing for this isovalue.
             d.passesPending = true;
@@ -671,7 +619,7 @@ GpuMemoryUse IsosurfaceExtractor::memoryUse() const
         use.voxels = d.volume->voxelCount();
     }
     if (d.pyramid) use.pyramidBytes = d.pyramid->bytes();
-    use.meshBytes = d.buffers.bytes() + d.perBlockCapacity * (kCellsPerBlock + 4) * 4;
+    use.meshBytes = d.buffers.bytes() + d.blockIndex.bytes();
     return use;
 }
 
