@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "extraction/block_ranges.h"
 #include "extraction/voxel_box.h"
+#include "gpu/extraction_programs.h"
 #include "gpu/extraction_record.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
@@ -26,60 +27,24 @@
 namespace isoview::gpu {
 namespace {
 
-void pointSamplersAtUnits(const ShaderProgram& p)
-{
-    p.setSamplerUnit("u_volume", units::kVolume);
-    p.setSamplerUnit("u_hpBase", units::kHpBase);
-    p.setSamplerUnit("u_hp8", units::kHp8);
-    p.setSamplerUnit("u_hp16", units::kHp16);
-    p.setSamplerUnit("u_hp32", units::kHp32);
-    p.setSamplerUnit("u_vp8", units::kVp8);
-    p.setSamplerUnit("u_vp16", units::kVp16);
-    p.setSamplerUnit("u_vp32", units::kVp32);
-    p.setSamplerUnit("u_source", units::kReduceSource);
-    p.setSamplerUnit("u_vertexSource", units::kVertexReduceSource);
-    p.setSamplerUnit("u_sliceOrigins", units::kSliceOrigins);
-}
-
-// The programs that read the volume depend on its sampler type; those that map vertices to
-// physical space, on its slice geometry too.
-struct VolumePrograms {
-    ShaderProgram classify;
-    ShaderProgram vertices; // iso_vertices.comp, or iso_vertices.vert on the 3.3 path
-    std::optional<ShaderProgram> classifyCompute; // hp_classify_blocks.comp (compute path only)
-    SurfacePrograms surface;                      // draw the welded mesh
-};
-
-// Where a volume's programs are kept: by sampler kind, then slice geometry.
-constexpr std::size_t kVolumeProgramKinds = 3 * 2;
-std::size_t volumeProgramsIndex(SamplerKind sampler, SliceGeometry slices)
-{
-    return std::size_t(sampler) * 2 + (slices == SliceGeometry::Measured ? 1 : 0);
-}
-
-SliceGeometry sliceGeometryOf(const GpuVolume& volume)
-{
-    return volume.geometry().hasSliceOrigins() ? SliceGeometry::Measured : SliceGeometry::Regular;
-}
-
 // Active blocks per work group of the vertex and index passes (common/block_work_group.glsl).
 constexpr std::uint32_t kBlocksPerWorkGroup = 8;
 
 } // namespace
 
 struct IsosurfaceExtractor::Impl {
-    GlCapabilities caps;
+    explicit Impl(const Options& options)
+        : caps(queryCapabilities(GlFeatureLimits{options.limitToGl33})),
+          programs(caps.computeExtraction)
+    {
+    }
+
+    // Created first, before the capabilities are asked and the programs compiled.
     VertexArray emptyVertexArray = VertexArray::create();
-    std::optional<ShaderProgram> reduce;
-    std::optional<ShaderProgram> reduceBlocks;
-    std::optional<ShaderProgram> record;
-    std::optional<ShaderProgram> indices;              // iso_indices.comp, or .vert on the 3.3 path
-    std::optional<ShaderProgram> blockStartsProgram;   // block_starts.comp (compute path only)
-    std::optional<ShaderProgram> reduceLevel16Compute; // hp_reduce_level.comp (compute path only)
-    std::optional<ShaderProgram> reduceLevel32Compute;
-    std::array<std::optional<VolumePrograms>, kVolumeProgramKinds> volumePrograms;
     SurfaceBuffers buffers;
     BlockMeshIndex blockIndex; // compute path
+    GlCapabilities caps;
+    ExtractionPrograms programs;
 
     const GpuVolume* volume = nullptr; // borrowed (SceneRenderer owns it)
     std::optional<HistoPyramid> pyramid;
@@ -98,42 +63,6 @@ struct IsosurfaceExtractor::Impl {
     // the record and mesh buffers still hold an earlier isovalue's; counts() runs them first.
     bool passesPending = false;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
-
-    const VolumePrograms& programsFor(const GpuVolume& target)
-    {
-        const SamplerKind kind = target.samplerKind();
-        const SliceGeometry slices = sliceGeometryOf(target);
-        auto& slot = volumePrograms[volumeProgramsIndex(kind, slices)];
-        if (!slot) {
-            const std::string defines = engineShaderDefines(kind) + sliceGeometryDefine(slices);
-            ShaderProgram classify("histopyramid classify",
-                                   {{GL_VERTEX_SHADER, "hp_block_quad.vert"},
-                                    {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
-                                   defines);
-            ShaderProgram vertices =
-                caps.computeExtraction
-                    ? ShaderProgram("isosurface vertices",
-                                    {{GL_COMPUTE_SHADER, "iso_vertices.comp"}}, defines)
-                    : ShaderProgram("isosurface vertices",
-                                    {{GL_VERTEX_SHADER, "iso_vertices.vert"}}, defines,
-                                    {"v_position", "v_normal", "v_lowerVoxel", "v_axis"});
-            std::optional<ShaderProgram> classifyCompute;
-            if (caps.computeExtraction) {
-                classifyCompute.emplace(
-                    "histopyramid classify and reduce blocks (compute)",
-                    std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_classify_blocks.comp"}},
-                    defines);
-                pointSamplersAtUnits(*classifyCompute);
-            }
-            slot.emplace(VolumePrograms{std::move(classify), std::move(vertices),
-                                        std::move(classifyCompute),
-                                        buildSurfacePrograms("isosurface", defines)});
-            for (const ShaderProgram* p : {&slot->classify, &slot->vertices, &slot->surface.opaque,
-                                           &slot->surface.translucent})
-                pointSamplersAtUnits(*p);
-        }
-        return *slot;
-    }
 
     std::array<GLuint, units::kCount> boundTextures() const
     {
@@ -179,9 +108,9 @@ struct IsosurfaceExtractor::Impl {
     // The record (draw command, dispatch sizes) for the current buffer capacities.
     void writeRecord()
     {
-        setCapacityUniforms(*record);
+        setCapacityUniforms(programs.record());
         ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
-        pyramid->writeRecord(*record, emptyVertexArray.id());
+        pyramid->writeRecord(programs.record(), emptyVertexArray.id());
     }
 
     // `groups` work groups of 64, as rows of at most 32768 (the x limit is 65535). At least one,
@@ -201,12 +130,13 @@ struct IsosurfaceExtractor::Impl {
     {
         blockIndex.reserve(activeBlocks.size()); // first: when it throws, nothing has run
         const auto blocks = std::uint32_t(activeBlocks.size());
-        const ShaderProgram& vertices = programsFor(*volume).vertices;
+        const ShaderProgram& vertices = programs.forVolume(*volume).vertices;
         setCapacityUniforms(vertices);
-        setCapacityUniforms(*indices);
-        setCapacityUniforms(*blockStartsProgram);
-        for (const ShaderProgram* p : std::initializer_list<const ShaderProgram*>{
-                 &*blockStartsProgram, &vertices, &*indices}) {
+        const ShaderProgram& indices = programs.indices();
+        const ShaderProgram& blockStarts = programs.blockStarts();
+        setCapacityUniforms(indices);
+        setCapacityUniforms(blockStarts);
+        for (const ShaderProgram* p : {&blockStarts, &vertices, &indices}) {
             ScopedProgram use(p->id());
             glUniform1ui(p->uniform("u_activeBlockCount"), blocks);
         }
@@ -220,7 +150,7 @@ struct IsosurfaceExtractor::Impl {
                                              blockIndex.cellFirstVertex());
         {
             // Block starts and slots, and the record (draw command and counts).
-            ScopedProgram use(blockStartsProgram->id());
+            ScopedProgram use(blockStarts.id());
             ScopedIndexedBufferBinding record(GL_SHADER_STORAGE_BUFFER, 1, pyramid->recordBuffer());
             dispatchGroups((blocks + 63) / 64);
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -233,7 +163,7 @@ struct IsosurfaceExtractor::Impl {
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT); // cellFirstVertex, for the indices
         }
         {
-            ScopedProgram use(indices->id());
+            ScopedProgram use(indices.id());
             ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.indexBuffer());
             dispatchGroups((blocks + kBlocksPerWorkGroup - 1) / kBlocksPerWorkGroup);
         }
@@ -260,8 +190,8 @@ struct IsosurfaceExtractor::Impl {
             glDrawArrays(GL_POINTS, 0, GLsizei(points));
             glEndTransformFeedback();
         };
-        capture(programsFor(*volume).vertices, buffers.vertexBuffer(), counts.vertices);
-        capture(*indices, buffers.indexBuffer(), counts.indices / 3);
+        capture(programs.forVolume(*volume).vertices, buffers.vertexBuffer(), counts.vertices);
+        capture(programs.indices(), buffers.indexBuffer(), counts.indices / 3);
     }
 
     // Takes the volume with a crop: a pyramid over the crop's cells, its block ranges, the
@@ -271,7 +201,7 @@ struct IsosurfaceExtractor::Impl {
     {
         const PyramidLayout pyramidLayout =
             PyramidLayout::forVolume(box.voxelCount(), caps.maxTextureSize);
-        const VolumePrograms& programs = programsFor(newVolume);
+        const VolumePrograms& volumePrograms = programs.forVolume(newVolume);
         std::optional<HistoPyramid> newPyramid;
         if (!pyramidLayout.empty()) newPyramid.emplace(pyramidLayout);
         const bool whole = box == VoxelBox::whole(newVolume.dims());
@@ -291,18 +221,8 @@ struct IsosurfaceExtractor::Impl {
         buffers.release(); // a new volume or crop starts small again
         blockIndex.release();
         if (pyramid) {
-            const std::initializer_list<const ShaderProgram*> all = {&programs.classify,
-                                                                     &programs.vertices,
-                                                                     &programs.surface.opaque,
-                                                                     &programs.surface.translucent,
-                                                                     &*reduce,
-                                                                     &*reduceBlocks,
-                                                                     &*record,
-                                                                     &*indices};
-            for (const ShaderProgram* p : all)
+            for (const ShaderProgram* p : programs.layoutReaders(volumePrograms))
                 setLayoutUniforms(*p);
-            if (programs.classifyCompute) setLayoutUniforms(*programs.classifyCompute);
-            if (blockStartsProgram) setLayoutUniforms(*blockStartsProgram);
         }
         const glm::uvec3 dims = newVolume.dims();
         const glm::uvec2 textureSize = newVolume.texture().layout().textureSize();
@@ -360,50 +280,11 @@ struct IsosurfaceExtractor::Impl {
 
 IsosurfaceExtractor::IsosurfaceExtractor() : IsosurfaceExtractor(Options{}) {}
 
-IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::make_unique<Impl>())
+IsosurfaceExtractor::IsosurfaceExtractor(const Options& options)
+    : m_impl(std::make_unique<Impl>(options))
 {
-    Impl& d = *m_impl;
-    d.caps = queryCapabilities(GlFeatureLimits{options.limitToGl33});
+    const Impl& d = *m_impl;
 
-    const std::string defines = engineShaderDefines(SamplerKind::Unsigned);
-    d.reduce.emplace("histopyramid reduce",
-                     std::vector<ShaderStage>{{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
-                                              {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
-                     defines);
-    d.reduceBlocks.emplace("histopyramid reduce blocks",
-                           std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_block_quad.vert"},
-                                                    {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
-                           defines);
-    d.record.emplace("extraction record",
-                     std::vector<ShaderStage>{{GL_VERTEX_SHADER, "extraction_record.vert"}},
-                     defines, std::vector<std::string>{"v_record0", "v_record1"});
-    if (d.caps.computeExtraction) {
-        d.indices.emplace("isosurface indices",
-                          std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "iso_indices.comp"}},
-                          defines);
-        d.blockStartsProgram.emplace(
-            "active block starts",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "block_starts.comp"}}, defines);
-        pointSamplersAtUnits(*d.blockStartsProgram);
-        d.reduceLevel16Compute.emplace(
-            "histopyramid reduce 16-bit level (compute)",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_level.comp"}},
-            defines + kReduceTo16BitLevelDefine);
-        d.reduceLevel32Compute.emplace(
-            "histopyramid reduce 32-bit level (compute)",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_level.comp"}},
-            defines + kReduceTo32BitLevelDefine);
-        pointSamplersAtUnits(*d.reduceLevel16Compute);
-        pointSamplersAtUnits(*d.reduceLevel32Compute);
-    } else {
-        d.indices.emplace("isosurface indices",
-                          std::vector<ShaderStage>{{GL_VERTEX_SHADER, "iso_indices.vert"}}, defines,
-                          std::vector<std::string>{"v_indices"});
-    }
-    const std::initializer_list<const ShaderProgram*> shared = {&*d.reduce, &*d.reduceBlocks,
-                                                                &*d.record, &*d.indices};
-    for (const ShaderProgram* p : shared)
-        pointSamplersAtUnits(*p);
     throwOnGlError("setting up the isosurface extractor");
     log::get("engine")->info("isosurface extractor on {}", d.caps.summary());
 }
@@ -462,24 +343,14 @@ void IsosurfaceExtractor::extract(float isovalue)
         d.buffers.reserveAhead(last->vertices, last->indices);
     d.knownCounts.reset();
     d.meshComplete = false;
-    const VolumePrograms& programs = d.programsFor(*d.volume);
-    for (const ShaderProgram* p : {&programs.classify, &programs.vertices}) {
-        ScopedProgram use(p->id());
-        glUniform1f(p->uniform("u_isovalue"), isovalue);
-    }
-    if (programs.classifyCompute) {
-        ScopedProgram use(programs.classifyCompute->id());
-        glUniform1f(programs.classifyCompute->uniform("u_isovalue"), isovalue);
-    }
+    const VolumePrograms& volumePrograms = d.programs.forVolume(*d.volume);
+    volumePrograms.setIsovalue(isovalue);
     // Only the blocks whose value range straddles the isovalue can hold a crossing.
     d.activeRanges().activeBlocks(isovalue, d.activeBlocks);
     {
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-        d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce,
-                          programs.classifyCompute ? &*programs.classifyCompute : nullptr,
-                          d.reduceLevel16Compute ? &*d.reduceLevel16Compute : nullptr,
-                          d.reduceLevel32Compute ? &*d.reduceLevel32Compute : nullptr},
-                         d.emptyVertexArray.id(), d.activeBlocks);
+        d.pyramid->build(d.programs.pyramidPrograms(volumePrograms), d.emptyVertexArray.id(),
+                         d.activeBlocks);
     }
     d.passesPending = false;
     if (d.caps.computeExtraction) {
@@ -558,9 +429,9 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
     }
     if (!d.caps.computeExtraction && counts.indices == 0) return;
 
-    const VolumePrograms& programs = d.programsFor(*d.volume);
+    const VolumePrograms& volumePrograms = d.programs.forVolume(*d.volume);
     const ShaderProgram& surface =
-        params.opacity < 1.0f ? programs.surface.translucent : programs.surface.opaque;
+        params.opacity < 1.0f ? volumePrograms.surface.translucent : volumePrograms.surface.opaque;
     ScopedProgram use(surface.id());
     ScopedVertexArray vao(d.buffers.vertexArray());
     ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
