@@ -4,93 +4,60 @@
 #include "core/log.h"
 #include "extraction/block_ranges.h"
 #include "extraction/voxel_box.h"
-#include "gpu/extraction_record.h"
+#include "gpu/compute_extraction.h"
+#include "gpu/extraction_path.h"
+#include "gpu/extraction_programs.h"
+#include "gpu/feedback_extraction.h"
 #include "gpu/gl_objects.h"
 #include "gpu/gl_state.h"
 #include "gpu/gpu_volume.h"
 #include "gpu/histopyramid.h"
-#include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
 #include "gpu/surface_buffers.h"
-#include "gpu/surface_programs.h"
 #include "gpu/texture_units.h"
 
 #include <glm/gtc/type_ptr.hpp>
 
-#include <algorithm>
 #include <array>
-#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace isoview::gpu {
 namespace {
 
-void pointSamplersAtUnits(const ShaderProgram& p)
+// The extraction path for the context: compute passes on OpenGL 4.3, transform feedback on the
+// 3.3 floor.
+std::unique_ptr<ExtractionPath> makePath(const GlCapabilities& caps,
+                                         const ExtractionPrograms& programs,
+                                         SurfaceBuffers& buffers, GLuint emptyVertexArray)
 {
-    p.setSamplerUnit("u_volume", units::kVolume);
-    p.setSamplerUnit("u_hpBase", units::kHpBase);
-    p.setSamplerUnit("u_hp8", units::kHp8);
-    p.setSamplerUnit("u_hp16", units::kHp16);
-    p.setSamplerUnit("u_hp32", units::kHp32);
-    p.setSamplerUnit("u_vp8", units::kVp8);
-    p.setSamplerUnit("u_vp16", units::kVp16);
-    p.setSamplerUnit("u_vp32", units::kVp32);
-    p.setSamplerUnit("u_source", units::kReduceSource);
-    p.setSamplerUnit("u_vertexSource", units::kVertexReduceSource);
-    p.setSamplerUnit("u_sliceOrigins", units::kSliceOrigins);
+    if (caps.computeExtraction) {
+        return std::make_unique<ComputeExtraction>(programs, buffers, emptyVertexArray,
+                                                   caps.softwareRasterizer);
+    }
+    return std::make_unique<FeedbackExtraction>(programs, buffers, emptyVertexArray,
+                                                caps.softwareRasterizer);
 }
-
-// The programs that read the volume depend on its sampler type; those that map vertices to
-// physical space, on its slice geometry too.
-struct VolumePrograms {
-    ShaderProgram classify;
-    ShaderProgram vertices; // iso_vertices.comp, or iso_vertices.vert on the 3.3 path
-    std::optional<ShaderProgram> classifyCompute; // hp_classify_blocks.comp (compute path only)
-    SurfacePrograms surface;                      // draw the welded mesh
-};
-
-// Where a volume's programs are kept: by sampler kind, then slice geometry.
-constexpr std::size_t kVolumeProgramKinds = 3 * 2;
-std::size_t volumeProgramsIndex(SamplerKind sampler, SliceGeometry slices)
-{
-    return std::size_t(sampler) * 2 + (slices == SliceGeometry::Measured ? 1 : 0);
-}
-
-SliceGeometry sliceGeometryOf(const GpuVolume& volume)
-{
-    return volume.geometry().hasSliceOrigins() ? SliceGeometry::Measured : SliceGeometry::Regular;
-}
-
-// The most a block's cells can produce (a cell has at most 15 triangle vertices and owns at
-// most 12 edges): when the buffers hold this much for every active block, no count needs
-// checking.
-constexpr std::uint64_t kMaxIndicesPerBlock = 15ull * 8 * 8 * 4;
-constexpr std::uint64_t kMaxVerticesPerBlock = 12ull * 8 * 8 * 4;
-constexpr std::size_t kCellsPerBlock = 8 * 8 * 4;
-// Active blocks per work group of the vertex and index passes (common/block_work_group.glsl).
-constexpr std::uint32_t kBlocksPerWorkGroup = 8;
 
 } // namespace
 
 struct IsosurfaceExtractor::Impl {
-    GlCapabilities caps;
+    explicit Impl(const Options& options)
+        : caps(queryCapabilities(GlFeatureLimits{options.limitToGl33})),
+          programs(caps.computeExtraction),
+          path(makePath(caps, programs, buffers, emptyVertexArray.id()))
+    {
+    }
+
+    // What every extract uses, declared before the path that borrows it.
     VertexArray emptyVertexArray = VertexArray::create();
-    std::optional<ShaderProgram> reduce;
-    std::optional<ShaderProgram> reduceBlocks;
-    std::optional<ShaderProgram> record;
-    std::optional<ShaderProgram> indices;              // iso_indices.comp, or .vert on the 3.3 path
-    std::optional<ShaderProgram> blockStartsProgram;   // block_starts.comp (compute path only)
-    std::optional<ShaderProgram> reduceLevel16Compute; // hp_reduce_level.comp (compute path only)
-    std::optional<ShaderProgram> reduceLevel32Compute;
-    std::array<std::optional<VolumePrograms>, kVolumeProgramKinds> volumePrograms;
-    SurfaceBuffers buffers;
-    // Compute path, per active block: where its mesh starts (block_starts.comp) and its cells'
-    // first welded vertices (256 each; the vertex pass writes them, the index pass reads them).
-    // They grow with the active blocks and shrink only with a new volume or crop.
-    Buffer blockStarts = Buffer::create();
-    Buffer cellFirstVertex = Buffer::create();
-    std::size_t perBlockCapacity = 0; // blocks
+    SurfaceBuffers buffers; // the welded mesh (grows and shrinks as surface_buffers.h says)
+    GlCapabilities caps;
+    ExtractionPrograms programs;
+    // How the mesh is made and drawn: compute passes or transform feedback.
+    std::unique_ptr<ExtractionPath> path;
 
     const GpuVolume* volume = nullptr; // borrowed (SceneRenderer owns it)
     std::optional<HistoPyramid> pyramid;
@@ -99,52 +66,7 @@ struct IsosurfaceExtractor::Impl {
     bool cropped = false;
     float iso = 0.0f;
     bool extracted = false;
-    // The counts of the last extract once read back, and whether the mesh buffers hold its
-    // mesh in full (compute path: checked, or provably big enough; 3.3 path: passes run).
-    std::optional<HistoPyramid::Counts> knownCounts;
-    bool meshComplete = false;
-    // Why the last extract's mesh is not drawn (its buffers could not grow), logged once.
-    std::optional<std::string> meshError;
-    // Compute path: the last extract could not allocate its per-block buffers, so no pass ran and
-    // the record and mesh buffers still hold an earlier isovalue's; counts() runs them first.
-    bool passesPending = false;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
-
-    const VolumePrograms& programsFor(const GpuVolume& target)
-    {
-        const SamplerKind kind = target.samplerKind();
-        const SliceGeometry slices = sliceGeometryOf(target);
-        auto& slot = volumePrograms[volumeProgramsIndex(kind, slices)];
-        if (!slot) {
-            const std::string defines = engineShaderDefines(kind) + sliceGeometryDefine(slices);
-            ShaderProgram classify("histopyramid classify",
-                                   {{GL_VERTEX_SHADER, "hp_block_quad.vert"},
-                                    {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},
-                                   defines);
-            ShaderProgram vertices =
-                caps.computeExtraction
-                    ? ShaderProgram("isosurface vertices",
-                                    {{GL_COMPUTE_SHADER, "iso_vertices.comp"}}, defines)
-                    : ShaderProgram("isosurface vertices",
-                                    {{GL_VERTEX_SHADER, "iso_vertices.vert"}}, defines,
-                                    {"v_position", "v_normal", "v_lowerVoxel", "v_axis"});
-            std::optional<ShaderProgram> classifyCompute;
-            if (caps.computeExtraction) {
-                classifyCompute.emplace(
-                    "histopyramid classify and reduce blocks (compute)",
-                    std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_classify_blocks.comp"}},
-                    defines);
-                pointSamplersAtUnits(*classifyCompute);
-            }
-            slot.emplace(VolumePrograms{std::move(classify), std::move(vertices),
-                                        std::move(classifyCompute),
-                                        buildSurfacePrograms("isosurface", defines)});
-            for (const ShaderProgram* p : {&slot->classify, &slot->vertices, &slot->surface.opaque,
-                                           &slot->surface.translucent})
-                pointSamplersAtUnits(*p);
-        }
-        return *slot;
-    }
 
     std::array<GLuint, units::kCount> boundTextures() const
     {
@@ -180,124 +102,6 @@ struct IsosurfaceExtractor::Impl {
                            glm::value_ptr(indexToPhysical));
     }
 
-    void setCapacityUniforms(const ShaderProgram& p) const
-    {
-        ScopedProgram use(p.id());
-        glUniform1ui(p.uniform("u_vertexCapacity"), buffers.vertexCapacity());
-        glUniform1ui(p.uniform("u_indexCapacity"), buffers.indexCapacity());
-    }
-
-    // The record (draw command, dispatch sizes) for the current buffer capacities.
-    void writeRecord()
-    {
-        setCapacityUniforms(*record);
-        ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
-        pyramid->writeRecord(*record, emptyVertexArray.id());
-    }
-
-    // Room in cellFirstVertex and blockStarts for every active block.
-    void reservePerBlockBuffers()
-    {
-        const std::size_t blocks = std::max<std::size_t>(activeBlocks.size(), 1);
-        if (blocks <= perBlockCapacity) return;
-        perBlockCapacity = 0;
-        const std::size_t cellBytes = blocks * kCellsPerBlock * sizeof(std::uint32_t);
-        const std::size_t startBytes = blocks * 4 * sizeof(std::uint32_t);
-        {
-            ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, cellFirstVertex.id());
-            cellFirstVertex.label("first welded vertex per cell of the active blocks");
-            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(cellBytes), nullptr, GL_DYNAMIC_COPY);
-        }
-        {
-            ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, blockStarts.id());
-            blockStarts.label("mesh start and size per active block");
-            glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(startBytes), nullptr,
-                         GL_DYNAMIC_COPY);
-        }
-        throwOnGlAllocationError("the isosurface mesh buffers' per-block index",
-                                 cellBytes + startBytes);
-        perBlockCapacity = blocks;
-    }
-
-    // `groups` work groups of 64, as rows of at most 32768 (the x limit is 65535). At least one,
-    // also when no block is active (its invocations return at once): drivers that compile a
-    // pass at its first dispatch (llvmpipe) then do so on the first extract, not on a later one
-    // that may run short of memory.
-    static void dispatchGroups(std::uint32_t groups)
-    {
-        groups = std::max(groups, 1u);
-        const std::uint32_t perRow = 32768;
-        glDispatchCompute(std::min(groups, perRow), (groups + perRow - 1) / perRow, 1);
-    }
-
-    // OpenGL 4.3: where each active block's mesh starts (and the record), then the vertex and
-    // index passes, 8 invocations per active block.
-    void runComputePasses()
-    {
-        reservePerBlockBuffers(); // first: when it throws, nothing has run
-        const auto blocks = std::uint32_t(activeBlocks.size());
-        const ShaderProgram& vertices = programsFor(*volume).vertices;
-        setCapacityUniforms(vertices);
-        setCapacityUniforms(*indices);
-        setCapacityUniforms(*blockStartsProgram);
-        for (const ShaderProgram* p : std::initializer_list<const ShaderProgram*>{
-                 &*blockStartsProgram, &vertices, &*indices}) {
-            ScopedProgram use(p->id());
-            glUniform1ui(p->uniform("u_activeBlockCount"), blocks);
-        }
-        ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
-        pyramid->bindLevelTextures();
-        ScopedIndexedBufferBinding slots(GL_SHADER_STORAGE_BUFFER, 2, pyramid->blockSlotsBuffer());
-        ScopedIndexedBufferBinding active(GL_SHADER_STORAGE_BUFFER, 3,
-                                          pyramid->activeBlocksBuffer());
-        ScopedIndexedBufferBinding starts(GL_SHADER_STORAGE_BUFFER, 4, blockStarts.id());
-        ScopedIndexedBufferBinding cellFirst(GL_SHADER_STORAGE_BUFFER, 5, cellFirstVertex.id());
-        {
-            // Block starts and slots, and the record (draw command and counts).
-            ScopedProgram use(blockStartsProgram->id());
-            ScopedIndexedBufferBinding record(GL_SHADER_STORAGE_BUFFER, 1, pyramid->recordBuffer());
-            dispatchGroups((blocks + 63) / 64);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-            pyramid->copyRecordAside();
-        }
-        {
-            ScopedProgram use(vertices.id());
-            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.vertexBuffer());
-            dispatchGroups((blocks + kBlocksPerWorkGroup - 1) / kBlocksPerWorkGroup);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT); // cellFirstVertex, for the indices
-        }
-        {
-            ScopedProgram use(indices->id());
-            ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, buffers.indexBuffer());
-            dispatchGroups((blocks + kBlocksPerWorkGroup - 1) / kBlocksPerWorkGroup);
-        }
-        // The draw reads them as vertices and indices and its command from the record; capture
-        // reads them back.
-        glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT |
-                        GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    }
-
-    // OpenGL 3.3: the same passes as vertex shaders with transform feedback, sized by counts the
-    // CPU read back.
-    void runTransformFeedbackPasses(const HistoPyramid::Counts& counts)
-    {
-        ScopedTextureUnits<units::kCount> restoreUnits(boundTextures());
-        pyramid->bindLevelTextures();
-        ScopedVertexArray vao(emptyVertexArray.id());
-        ScopedCapability discard(GL_RASTERIZER_DISCARD, true);
-        ScopedFramebuffer framebuffer(pyramid->framebufferForDiscardedDraws());
-        const auto capture = [](const ShaderProgram& program, GLuint buffer, std::uint32_t points) {
-            if (points == 0) return;
-            ScopedProgram use(program.id());
-            ScopedIndexedBufferBinding target(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer);
-            glBeginTransformFeedback(GL_POINTS);
-            glDrawArrays(GL_POINTS, 0, GLsizei(points));
-            glEndTransformFeedback();
-        };
-        capture(programsFor(*volume).vertices, buffers.vertexBuffer(), counts.vertices);
-        capture(*indices, buffers.indexBuffer(), counts.indices / 3);
-    }
-
     // Takes the volume with a crop: a pyramid over the crop's cells, its block ranges, the
     // layout uniforms. Builds everything new before replacing anything, so a pyramid that does
     // not fit leaves the previous volume and crop usable.
@@ -305,7 +109,7 @@ struct IsosurfaceExtractor::Impl {
     {
         const PyramidLayout pyramidLayout =
             PyramidLayout::forVolume(box.voxelCount(), caps.maxTextureSize);
-        const VolumePrograms& programs = programsFor(newVolume);
+        const VolumePrograms& volumePrograms = programs.forVolume(newVolume);
         std::optional<HistoPyramid> newPyramid;
         if (!pyramidLayout.empty()) newPyramid.emplace(pyramidLayout);
         const bool whole = box == VoxelBox::whole(newVolume.dims());
@@ -319,28 +123,11 @@ struct IsosurfaceExtractor::Impl {
         cropRanges = std::move(ranges);
         cropped = !whole;
         extracted = false;
-        knownCounts = HistoPyramid::Counts{};
-        meshComplete = true;
-        meshError.reset();
         buffers.release(); // a new volume or crop starts small again
-        if (perBlockCapacity > 0) {
-            blockStarts = Buffer::create();
-            cellFirstVertex = Buffer::create();
-            perBlockCapacity = 0;
-        }
+        path->reset();
         if (pyramid) {
-            const std::initializer_list<const ShaderProgram*> all = {&programs.classify,
-                                                                     &programs.vertices,
-                                                                     &programs.surface.opaque,
-                                                                     &programs.surface.translucent,
-                                                                     &*reduce,
-                                                                     &*reduceBlocks,
-                                                                     &*record,
-                                                                     &*indices};
-            for (const ShaderProgram* p : all)
+            for (const ShaderProgram* p : programs.layoutReaders(volumePrograms))
                 setLayoutUniforms(*p);
-            if (programs.classifyCompute) setLayoutUniforms(*programs.classifyCompute);
-            if (blockStartsProgram) setLayoutUniforms(*blockStartsProgram);
         }
         const glm::uvec3 dims = newVolume.dims();
         const glm::uvec2 textureSize = newVolume.texture().layout().textureSize();
@@ -363,93 +150,21 @@ struct IsosurfaceExtractor::Impl {
                     std::to_string(dims.z) + ")");
     }
 
-    // The counts of the last extract, read back once (waits for the GPU the first time). Throws
-    // GlError when passes the extract could not run fail again.
-    const HistoPyramid::Counts& counts()
-    {
-        if (passesPending) {
-            runComputePasses();
-            passesPending = false;
-            meshComplete = buffersHoldAnyOutcome();
-            knownCounts.reset();
-        }
-        if (!knownCounts) knownCounts = pyramid->readCounts();
-        return *knownCounts;
-    }
-
     const BlockRanges& activeRanges() const { return cropped ? cropRanges : volume->blockRanges(); }
 
-    // Whether the buffers can hold whatever the active blocks produce, without asking the GPU.
-    bool buffersHoldAnyOutcome() const
+    // The last extract, lent to the path for one call (needs a pyramid).
+    LastExtract last()
     {
-        const std::uint64_t blocks = activeBlocks.size();
-        return blocks * kMaxIndicesPerBlock <= buffers.indexCapacity() &&
-               blocks * kMaxVerticesPerBlock <= buffers.vertexCapacity();
-    }
-
-    // The counts of the last extract, with its whole mesh in the buffers. Reads the counts back
-    // (waits for the GPU) the first time after an extract.
-    const HistoPyramid::Counts& completeMesh()
-    {
-        const HistoPyramid::Counts& known = counts();
-        if (meshComplete) return known;
-        const bool grew = buffers.reserve(known.vertices, known.indices);
-        if (caps.computeExtraction) {
-            if (grew) runComputePasses(); // the record too, for the new capacities
-        } else {
-            runTransformFeedbackPasses(known);
-        }
-        meshComplete = true;
-        return known;
+        return {*pyramid, programs.forVolume(*volume), activeBlocks, boundTextures(), iso};
     }
 };
 
 IsosurfaceExtractor::IsosurfaceExtractor() : IsosurfaceExtractor(Options{}) {}
 
-IsosurfaceExtractor::IsosurfaceExtractor(const Options& options) : m_impl(std::make_unique<Impl>())
+IsosurfaceExtractor::IsosurfaceExtractor(const Options& options)
+    : m_impl(std::make_unique<Impl>(options))
 {
-    Impl& d = *m_impl;
-    d.caps = queryCapabilities(GlFeatureLimits{options.limitToGl33});
-
-    const std::string defines = engineShaderDefines(SamplerKind::Unsigned);
-    d.reduce.emplace("histopyramid reduce",
-                     std::vector<ShaderStage>{{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
-                                              {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
-                     defines);
-    d.reduceBlocks.emplace("histopyramid reduce blocks",
-                           std::vector<ShaderStage>{{GL_VERTEX_SHADER, "hp_block_quad.vert"},
-                                                    {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
-                           defines);
-    d.record.emplace("extraction record",
-                     std::vector<ShaderStage>{{GL_VERTEX_SHADER, "extraction_record.vert"}},
-                     defines, std::vector<std::string>{"v_record0", "v_record1"});
-    if (d.caps.computeExtraction) {
-        d.indices.emplace("isosurface indices",
-                          std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "iso_indices.comp"}},
-                          defines);
-        d.blockStartsProgram.emplace(
-            "active block starts",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "block_starts.comp"}}, defines);
-        pointSamplersAtUnits(*d.blockStartsProgram);
-        d.reduceLevel16Compute.emplace(
-            "histopyramid reduce 16-bit level (compute)",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_level.comp"}},
-            defines + kReduceTo16BitLevelDefine);
-        d.reduceLevel32Compute.emplace(
-            "histopyramid reduce 32-bit level (compute)",
-            std::vector<ShaderStage>{{GL_COMPUTE_SHADER, "hp_reduce_level.comp"}},
-            defines + kReduceTo32BitLevelDefine);
-        pointSamplersAtUnits(*d.reduceLevel16Compute);
-        pointSamplersAtUnits(*d.reduceLevel32Compute);
-    } else {
-        d.indices.emplace("isosurface indices",
-                          std::vector<ShaderStage>{{GL_VERTEX_SHADER, "iso_indices.vert"}}, defines,
-                          std::vector<std::string>{"v_indices"});
-    }
-    const std::initializer_list<const ShaderProgram*> shared = {&*d.reduce, &*d.reduceBlocks,
-                                                                &*d.record, &*d.indices};
-    for (const ShaderProgram* p : shared)
-        pointSamplersAtUnits(*p);
+    const Impl& d = *m_impl;
     throwOnGlError("setting up the isosurface extractor");
     log::get("engine")->info("isosurface extractor on {}", d.caps.summary());
 }
@@ -497,57 +212,24 @@ void IsosurfaceExtractor::extract(float isovalue)
     d.iso = isovalue;
     d.extracted = true;
     if (!d.pyramid) {
-        d.knownCounts = HistoPyramid::Counts{};
-        d.meshComplete = true;
+        d.path->extractNothing();
         return;
     }
     // Size the buffers ahead from the last counts the GPU has already produced (no wait), so a
     // surface that grows while the isovalue is dragged rarely needs a second run.
-    d.meshError.reset();
-    if (const auto last = d.pyramid->pollCounts()) {
-        try {
-            d.buffers.reserve(last->vertices, last->indices);
-        } catch (const GlError& e) {
-            // The buffers are empty now; draw() grows them to the exact counts or says why not.
-            log::get("engine")->warn("sizing the mesh buffers ahead failed: {}", e.what());
-        }
-    }
-    d.knownCounts.reset();
-    d.meshComplete = false;
-    const VolumePrograms& programs = d.programsFor(*d.volume);
-    for (const ShaderProgram* p : {&programs.classify, &programs.vertices}) {
-        ScopedProgram use(p->id());
-        glUniform1f(p->uniform("u_isovalue"), isovalue);
-    }
-    if (programs.classifyCompute) {
-        ScopedProgram use(programs.classifyCompute->id());
-        glUniform1f(programs.classifyCompute->uniform("u_isovalue"), isovalue);
-    }
+    if (const auto previous = d.pyramid->pollCounts())
+        d.buffers.reserveAhead(previous->vertices, previous->indices);
+    d.path->beginExtract();
+    const VolumePrograms& volumePrograms = d.programs.forVolume(*d.volume);
+    volumePrograms.setIsovalue(isovalue);
     // Only the blocks whose value range straddles the isovalue can hold a crossing.
     d.activeRanges().activeBlocks(isovalue, d.activeBlocks);
     {
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-        d.pyramid->build({programs.classify, *d.reduceBlocks, *d.reduce,
-                          programs.classifyCompute ? &*programs.classifyCompute : nullptr,
-                          d.reduceLevel16Compute ? &*d.reduceLevel16Compute : nullptr,
-                          d.reduceLevel32Compute ? &*d.reduceLevel32Compute : nullptr},
-                         d.emptyVertexArray.id(), d.activeBlocks);
+        d.pyramid->build(d.programs.pyramidPrograms(volumePrograms), d.emptyVertexArray.id(),
+                         d.activeBlocks);
     }
-    d.passesPending = false;
-    if (d.caps.computeExtraction) {
-        try {
-            d.runComputePasses(); // writes the record too
-            d.meshComplete = d.buffersHoldAnyOutcome();
-        } catch (const GlError& e) {
-            // Its buffers come first: nothing ran, and draw() draws nothing for this isovalue.
-            d.passesPending = true;
-            d.meshError = e.what();
-            log::get("engine")->error("the surface at isovalue {} is not drawn: {}", isovalue,
-                                      e.what());
-        }
-    } else {
-        d.writeRecord();
-    }
+    d.path->finishExtract(d.last());
 }
 
 float IsosurfaceExtractor::isovalue() const
@@ -559,19 +241,19 @@ std::uint32_t IsosurfaceExtractor::vertexCount()
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
-    return d.counts().indices;
+    return d.path->counts(d.last()).indices;
 }
 
 std::uint32_t IsosurfaceExtractor::weldedVertexCount()
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
-    return d.counts().vertices;
+    return d.path->counts(d.last()).vertices;
 }
 
 std::optional<std::string> IsosurfaceExtractor::meshError() const
 {
-    return m_impl->meshError;
+    return m_impl->path->meshError();
 }
 
 void IsosurfaceExtractor::setMeshByteLimit(std::uint64_t bytes)
@@ -583,73 +265,21 @@ std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const
 {
     const Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return 0;
-    if (d.passesPending) return std::nullopt; // the record is an earlier isovalue's
-    if (d.knownCounts) return d.knownCounts->indices;
-    if (const auto counts = d.pyramid->pollCounts()) return counts->indices;
-    return std::nullopt;
+    return d.path->pollIndexCount(*d.pyramid);
 }
 
 void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return;
-    // The compute path draws straight from the record unless the buffers might be too small;
-    // the 3.3 path reads the counts back once per isovalue.
-    HistoPyramid::Counts counts;
-    if (!d.meshComplete || !d.caps.computeExtraction) {
-        if (d.meshError) return; // this isovalue's mesh does not fit; said once
-        try {
-            counts = d.completeMesh();
-        } catch (const GlError& e) {
-            // The buffers are empty (SurfaceBuffers::reserve): nothing of this mesh is drawn.
-            d.meshError = e.what();
-            log::get("engine")->error("the surface at isovalue {} is not drawn: {}", d.iso,
-                                      e.what());
-            return;
-        }
-    }
-    if (!d.caps.computeExtraction && counts.indices == 0) return;
-
-    const VolumePrograms& programs = d.programsFor(*d.volume);
-    const ShaderProgram& surface =
-        params.opacity < 1.0f ? programs.surface.translucent : programs.surface.opaque;
-    ScopedProgram use(surface.id());
-    ScopedVertexArray vao(d.buffers.vertexArray());
-    ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
-    glUniformMatrix4fv(surface.uniform("u_physicalToClip"), 1, GL_FALSE,
-                       glm::value_ptr(params.physicalToClip));
-    glUniformMatrix3fv(surface.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
-                       glm::value_ptr(params.physicalToViewNormal));
-    glUniform3fv(surface.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
-    if (params.opacity < 1.0f) glUniform1f(surface.uniform("u_opacity"), params.opacity);
-    if (d.caps.computeExtraction && d.caps.softwareRasterizer) {
-        // The compute passes have run by now on a CPU renderer (its dispatches finish before
-        // they return), so the count is there to read without a stall, and the draw can go in
-        // flushed chunks (drawIndexedTriangles).
-        std::uint32_t indices = 0;
-        try {
-            indices = d.counts().indices;
-        } catch (const GlError& e) {
-            d.meshError = e.what();
-            log::get("engine")->error("the surface at isovalue {} is not drawn: {}", d.iso,
-                                      e.what());
-            return;
-        }
-        drawIndexedTriangles(indices, true);
-    } else if (d.caps.computeExtraction) {
-        ScopedBufferBinding command(GL_DRAW_INDIRECT_BUFFER, d.pyramid->recordBuffer());
-        glDrawElementsIndirect(GL_TRIANGLES, GL_UNSIGNED_INT,
-                               reinterpret_cast<const void*>(record::kDrawCommand));
-    } else {
-        drawIndexedTriangles(counts.indices, d.caps.softwareRasterizer);
-    }
+    d.path->draw(d.last(), params);
 }
 
 IsoMesh IsosurfaceExtractor::capture()
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return {};
-    const HistoPyramid::Counts counts = d.completeMesh();
+    const HistoPyramid::Counts counts = d.path->completeMesh(d.last());
     if (counts.indices == 0) return {};
     return d.buffers.download(counts.vertices, counts.indices);
 }
@@ -658,7 +288,7 @@ IsosurfaceExtractor::MeshBuffers IsosurfaceExtractor::meshBuffers()
 {
     Impl& d = *m_impl;
     if (!d.extracted || !d.pyramid) return {};
-    const HistoPyramid::Counts counts = d.completeMesh();
+    const HistoPyramid::Counts counts = d.path->completeMesh(d.last());
     return {d.buffers.vertexBuffer(), d.buffers.indexBuffer(), counts.vertices, counts.indices};
 }
 
@@ -671,7 +301,7 @@ GpuMemoryUse IsosurfaceExtractor::memoryUse() const
         use.voxels = d.volume->voxelCount();
     }
     if (d.pyramid) use.pyramidBytes = d.pyramid->bytes();
-    use.meshBytes = d.buffers.bytes() + d.perBlockCapacity * (kCellsPerBlock + 4) * 4;
+    use.meshBytes = d.buffers.bytes() + d.path->bytes();
     return use;
 }
 

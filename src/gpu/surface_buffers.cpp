@@ -1,6 +1,7 @@
 #include "gpu/surface_buffers.h"
 
 #include "core/error.h"
+#include "core/log.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_state.h"
 
@@ -22,6 +23,11 @@ std::uint32_t grownCapacity(std::uint32_t needed, std::uint32_t floor)
     return std::uint32_t(
         std::min<std::uint64_t>(wanted, std::numeric_limits<std::uint32_t>::max()));
 }
+
+// The most a block of 8 x 8 x 4 cells can produce.
+constexpr std::size_t kCellsPerBlock = 8 * 8 * 4;
+constexpr std::uint64_t kMaxIndicesPerBlock = 15ull * kCellsPerBlock;
+constexpr std::uint64_t kMaxVerticesPerBlock = 12ull * kCellsPerBlock;
 
 } // namespace
 
@@ -87,6 +93,23 @@ bool SurfaceBuffers::reserve(std::uint32_t vertices, std::uint32_t indices)
     m_vertexCapacity = vertexCapacity;
     m_indexCapacity = indexCapacity;
     return true;
+}
+
+void SurfaceBuffers::reserveAhead(std::uint32_t vertices, std::uint32_t indices)
+{
+    try {
+        reserve(vertices, indices);
+    } catch (const GlError& e) {
+        // The buffers are empty now; the draw grows them to the exact counts or says why not.
+        log::get("engine")->warn("sizing the mesh buffers ahead failed: {}", e.what());
+    }
+}
+
+bool SurfaceBuffers::holdsAnyOutcome(std::size_t activeBlocks) const
+{
+    const std::uint64_t blocks = activeBlocks;
+    return blocks * kMaxIndicesPerBlock <= m_indexCapacity &&
+           blocks * kMaxVerticesPerBlock <= m_vertexCapacity;
 }
 
 void SurfaceBuffers::release()
@@ -165,6 +188,41 @@ std::size_t SurfaceBuffers::bytes() const
 {
     return std::size_t(m_vertexCapacity) * sizeof(PackedSurfaceVertex) +
            std::size_t(m_indexCapacity) * sizeof(std::uint32_t);
+}
+
+void BlockMeshIndex::reserve(std::size_t activeBlocks)
+{
+    const std::size_t blocks = std::max<std::size_t>(activeBlocks, 1);
+    if (blocks <= m_capacity) return;
+    m_capacity = 0;
+    const std::size_t cellBytes = blocks * kCellsPerBlock * sizeof(std::uint32_t);
+    const std::size_t startBytes = blocks * 4 * sizeof(std::uint32_t);
+    {
+        ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, m_cellFirstVertex.id());
+        m_cellFirstVertex.label("first welded vertex per cell of the active blocks");
+        glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(cellBytes), nullptr, GL_DYNAMIC_COPY);
+    }
+    {
+        ScopedBufferBinding bind(GL_SHADER_STORAGE_BUFFER, m_blockStarts.id());
+        m_blockStarts.label("mesh start and size per active block");
+        glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(startBytes), nullptr, GL_DYNAMIC_COPY);
+    }
+    throwOnGlAllocationError("the isosurface mesh buffers' per-block index",
+                             cellBytes + startBytes);
+    m_capacity = blocks;
+}
+
+void BlockMeshIndex::release()
+{
+    if (m_capacity == 0) return;
+    m_blockStarts = Buffer::create();
+    m_cellFirstVertex = Buffer::create();
+    m_capacity = 0;
+}
+
+std::size_t BlockMeshIndex::bytes() const
+{
+    return m_capacity * (kCellsPerBlock + 4) * sizeof(std::uint32_t);
 }
 
 } // namespace isoview::gpu

@@ -3,11 +3,14 @@
 // The extraction passes write them; draw() renders them indexed; download() turns them into
 // the IsoMesh that export writes, a copy rather than a weld.
 //
-// Capacity: the buffers grow (never shrink while a volume is loaded) to the counts asked for
-// plus headroom, so dragging the isovalue rarely reallocates. Growing discards the contents.
+// Capacity, the one place that decides how the mesh buffers grow and shrink: they grow (never
+// shrink while a volume is loaded) to the counts asked for plus headroom, and ahead of an
+// extract to what the isovalue before it produced, so dragging the isovalue rarely
+// reallocates; a new volume or crop releases them. Growing discards the contents. The compute
+// path's per-block index (BlockMeshIndex) grows with the active blocks and is released alike.
 //
 // Contract: internal to the engine; needs the creating context current. GL side effects of
-// reserve() and download(): none visible (bindings restored).
+// reserve(), reserveAhead() and download(): none visible (bindings restored).
 #pragma once
 
 #include "extraction/iso_mesh.h"
@@ -53,6 +56,14 @@ public:
     // the driver is out of memory for them or they would pass the byte limit, GlError when the
     // driver rejects them otherwise; the buffers are then empty (capacity 0).
     bool reserve(std::uint32_t vertices, std::uint32_t indices);
+    // reserve() before an extract's passes, for the counts an earlier isovalue produced (read
+    // without a wait), so a surface that grows while the isovalue is dragged rarely needs a
+    // second run. Never throws: a failure is logged and leaves the buffers empty; the exact
+    // reserve() once the counts are known says why.
+    void reserveAhead(std::uint32_t vertices, std::uint32_t indices);
+    // Whether the buffers hold whatever `activeBlocks` blocks can produce (a cell makes at most
+    // 15 triangle vertices and owns at most 12 edges), so that no count needs checking.
+    bool holdsAnyOutcome(std::size_t activeBlocks) const;
     // Forgets the storage (a new volume starts small again).
     void release();
     // The most both buffers may take together (0: no limit but the driver's). reserve() beyond
@@ -78,6 +89,28 @@ private:
     std::uint32_t m_vertexCapacity = 0;
     std::uint32_t m_indexCapacity = 0;
     std::uint64_t m_byteLimit = 0;
+};
+
+// The compute path's index of the active blocks of an extract: per block where its mesh starts
+// (block_starts.comp writes it) and its cells' first welded vertices (256 each; the vertex pass
+// writes them, the index pass reads them). Part of the mesh buffers' memory.
+class BlockMeshIndex {
+public:
+    // Room for `activeBlocks` blocks (at least one); grows only, release() shrinks. Throws
+    // GpuMemoryError when the driver is out of memory for it, GlError when it rejects it
+    // otherwise; the capacity is 0 then.
+    void reserve(std::size_t activeBlocks);
+    // Forgets the storage (a new volume or crop starts small again).
+    void release();
+
+    GLuint blockStarts() const { return m_blockStarts.id(); }
+    GLuint cellFirstVertex() const { return m_cellFirstVertex.id(); }
+    std::size_t bytes() const;
+
+private:
+    Buffer m_blockStarts = Buffer::create();
+    Buffer m_cellFirstVertex = Buffer::create();
+    std::size_t m_capacity = 0; // blocks
 };
 
 } // namespace isoview::gpu
