@@ -1,8 +1,9 @@
 #include "main_window.h"
 
+#include "common/error_dialog.h"
 #include "common/log_panel.h"
+#include "common/number_text.h"
 #include "common/shortcut_table.h"
-#include "common/status_progress.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "crop/crop_panel.h"
@@ -10,10 +11,9 @@
 #include "export/export_all_surfaces.h"
 #include "export/screenshot_controller.h"
 #include "export/surface_export_flow.h"
-#include "loading/raw_import_dialog.h"
 #include "loading/recent_files.h"
-#include "loading/series_picker_dialog.h"
 #include "loading/stack_geometry_note.h"
+#include "loading/volume_opener.h"
 #include "measure/measurements.h"
 #include "session/session_controller.h"
 #include "surfaces/isovalue_panel.h"
@@ -21,7 +21,7 @@
 #include "transfer_function/transfer_function_panel.h"
 #include "transfer_function/transfer_function_start.h"
 #include "view_layout.h"
-#include "views/frame_worker.h"
+#include "views/viewport_widget.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -37,47 +37,24 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTimer>
-#include <QToolButton>
+#include <algorithm>
 #include <cmath>
 
 namespace isoview::app {
 namespace {
 
-QString formatCount(std::uint64_t n)
-{
-    return QLocale().toString(qulonglong(n));
-}
-
-QString formatValue(double v)
-{
-    return QString::number(v, 'g', 6);
-}
-
-std::size_t loadableSeriesCount(const io::VolumeSourceInfo& info)
-{
-    std::size_t n = 0;
-    for (const io::SeriesSummary& s : info.series)
-        n += s.note.empty() ? 1 : 0;
-    return n;
-}
-
 const StandardView kStandardViews[] = {StandardView::Anterior, StandardView::Posterior,
                                        StandardView::Left,     StandardView::Right,
                                        StandardView::Superior, StandardView::Inferior};
 
-// What a load in the background hands back: the opened source, and either the volume or what
-// the user must answer first (raw parameters, or which series) before it is loaded from that
-// same source.
-struct LoadOutcome {
-    std::shared_ptr<const io::VolumeSource> source;
-    std::shared_ptr<VolumeDocument> document;
-    bool askRawParameters = false;
-    bool chooseSeries = false;
-};
+QColor toQColor(const glm::vec3& c)
+{
+    return QColor::fromRgbF(c.r, c.g, c.b);
+}
 
 } // namespace
 
@@ -88,38 +65,47 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
 
-    m_view = new ViewportWidget(this);
-    m_viewLayout = new ViewLayout(m_view, this);
+    m_scene = new SceneModel(this);
+    m_view = new ViewportWidget(m_scene, this);
+    m_viewLayout = new ViewLayout(m_view, m_scene, this);
     setCentralWidget(m_viewLayout);
     createDocks();
-    m_sessionController = new SessionController(this);
-    m_screenshots = new ScreenshotController(this, m_view);
-    m_surfaceExport = new SurfaceExportFlow(this, m_view, [this] { return m_document.get(); });
+    createControllers();
     createActions();
     createMenus();
     createStatusBar();
 
+    connect(m_scene, &SceneModel::changed, this, &MainWindow::onSceneChanged);
     connect(m_view, &ViewportWidget::frameStatsChanged, this, &MainWindow::onFrameStats);
     connect(m_view, &ViewportWidget::glReady, this,
             [this](const QString& renderer) { m_rendererLabel->setText(renderer); });
     connect(m_view, &ViewportWidget::glError, this,
             [this](const QString& message) { showError(tr("3D view unavailable"), message); });
-    connect(m_isovaluePanel, &IsovaluePanel::isovalueChanged, this, &MainWindow::onIsovalueChanged);
+    // The slider, spin box and histogram edit the live (selected) surface's isovalue.
+    connect(m_isovaluePanel, &IsovaluePanel::isovalueChanged, m_scene,
+            &SceneModel::setLiveIsovalue);
     connect(m_tfPanel, &TransferFunctionPanel::transferFunctionChanged, this,
-            &MainWindow::onTransferFunctionChanged);
-    connect(m_sessionController, &SessionController::sessionOpened, m_recentFiles,
-            &RecentFiles::add);
-    connect(m_sessionController, &SessionController::sessionSaved, m_recentFiles,
-            &RecentFiles::add);
-    connect(m_screenshots, &ScreenshotController::done, this, &MainWindow::screenshotDone);
-    connect(m_screenshots, &ScreenshotController::failed, this, &MainWindow::showError);
-    connect(m_surfaceExport, &SurfaceExportFlow::finished, this, &MainWindow::exportFinished);
-    connect(m_surfaceExport, &SurfaceExportFlow::failed, this, &MainWindow::showError);
+            [this] { m_scene->setTransferFunction(m_tfPanel->transferFunction()); });
     restoreSettings();
     updateViewNames();
 }
 
 MainWindow::~MainWindow() = default;
+
+bool MainWindow::isLoading() const
+{
+    return m_opener->isLoading();
+}
+
+DocumentSource MainWindow::documentSource()
+{
+    DocumentSource source;
+    source.current = [this] { return m_document.get(); };
+    source.isLoading = [this] { return isLoading(); };
+    source.open = [this](const QString& path, std::optional<double> isovalue,
+                         const io::LoadOptions& options) { openPath(path, isovalue, options); };
+    return source;
+}
 
 // ---- construction ---------------------------------------------------------------------------
 
@@ -131,49 +117,38 @@ void MainWindow::createDocks()
     m_isovalueDock->setWidget(m_isovaluePanel);
     addDockWidget(Qt::RightDockWidgetArea, m_isovalueDock);
 
-    m_tfPanel = new TransferFunctionPanel(this);
+    // Its edits go on the scene's history, with the crop's and the surfaces'.
+    m_tfPanel = new TransferFunctionPanel(this, m_scene->history());
     m_tfDock = new QDockWidget(tr("Transfer Function"), this);
     m_tfDock->setObjectName("transferFunctionDock");
     m_tfDock->setWidget(m_tfPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_tfDock);
 
-    m_cropPanel = new CropPanel(this);
+    m_cropPanel = new CropPanel(m_scene, this);
     m_cropDock = new QDockWidget(tr("Crop Box"), this);
     m_cropDock->setObjectName("cropDock");
     m_cropDock->setWidget(m_cropPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_cropDock);
     m_cropDock->hide();
-    connect(m_cropPanel, &CropPanel::cropChanged, this,
-            [this](const VoxelBox& box) { m_view->setCrop(box); });
-    m_cropPanel->setUndoStack(m_tfPanel->undoStack()); // one edit history per volume
     m_cropTool = new CropTool(m_cropPanel, m_cropDock, m_viewLayout, this);
     m_tfStart = new TransferFunctionStart(this);
-    m_measurements = new Measurements(this, m_view);
+    m_measurements = new Measurements(this, m_view, m_scene);
     m_viewLayout->addDistanceTool(m_measurements->distanceTool()); // clicks in the slices too
     addDockWidget(Qt::RightDockWidgetArea, m_measurements->dock());
     tabifyDockWidget(m_tfDock, m_measurements->dock()); // a tab with the room it needs
     connect(m_cropPanel, &CropPanel::cropChanged, m_measurements, &Measurements::surfaceChanged);
 
-    m_surfacesPanel = new SurfaceListPanel(this);
-    m_surfacesPanel->attach(m_isovaluePanel, m_tfPanel, m_view, m_tfPanel->undoStack());
+    m_surfacesPanel = new SurfaceListPanel(m_scene, this);
     m_surfacesDock = new QDockWidget(tr("Surfaces"), this);
     m_surfacesDock->setObjectName("surfacesDock");
     m_surfacesDock->setWidget(m_surfacesPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_surfacesDock);
-    // The window's surface colour (Surface > Colour, Colour from TF) is the selected surface's.
-    connect(m_surfacesPanel, &SurfaceListPanel::selectedColorChanged, this,
-            [this](const std::optional<QColor>& c) {
-                if (c)
-                    m_surfaceColorOverride.emplace(QColor::fromRgba(c->rgba()));
-                else
-                    m_surfaceColorOverride.reset();
-                if (m_tfColorAction) m_tfColorAction->setChecked(!c);
-                updateSurfaceColor();
+    // Measurements follow the selected surface.
+    connect(m_scene, &SceneModel::surfacesChanged, m_measurements,
+            [this](SurfaceList::Change change, std::uint32_t) {
+                if (change == SurfaceList::Change::Selected || change == SurfaceList::Change::Reset)
+                    m_measurements->surfaceChanged();
             });
-    connect(m_surfacesPanel, &SurfaceListPanel::selectionChanged, m_measurements,
-            &Measurements::surfaceChanged);
-    connect(m_surfacesPanel, &SurfaceListPanel::surfacesChanged, m_viewLayout,
-            [this] { m_viewLayout->setContours(m_surfacesPanel->sliceContours()); });
 
     m_logPanel = new LogPanel(this);
     m_logPanel->attachToEngineLog();
@@ -182,6 +157,47 @@ void MainWindow::createDocks()
     m_logDock->setWidget(m_logPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
     m_logDock->hide();
+}
+
+void MainWindow::createControllers()
+{
+    m_opener = new VolumeOpener(this);
+    connect(m_opener, &VolumeOpener::opened, this, &MainWindow::applyDocument);
+    connect(m_opener, &VolumeOpener::failed, this, [this](const QString& title, const QString& m) {
+        showError(title, m);
+        emit loadFailed(m);
+    });
+    connect(m_opener, &VolumeOpener::cancelled, this, [this] {
+        statusBar()->showMessage(tr("Loading cancelled"), 4000);
+        emit loadFailed(tr("cancelled"));
+    });
+
+    m_sessionController = new SessionController(m_scene, documentSource(), this);
+    connect(this, &MainWindow::volumeLoaded, m_sessionController,
+            &SessionController::onVolumeLoaded);
+    connect(this, &MainWindow::loadFailed, m_sessionController, &SessionController::onLoadFailed);
+    connect(m_sessionController, &SessionController::statusMessage, statusBar(),
+            &QStatusBar::showMessage);
+
+    m_screenshots = new ScreenshotController(this, m_view, [this] {
+        return m_document != nullptr && !m_sessionController->isOpening();
+    });
+    connect(this, &MainWindow::loadFailed, m_screenshots, &ScreenshotController::abandon);
+    connect(m_sessionController, &SessionController::sessionFailed, m_screenshots,
+            &ScreenshotController::abandon);
+    connect(m_screenshots, &ScreenshotController::statusMessage, statusBar(),
+            &QStatusBar::showMessage);
+    connect(m_screenshots, &ScreenshotController::done, this, &MainWindow::screenshotDone);
+    connect(m_screenshots, &ScreenshotController::failed, this, &MainWindow::showError);
+
+    m_surfaceExport = new SurfaceExportFlow(this, m_view, [this] { return m_document.get(); });
+    connect(m_surfaceExport, &SurfaceExportFlow::finished, this, &MainWindow::exportFinished);
+    connect(m_surfaceExport, &SurfaceExportFlow::failed, this, &MainWindow::showError);
+}
+
+void MainWindow::editCamera(const std::function<void(OrbitCamera&)>& edit)
+{
+    m_scene->editCamera(edit);
 }
 
 void MainWindow::createActions()
@@ -212,46 +228,55 @@ void MainWindow::createActions()
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
     m_modeGroup = new QActionGroup(this);
-    auto modeAction = [this](const QString& text, Qt::Key key, gpu::RenderMode mode) {
+    m_modeGroup->setObjectName("renderModeGroup");
+    auto modeAction = [this](const QString& text, Qt::Key key, RenderMode mode) {
         auto* a = new QAction(text, m_modeGroup);
         a->setCheckable(true);
         a->setShortcut(QKeySequence(key));
         a->setData(int(mode));
-        connect(a, &QAction::triggered, this, [this, mode] { m_view->setRenderMode(mode); });
+        connect(a, &QAction::triggered, this, [this, mode] { m_scene->setRenderMode(mode); });
         return a;
     };
-    m_surfaceModeAction = modeAction(tr("&Surface"), Qt::Key_1, gpu::RenderMode::Surface);
-    m_volumeModeAction = modeAction(tr("&Volume Rendering"), Qt::Key_2, gpu::RenderMode::Volume);
-    m_bothModeAction =
-        modeAction(tr("Surface &and Volume"), Qt::Key_3, gpu::RenderMode::SurfaceAndVolume);
-    m_surfaceModeAction->setChecked(true);
+    modeAction(tr("&Surface"), Qt::Key_1, RenderMode::Surface)->setChecked(true);
+    modeAction(tr("&Volume Rendering"), Qt::Key_2, RenderMode::Volume);
+    modeAction(tr("Surface &and Volume"), Qt::Key_3, RenderMode::SurfaceAndVolume);
 
     m_orthographicAction = new QAction(tr("&Orthographic Projection"), this);
+    m_orthographicAction->setObjectName("orthographicAction");
     m_orthographicAction->setCheckable(true);
     m_orthographicAction->setShortcut(QKeySequence(Qt::Key_O));
     connect(m_orthographicAction, &QAction::toggled, this, [this](bool on) {
-        m_view->setProjection(on ? Projection::Orthographic : Projection::Perspective);
+        const Projection projection = on ? Projection::Orthographic : Projection::Perspective;
+        if (m_scene->scene().camera.projection() == projection) return;
+        editCamera([projection](OrbitCamera& c) { c.setProjection(projection); });
     });
 
     m_resetViewAction = new QAction(tr("&Reset View"), this);
     m_resetViewAction->setShortcut(QKeySequence(Qt::Key_R));
-    connect(m_resetViewAction, &QAction::triggered, m_view, &ViewportWidget::resetView);
+    connect(m_resetViewAction, &QAction::triggered, this,
+            [this] { editCamera([](OrbitCamera& c) { c.reset(); }); });
     m_fitViewAction = new QAction(tr("&Fit to Volume"), this);
     m_fitViewAction->setShortcut(QKeySequence(Qt::Key_F));
-    connect(m_fitViewAction, &QAction::triggered, m_view, &ViewportWidget::fitView);
+    connect(m_fitViewAction, &QAction::triggered, this, [this] {
+        const Volume* v = m_scene->scene().volume.get();
+        if (!v) return;
+        const Bounds bounds = volumeBounds(v->geometry(), v->dims());
+        editCamera([bounds](OrbitCamera& c) { c.fitTo(bounds); });
+    });
 
     m_markerAction = new QAction(tr("Orientation &Marker"), this);
+    m_markerAction->setObjectName("orientationMarkerAction");
     m_markerAction->setCheckable(true);
     m_markerAction->setChecked(true);
     m_markerAction->setShortcut(QKeySequence(Qt::Key_M));
-    connect(m_markerAction, &QAction::toggled, m_view,
-            &ViewportWidget::setOrientationMarkerVisible);
+    connect(m_markerAction, &QAction::toggled, m_scene, &SceneModel::setOrientationMarker);
 
     int number = 1;
     for (StandardView v : kStandardViews) {
         auto* a = new QAction(this);
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + number++)));
-        connect(a, &QAction::triggered, this, [this, v] { m_view->setStandardView(v); });
+        connect(a, &QAction::triggered, this,
+                [this, v] { editCamera([v](OrbitCamera& c) { c.setStandardView(v); }); });
         m_standardViewActions.push_back(a);
     }
 
@@ -260,7 +285,6 @@ void MainWindow::createActions()
     m_tfColorAction->setChecked(true);
     connect(m_tfColorAction, &QAction::toggled, this, [this](bool on) {
         if (on) m_surfacesPanel->setSelectedColor(std::nullopt);
-        updateSurfaceColor();
     });
     m_surfaceColorAction = new QAction(tr("Surface &Colour..."), this);
     m_surfaceColorAction->setShortcut(QKeySequence(Qt::Key_C));
@@ -282,19 +306,22 @@ void MainWindow::createMenus()
     m_recentFiles = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(m_recentFiles, &RecentFiles::openRequested, this,
             [this](const QString& path) { openPath(path); });
+    connect(m_sessionController, &SessionController::sessionOpened, m_recentFiles,
+            &RecentFiles::add);
+    connect(m_sessionController, &SessionController::sessionSaved, m_recentFiles,
+            &RecentFiles::add);
     file->addSeparator();
     file->addAction(m_sessionController->openAction());
     file->addAction(m_sessionController->saveAction());
     file->addSeparator();
     file->addAction(m_exportAction);
-    file->addAction((new ExportAllSurfaces(this, m_view, m_surfacesPanel, [this] {
-                        return m_document.get();
-                    }))->action());
+    file->addAction(
+        (new ExportAllSurfaces(this, m_view, [this] { return m_document.get(); }))->action());
     file->addAction(m_screenshotAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
-    // Window-wide Undo/Redo: transfer-function and crop edits, wherever the focus is.
+    // Window-wide Undo/Redo: transfer-function, crop and surface edits, wherever the focus is.
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(m_tfPanel->undoAction());
     edit->addAction(m_tfPanel->redoAction());
@@ -368,14 +395,8 @@ void MainWindow::createStatusBar()
     m_fpsLabel->setMinimumWidth(m_fpsLabel->fontMetrics().horizontalAdvance("000.0 fps"));
     m_rendererLabel = label("rendererLabel", tr("OpenGL renderer"));
 
-    QToolButton* cancelLoad = nullptr;
-    m_loadProgress =
-        makeProgressWidget(this, &m_loadProgressLabel, &m_loadProgressBar, &cancelLoad);
-    m_loadProgress->setObjectName("loadProgress");
-    connect(cancelLoad, &QToolButton::clicked, &m_loadTask, &BackgroundTask::cancel);
-
     statusBar()->addWidget(m_volumeLabel);
-    statusBar()->addWidget(m_loadProgress);
+    statusBar()->addWidget(m_opener->progressWidget());
     statusBar()->addWidget(m_surfaceExport->progressWidget());
     m_geometryLabel = label("stackGeometryLabel", tr("Kept as measured: each slice is shown "
                                                      "where it was measured, not resampled"));
@@ -394,48 +415,47 @@ void MainWindow::restoreSettings()
     if (!restoreGeometry(s.value("window/geometry").toByteArray())) resize(1280, 820);
     restoreState(s.value("window/state").toByteArray());
     m_lastFolder = s.value("files/lastFolder").toString();
-    const int mode = s.value("view/mode", int(gpu::RenderMode::Surface)).toInt();
+    const int mode = s.value("view/mode", int(RenderMode::Surface)).toInt();
     for (QAction* a : m_modeGroup->actions()) {
         if (a->data().toInt() == mode) a->trigger();
     }
     m_orthographicAction->setChecked(s.value("view/orthographic", false).toBool());
     m_markerAction->setChecked(s.value("view/marker", true).toBool());
+    // The remembered surface colour is the first surface's, and so each new volume's.
     const QVariant color = s.value("surface/color");
     if (color.isValid() && QColor(color.toString()).isValid()) {
-        m_surfaceColorOverride = QColor(color.toString());
-        m_tfColorAction->setChecked(false);
+        const QColor c(color.toString());
+        Surface first = m_scene->scene().surfaces.selected();
+        first.color = glm::vec3(float(c.redF()), float(c.greenF()), float(c.blueF()));
+        m_scene->editSurface(first);
     }
 }
 
 void MainWindow::saveSettings() const
 {
     QSettings s;
+    const Scene& scene = m_scene->scene();
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
     s.setValue("files/lastFolder", m_lastFolder);
-    s.setValue("view/mode", int(m_view->renderMode()));
-    s.setValue("view/orthographic", m_orthographicAction->isChecked());
-    s.setValue("view/marker", m_markerAction->isChecked());
-    if (m_surfaceColorOverride)
-        s.setValue("surface/color", m_surfaceColorOverride->name());
+    s.setValue("view/mode", int(scene.renderMode));
+    s.setValue("view/orthographic", scene.camera.projection() == Projection::Orthographic);
+    s.setValue("view/marker", scene.orientationMarker);
+    if (const std::optional<glm::vec3>& c = scene.surfaces.selected().color)
+        s.setValue("surface/color", toQColor(*c).name());
     else
         s.remove("surface/color");
     if (m_document) {
         s.setValue("transferFunction/last",
-                   QString::fromStdString(transferFunctionToJson(m_tfPanel->transferFunction())));
+                   QString::fromStdString(transferFunctionToJson(scene.transferFunction)));
         s.setValue("transferFunction/lastUnits", m_document->units());
     }
-}
-
-QStringList MainWindow::recentFiles() const
-{
-    return m_recentFiles->paths();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveSettings();
-    m_loadTask.cancel();
+    m_opener->cancel();
     m_surfaceExport->cancel();
     QMainWindow::closeEvent(event);
 }
@@ -467,121 +487,41 @@ void MainWindow::openPath(const QString& path, std::optional<double> isovalue,
         m_sessionController->open(path);
         return;
     }
-    if (m_loadTask.isRunning()) {
+    if (m_opener->isLoading()) {
         showError(tr("Busy"), tr("A volume is still loading. Cancel it first, or wait."));
         return;
     }
-    startLoad(path, isovalue, options, nullptr);
-}
-
-void MainWindow::startLoad(const QString& path, std::optional<double> isovalue,
-                           const io::LoadOptions& options,
-                           const std::shared_ptr<const io::VolumeSource>& source)
-{
-    auto outcome = std::make_shared<LoadOutcome>();
-    const bool askSeries = !options.seriesIndex.has_value() && !options.raw.has_value();
-    m_loadTask.disconnect(this);
-    connect(&m_loadTask, &BackgroundTask::progressChanged, this,
-            [this](const QString& stage, qint64 done, qint64 total) {
-                m_loadProgressLabel->setText(stage);
-                showProgress(m_loadProgressBar, done, total);
-            });
-    connect(&m_loadTask, &BackgroundTask::succeeded, this,
-            [this, outcome, path, isovalue, options] {
-                setBusy(m_loadProgress, false);
-                // The answers go back to the source already opened: nothing is scanned again.
-                if (outcome->askRawParameters) {
-                    std::optional<io::RawVolumeParameters> raw =
-                        RawImportDialog::ask(*outcome->source, this);
-                    if (!raw) return;
-                    io::LoadOptions withRaw = options;
-                    withRaw.raw = raw;
-                    startLoad(path, isovalue, withRaw, outcome->source);
-                    return;
-                }
-                if (outcome->chooseSeries) {
-                    const std::optional<std::size_t> series =
-                        SeriesPickerDialog::ask(*outcome->source, this);
-                    if (!series) return;
-                    io::LoadOptions withSeries = options;
-                    withSeries.seriesIndex = *series;
-                    startLoad(path, isovalue, withSeries, outcome->source);
-                    return;
-                }
-                applyDocument(outcome->document, isovalue);
-            });
-    connect(&m_loadTask, &BackgroundTask::failed, this, [this, path](const QString& message) {
-        setBusy(m_loadProgress, false);
-        showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), message);
-        emit loadFailed(message);
-    });
-    connect(&m_loadTask, &BackgroundTask::cancelled, this, [this] {
-        setBusy(m_loadProgress, false);
-        statusBar()->showMessage(tr("Loading cancelled"), 4000);
-        emit loadFailed(tr("cancelled"));
-    });
-    m_loadProgressLabel->setText(tr("Opening %1").arg(QFileInfo(path).fileName()));
-    m_loadProgressBar->setRange(0, 0);
-    setBusy(m_loadProgress, true);
-    m_loadTask.start([outcome, path, options, askSeries, source](TaskContext& context) {
-        outcome->source = source;
-        if (!outcome->source) {
-            const std::filesystem::path fsPath = path.toStdString();
-            outcome->source = std::make_shared<const io::VolumeSource>(
-                options.raw ? io::openRawSource(fsPath) : io::openSource(fsPath, &context));
-        }
-        const io::VolumeSource& opened = *outcome->source;
-        if (opened.needsRawParameters && !options.raw) {
-            outcome->askRawParameters = true;
-            return;
-        }
-        // DICOM series, the volumes of a multi-volume series and of a 4-D NIfTI file alike.
-        if (askSeries && !opened.series.empty()) {
-            if (loadableSeriesCount(opened) == 0) {
-                std::string why = "no series in it can be loaded";
-                for (const io::SeriesSummary& s : opened.series)
-                    why += "; " + s.note;
-                throw InvalidInputError(why);
-            }
-            if (loadableSeriesCount(opened) > 1) {
-                outcome->chooseSeries = true;
-                return;
-            }
-        }
-        outcome->document = loadVolumeDocument(opened, options, &context);
-    });
+    m_opener->open(path, isovalue, options);
 }
 
 void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
                                std::optional<double> isovalue)
 {
-    if (const std::optional<QString> error = m_view->setVolume(doc->volume)) {
+    if (const std::optional<QString> error = m_view->uploadVolume(doc->volume)) {
         showError(tr("Cannot show %1").arg(doc->displayName), *error);
         emit loadFailed(*error);
         return;
     }
     const std::shared_ptr<VolumeDocument> previous = std::exchange(m_document, doc);
-    m_measurements->volumeChanged();
     const Volume& v = *doc->volume;
     const double iso = std::clamp(isovalue.value_or(doc->suggestedIsovalue), doc->realRange.min,
                                   doc->realRange.max);
 
     // The transfer function: the modality's default unless the user keeps the current one.
+    const Scene& scene = m_scene->scene();
     const std::optional<TransferFunction> shownTf =
-        previous ? std::optional(m_tfPanel->transferFunction()) : std::nullopt;
+        previous ? std::optional(scene.transferFunction) : std::nullopt;
     const TransferFunction tf =
         m_tfStart->forVolume(v, doc->units(), shownTf, previous ? previous->units() : QString());
     m_isovaluePanel->setVolumeContext(doc->histogram, doc->realRange, doc->units(),
                                       doc->integerValued);
-    m_cropPanel->setVolumeDims(v.dims()); // a new volume starts uncropped (so does the view)
     m_tfPanel->setVolumeContext(doc->histogram, doc->realRange, doc->units());
-    m_tfPanel->setTransferFunction(tf);
-    m_view->setTransferFunction(m_tfPanel->transferFunction());
-    m_isovaluePanel->setIsovalue(iso);
-    m_surfacesPanel->resetForVolume(m_isovaluePanel->isovalue(), m_surfaceColorOverride);
-    m_view->setIsovalue(m_isovaluePanel->isovalue());
-    m_viewLayout->setVolume(doc->volume, doc->realRange);
-    updateSurfaceColor();
+    // One surface, in the colour the last one had (the remembered colour), else the transfer
+    // function's; the scene's crop, distance, camera and slices start afresh.
+    const Surface first{0, "Surface 1", iso, scene.surfaces.selected().color, 1.0f, true};
+    m_scene->openVolume(doc->volume, {first}, 0, tf);
+    // Now, not when the first frame comes: what a session sets after the load stays.
+    m_measurements->volumeChanged();
 
     const glm::uvec3 d = v.dims();
     const glm::dvec3 sp = v.geometry().spacing;
@@ -603,8 +543,9 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
         statusBar()->showMessage(
             tr("%1 loader note(s), see the log panel (Ctrl+L)").arg(v.metadata().warnings.size()),
             8000);
-    log::get("app")->info("opened {} ({}x{}x{}), isovalue {}", doc->path.toStdString(), d.x, d.y,
-                          d.z, iso);
+    log::get("app")->info("opened {} ({}x{}x{}), isovalue {} {}", doc->path.toStdString(), d.x, d.y,
+                          d.z, iso,
+                          v.metadata().units.empty() ? "(real units)" : v.metadata().units);
     emit volumeLoaded();
 }
 
@@ -626,43 +567,40 @@ void MainWindow::dropEvent(QDropEvent* event)
     QTimer::singleShot(0, this, [this, path] { openPath(path); });
 }
 
-// ---- isovalue, transfer function, colour ----------------------------------------------------
+// ---- the scene's state in the panels and actions --------------------------------------------
 
-void MainWindow::onIsovalueChanged(double real)
+void MainWindow::onSceneChanged(SceneChanges what)
 {
-    m_view->setIsovalue(real);
-    updateSurfaceColor();
-}
-
-void MainWindow::onTransferFunctionChanged()
-{
-    m_view->setTransferFunction(m_tfPanel->transferFunction());
-    updateSurfaceColor();
-}
-
-void MainWindow::updateSurfaceColor()
-{
-    if (m_surfaceColorOverride) {
-        m_view->setSurfaceColor(*m_surfaceColorOverride);
-        return;
+    const Scene& scene = m_scene->scene();
+    if (what & SceneChange::Volume) {
+        // A new volume's function: its history starts afresh (the scene's was cleared too).
+        m_tfPanel->setTransferFunction(scene.transferFunction);
+    } else if (what & SceneChange::TransferFunction) {
+        m_tfPanel->showTransferFunction(scene.transferFunction); // undo, redo, a session
     }
-    if (!m_document) return;
-    // The transfer function's colour at the isovalue, brightened when it is dark: a surface
-    // is shaded, and a near-black surface shows nothing.
-    const glm::vec3 c =
-        transferFunctionSurfaceColor(m_tfPanel->transferFunction(), m_view->isovalue());
-    m_view->setSurfaceColor(QColor::fromRgbF(c.r, c.g, c.b));
-}
-
-void MainWindow::setSurfaceColorOverride(const std::optional<QColor>& color)
-{
-    m_surfacesPanel->setSelectedColor(color); // its selectedColorChanged updates the view
+    // The slider, spin box and histogram show the live surface; a value out of their range is
+    // clamped there and comes back as the panel's edit.
+    if (what & (SceneChange::Volume | SceneChange::Surfaces | SceneChange::Isovalue))
+        m_isovaluePanel->setIsovalue(scene.liveIsovalue());
+    if (what & SceneChange::Display) {
+        for (QAction* a : m_modeGroup->actions())
+            if (a->data().toInt() == int(scene.renderMode)) a->setChecked(true);
+        m_markerAction->setChecked(scene.orientationMarker);
+    }
+    if (what & SceneChange::Camera)
+        m_orthographicAction->setChecked(scene.camera.projection() == Projection::Orthographic);
+    if (what & (SceneChange::Volume | SceneChange::Surfaces)) {
+        const QSignalBlocker quiet(m_tfColorAction); // showing the state is not an edit
+        m_tfColorAction->setChecked(!scene.surfaces.selected().color);
+    }
 }
 
 void MainWindow::chooseSurfaceColor()
 {
-    const QColor chosen =
-        QColorDialog::getColor(m_view->surfaceColor(), this, tr("Surface Colour"));
+    const Scene& scene = m_scene->scene();
+    const QColor current =
+        toQColor(surfaceDrawColor(scene.surfaces.selected(), scene.transferFunction));
+    const QColor chosen = QColorDialog::getColor(current, this, tr("Surface Colour"));
     if (!chosen.isValid()) return;
     m_surfacesPanel->setSelectedColor(QColor::fromRgba(chosen.rgba())); // undoable
 }
@@ -692,11 +630,6 @@ void MainWindow::onFrameStats(const FrameStats& stats)
                             : QString());
 }
 
-void MainWindow::setBusy(QWidget* progress, bool busy)
-{
-    progress->setVisible(busy);
-}
-
 void MainWindow::updateViewNames()
 {
     const bool anatomical = m_view->anatomical();
@@ -708,13 +641,7 @@ void MainWindow::updateViewNames()
 
 void MainWindow::showError(const QString& title, const QString& message)
 {
-    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
-    box->setObjectName("errorDialog");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    const QString log = logFilePath();
-    if (!log.isEmpty()) box->setInformativeText(tr("Details are in the log: %1").arg(log));
-    box->open(); // window-modal, never blocks the event loop
-    log::get("app")->error("{}: {}", title.toStdString(), message.toStdString());
+    showErrorDialog(this, title, message);
 }
 
 void MainWindow::showShortcuts()

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 namespace isoview::app {
 
@@ -29,7 +31,8 @@ WindowLevel ViewLayout::presetWindow(WindowPreset preset)
     return {40.0, 400.0};
 }
 
-ViewLayout::ViewLayout(ViewportWidget* view3d, QWidget* parent) : QWidget(parent), m_view3d(view3d)
+ViewLayout::ViewLayout(ViewportWidget* view3d, SceneModel* scene, QWidget* parent)
+    : QWidget(parent), m_view3d(view3d), m_scene(scene)
 {
     setObjectName("viewLayout");
     m_grid = new QGridLayout(this);
@@ -62,7 +65,7 @@ ViewLayout::ViewLayout(ViewportWidget* view3d, QWidget* parent) : QWidget(parent
     }
     m_resetWindowAction = new QAction(tr("&Default Window"), this);
     connect(m_resetWindowAction, &QAction::triggered, this,
-            [this] { setWindowLevel(m_defaultWindow); });
+            [this] { setWindowLevel(defaultWindowLevel()); });
 
     m_slicePlanesAction = new QAction(tr("Show Slice &Planes in 3D"), this);
     m_slicePlanesAction->setObjectName("slicePlanesAction");
@@ -73,12 +76,68 @@ ViewLayout::ViewLayout(ViewportWidget* view3d, QWidget* parent) : QWidget(parent
     m_slicePlanesAction->setChecked(QSettings().value(kSlicePlanesKey, false).toBool());
     connect(m_slicePlanesAction, &QAction::toggled, this, [this](bool on) {
         QSettings().setValue(kSlicePlanesKey, on);
-        updateSlicePlanes();
+        editSlices([on](SliceViews& s) { s.planesIn3D = on; });
     });
 
+    // The remembered arrangement and planes' toggle are the scene's from the start.
     const int saved = QSettings().value(kLayoutKey, int(Layout::Grid2x2)).toInt();
-    m_layout = saved >= 0 && saved <= 2 ? Layout(saved) : Layout::Grid2x2;
+    SliceViews start = slices();
+    start.arrangement = saved >= 0 && saved <= 2 ? Layout(saved) : Layout::Grid2x2;
+    start.planesIn3D = m_slicePlanesAction->isChecked();
+    m_scene->setSlices(start);
+    connect(m_scene, &SceneModel::changed, this, &ViewLayout::onSceneChanged);
+    m_shown = slices();
     arrange();
+}
+
+void ViewLayout::editSlices(const std::function<void(SliceViews&)>& edit)
+{
+    SliceViews next = slices();
+    edit(next);
+    m_scene->setSlices(next);
+}
+
+WindowLevel ViewLayout::defaultWindowLevel() const
+{
+    const Volume* volume = m_scene->scene().volume.get();
+    return volume ? isoview::defaultWindowLevel(*volume) : WindowLevel{};
+}
+
+void ViewLayout::onSceneChanged(SceneChanges what)
+{
+    const Scene& scene = m_scene->scene();
+    if (what & SceneChange::Volume) {
+        for (SliceView* v : m_slices)
+            v->setVolume(scene.volume);
+    }
+    if (what & (SceneChange::Slices | SceneChange::Volume)) showSlices(what & SceneChange::Volume);
+    // Cheap: each view recomputes only the contours whose isovalue changed.
+    if (what & (SceneChange::Surfaces | SceneChange::Isovalue | SceneChange::TransferFunction |
+                SceneChange::Volume)) {
+        const std::vector<SliceContour> contours = sliceContours(scene);
+        for (SliceView* v : m_slices)
+            v->setContours(contours);
+    }
+}
+
+void ViewLayout::showSlices(bool force)
+{
+    const SliceViews now = slices();
+    const SliceViews before = std::exchange(m_shown, now);
+    if (force || now.crosshair != before.crosshair) {
+        for (SliceView* v : m_slices)
+            v->setCrosshair(now.crosshair);
+    }
+    if (force || now.window != before.window) {
+        for (SliceView* v : m_slices)
+            v->setWindowLevel(now.window);
+    }
+    if (now.arrangement != before.arrangement) arrange();
+    if (now.planesIn3D != m_slicePlanesAction->isChecked())
+        m_slicePlanesAction->setChecked(now.planesIn3D);
+    if (now.arrangement != before.arrangement) emit layoutChanged(now.arrangement);
+    if (force || now.crosshair != before.crosshair) emit crosshairChanged(now.crosshair);
+    if (force || now.window != before.window) emit windowLevelChanged(now.window);
 }
 
 void ViewLayout::addActionsTo(QMenu* menu)
@@ -109,8 +168,9 @@ void ViewLayout::arrange()
     SliceView* axial = m_slices[int(SliceOrientation::Axial)];
     SliceView* coronal = m_slices[int(SliceOrientation::Coronal)];
     SliceView* sagittal = m_slices[int(SliceOrientation::Sagittal)];
-    const bool slices = m_layout != Layout::ThreeDOnly;
-    switch (m_layout) {
+    const Layout layout = this->layout();
+    const bool slices = layout != Layout::ThreeDOnly;
+    switch (layout) {
     case Layout::Grid2x2:
         m_grid->addWidget(axial, 0, 0);
         m_grid->addWidget(m_view3d, 0, 1);
@@ -136,79 +196,24 @@ void ViewLayout::arrange()
     for (SliceView* v : m_slices)
         v->setVisible(slices);
     m_view3d->show();
-    m_layoutActions[int(m_layout)]->setChecked(true);
-    updateSlicePlanes();
-}
-
-bool ViewLayout::slicePlanesShown() const
-{
-    return m_hasVolume && m_slicePlanesAction->isChecked() && m_layout != Layout::ThreeDOnly;
-}
-
-void ViewLayout::updateSlicePlanes()
-{
-    gpu::SlicePlaneSettings planes;
-    planes.show = slicePlanesShown();
-    // The slices the views show: the nearest voxel plane through the crosshair (the engine
-    // clamps to the volume).
-    for (int axis = 0; axis < 3; ++axis)
-        planes.index[axis] = std::uint32_t(std::max(0L, std::lround(m_crosshair[axis])));
-    planes.windowCenter = m_window.center;
-    planes.windowWidth = m_window.width;
-    m_view3d->setSlicePlanes(planes);
+    m_layoutActions[int(layout)]->setChecked(true);
 }
 
 void ViewLayout::setLayout(Layout layout)
 {
-    if (layout == m_layout) return;
-    m_layout = layout;
-    arrange();
+    if (layout == this->layout()) return;
     QSettings().setValue(kLayoutKey, int(layout));
-    emit layoutChanged(layout);
-}
-
-void ViewLayout::setVolume(const std::shared_ptr<const Volume>& volume, ValueRange realRange)
-{
-    m_hasVolume = volume != nullptr;
-    if (volume) {
-        const VolumeMetadata& m = volume->metadata();
-        if (m.windowCenter && m.windowWidth && *m.windowWidth > 0.0)
-            m_defaultWindow = {*m.windowCenter, *m.windowWidth};
-        else
-            m_defaultWindow = {(realRange.min + realRange.max) / 2.0,
-                               std::max(realRange.max - realRange.min, 1e-6)};
-        m_crosshair = glm::dvec3(volume->dims() / 2u);
-    }
-    for (SliceView* v : m_slices) {
-        v->setVolume(volume);
-        v->setCrosshair(m_crosshair);
-    }
-    setWindowLevel(m_defaultWindow);
-}
-
-void ViewLayout::setContours(const std::vector<SliceContour>& contours)
-{
-    // Cheap: each view recomputes only the contours whose isovalue changed.
-    for (SliceView* v : m_slices)
-        v->setContours(contours);
+    editSlices([layout](SliceViews& s) { s.arrangement = layout; });
 }
 
 void ViewLayout::setCrosshair(glm::dvec3 indexPoint)
 {
-    m_crosshair = indexPoint;
-    for (SliceView* v : m_slices)
-        v->setCrosshair(indexPoint);
-    updateSlicePlanes();
-    emit crosshairChanged(indexPoint);
+    editSlices([indexPoint](SliceViews& s) { s.crosshair = indexPoint; });
 }
 
 void ViewLayout::setWindowLevel(WindowLevel window)
 {
-    m_window = window;
-    for (SliceView* v : m_slices)
-        v->setWindowLevel(window);
-    updateSlicePlanes();
-    emit windowLevelChanged(window);
+    editSlices([window](SliceViews& s) { s.window = window; });
 }
 
 } // namespace isoview::app

@@ -24,6 +24,7 @@
 #include "main_window.h"
 #include "surfaces/isovalue_panel.h"
 #include "view_layout.h"
+#include "views/viewport_widget.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -116,7 +117,8 @@ int main(int argc, char** argv)
 
     isoview::app::MainWindow window;
     // Always set: the layout is remembered, and a bench run must not depend on the one before.
-    window.viewLayout()->setLayout(isoview::app::ViewLayout::Layout(layout));
+    window.findChild<isoview::app::ViewLayout*>()->setLayout(
+        isoview::app::ViewLayout::Layout(layout));
     window.resize(*windowSize);
     window.show();
     auto* view = window.viewport();
@@ -128,11 +130,12 @@ int main(int argc, char** argv)
         QCoreApplication::processEvents();
     };
     fitView();
-    const isoview::gpu::RenderMode renderModes[] = {isoview::gpu::RenderMode::Surface,
-                                                    isoview::gpu::RenderMode::Volume,
-                                                    isoview::gpu::RenderMode::SurfaceAndVolume};
-    view->setRenderMode(renderModes[mode]);
-    auto* panel = window.isovaluePanel();
+    const isoview::RenderMode renderModes[] = {isoview::RenderMode::Surface,
+                                               isoview::RenderMode::Volume,
+                                               isoview::RenderMode::SurfaceAndVolume};
+    window.scene()->setRenderMode(renderModes[mode]);
+    // The values go in through the isovalue panel, as the user's do.
+    auto* panel = window.findChild<isoview::app::IsovaluePanel*>();
 
     // The sweep: +-10% around the centre, a new value each step.
     auto valueAt = [&](int i) {

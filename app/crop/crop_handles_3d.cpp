@@ -41,10 +41,7 @@ void CropHandles3D::showOverlay()
 
 glm::dmat4 CropHandles3D::physicalToClip() const
 {
-    const float aspect =
-        m_view->height() > 0 ? float(m_view->width()) / float(m_view->height()) : 1.0f;
-    OrbitCamera& camera = m_view->camera();
-    return glm::dmat4(camera.projectionMatrix(aspect)) * glm::dmat4(camera.viewMatrix());
+    return glm::dmat4(m_view->projectionMatrix()) * glm::dmat4(m_view->viewMatrix());
 }
 
 std::optional<int> CropHandles3D::faceAt(QPointF point) const

@@ -20,15 +20,15 @@ public:
     static constexpr int kResetField = -1;
     static constexpr int kDragField = -2;
 
-    CropBoxCommand(CropPanel& panel, const VoxelBox& before, const VoxelBox& after, int field)
+    CropBoxCommand(SceneModel& scene, const VoxelBox& before, const VoxelBox& after, int field)
         : QUndoCommand(field == kResetField  ? CropPanel::tr("Reset crop box")
                        : field == kDragField ? CropPanel::tr("Drag crop box")
                                              : CropPanel::tr("Crop")),
-          m_panel(panel), m_before(before), m_after(after), m_field(field)
+          m_scene(scene), m_before(before), m_after(after), m_field(field)
     {
     }
-    void redo() override { m_panel.setBox(m_after); }
-    void undo() override { m_panel.setBox(m_before); }
+    void redo() override { m_scene.setCrop(m_after); }
+    void undo() override { m_scene.setCrop(m_before); }
     int id() const override { return kId; }
     bool mergeWith(const QUndoCommand* other) override
     {
@@ -40,7 +40,7 @@ public:
     }
 
 private:
-    CropPanel& m_panel;
+    SceneModel& m_scene;
     VoxelBox m_before;
     VoxelBox m_after;
     int m_field;
@@ -48,7 +48,7 @@ private:
 
 } // namespace
 
-CropPanel::CropPanel(QWidget* parent) : QWidget(parent)
+CropPanel::CropPanel(SceneModel* scene, QWidget* parent) : QWidget(parent), m_scene(scene)
 {
     setObjectName("cropPanel");
     auto* grid = new QGridLayout(this);
@@ -74,49 +74,50 @@ CropPanel::CropPanel(QWidget* parent) : QWidget(parent)
     grid->addWidget(m_reset, 4, 2);
     grid->setRowStretch(5, 1);
     setEnabled(false);
+    connect(m_scene, &SceneModel::changed, this, [this](SceneChanges what) {
+        if (!(what & (SceneChange::Crop | SceneChange::Volume))) return;
+        setEnabled(m_scene->hasVolume());
+        showBox();
+        emit cropChanged(box());
+    });
 }
 
-void CropPanel::setVolumeDims(glm::uvec3 dims)
+VoxelBox CropPanel::box() const
 {
-    m_dims = dims;
-    m_box = VoxelBox::whole(dims);
-    showBox();
-    setEnabled(true);
+    return m_scene->scene().cropBox();
+}
+
+glm::uvec3 CropPanel::volumeDims() const
+{
+    return m_scene->hasVolume() ? m_scene->scene().volume->dims() : glm::uvec3(0);
 }
 
 void CropPanel::reset()
 {
-    setBox(VoxelBox::whole(m_dims));
+    setBox(VoxelBox::whole(volumeDims()));
 }
 
 void CropPanel::resetByUser()
 {
-    edit(VoxelBox::whole(m_dims), CropBoxCommand::kResetField);
+    edit(VoxelBox::whole(volumeDims()), CropBoxCommand::kResetField);
 }
 
 void CropPanel::finishDrag(const VoxelBox& before)
 {
-    if (m_dims.x == 0 || before == m_box) return;
-    if (m_undoStack == nullptr) return; // already applied by previewBox
-    // Pushing runs redo(), which sets the box it already shows: no second change.
-    m_undoStack->push(new CropBoxCommand(*this, before, m_box, CropBoxCommand::kDragField));
+    if (!m_scene->hasVolume() || before == box()) return;
+    // Pushing runs redo(), which sets the box previewBox already set: no second change.
+    m_scene->history()->push(
+        new CropBoxCommand(*m_scene, before, box(), CropBoxCommand::kDragField));
 }
 
 void CropPanel::setBox(const VoxelBox& requested)
 {
-    if (m_dims.x == 0) return;
-    VoxelBox box;
-    box.last = glm::min(requested.last, m_dims - 1u);
-    box.first = glm::min(requested.first, box.last);
-    const bool changed = !(box == m_box);
-    m_box = box;
-    showBox();
-    if (changed) emit cropChanged(m_box);
+    m_scene->setCrop(requested); // clamped there
 }
 
 void CropPanel::onSpinChanged(int axis, bool last, int value)
 {
-    VoxelBox box = m_box;
+    VoxelBox box = this->box();
     const auto v = std::uint32_t(std::max(value, 0));
     // Moving one end past the other carries the other along.
     if (last) {
@@ -131,25 +132,25 @@ void CropPanel::onSpinChanged(int axis, bool last, int value)
 
 void CropPanel::edit(const VoxelBox& requested, int field)
 {
-    if (m_undoStack == nullptr || m_dims.x == 0) {
-        setBox(requested);
-        return;
-    }
-    VoxelBox box; // clamped as setBox does, so an edit that changes nothing pushes nothing
-    box.last = glm::min(requested.last, m_dims - 1u);
+    const glm::uvec3 dims = volumeDims();
+    if (dims.x == 0) return;
+    VoxelBox box; // clamped as the scene clamps, so an edit that changes nothing pushes nothing
+    box.last = glm::min(requested.last, dims - 1u);
     box.first = glm::min(requested.first, box.last);
-    if (box == m_box) return;
-    m_undoStack->push(new CropBoxCommand(*this, m_box, box, field));
+    if (box == this->box()) return;
+    m_scene->history()->push(new CropBoxCommand(*m_scene, this->box(), box, field));
 }
 
 void CropPanel::showBox()
 {
+    const glm::uvec3 dims = volumeDims();
+    const VoxelBox box = this->box();
     for (int axis = 0; axis < 3; ++axis) {
         for (bool last : {false, true}) {
             QSpinBox* spin = spinBox(axis, last);
             const QSignalBlocker quiet(spin); // showing the box is not an edit
-            spin->setRange(0, int(std::max(m_dims[axis], 1u)) - 1);
-            spin->setValue(int(last ? m_box.last[axis] : m_box.first[axis]));
+            spin->setRange(0, int(std::max(dims[axis], 1u)) - 1);
+            spin->setValue(int(last ? box.last[axis] : box.first[axis]));
         }
     }
 }

@@ -2,37 +2,39 @@
 // and K, with Reset (the whole volume). The surface on screen and every export follow it live,
 // so the 3D-printing user can cut away a CT's head holder before exporting.
 //
-// Undo: given an undo stack (setUndoStack), every edit made in the panel is one undo step:
-// the steps of one spin box in a row (arrow keys, the wheel) merge into one, Reset is one.
-// The handles in the slice views and the 3D view edit through previewBox (live, every mouse
-// move) and finishDrag (the whole drag one undo step), so the spin boxes follow them.
-// setVolumeDims is no edit. GUI thread only.
+// The box is the scene's (scene_model.h; the whole volume when none is set): the panel shows it
+// and follows every change (undo, a session, a new volume starts whole).
+//
+// Undo: every edit made in the panel is one step on the scene's history: the steps of one spin
+// box in a row (arrow keys, the wheel) merge into one, Reset is one. The handles in the slice
+// views and the 3D view edit through previewBox (live, every mouse move) and finishDrag (the
+// whole drag one undo step), so the spin boxes follow them. GUI thread only.
 #pragma once
 
 #include "extraction/voxel_box.h"
+#include "scene_model.h"
 
 #include <QWidget>
 #include <array>
 
 class QPushButton;
 class QSpinBox;
-class QUndoStack;
 
 namespace isoview::app {
 
 class CropPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit CropPanel(QWidget* parent = nullptr);
+    // The scene outlives the panel.
+    explicit CropPanel(SceneModel* scene, QWidget* parent = nullptr);
 
-    // A new volume: the ranges span it whole (no signal) and the panel is enabled.
-    void setVolumeDims(glm::uvec3 dims);
-    VoxelBox box() const { return m_box; }
-    // Clamps into the volume, keeps first <= last, updates the spin boxes and emits
-    // cropChanged when the box changed.
+    // The scene's box (the whole volume when it has none; empty without a volume).
+    VoxelBox box() const;
+    // Sets the scene's box at once, not as an undo step (undo commands and drags do): clamped
+    // into the volume, first <= last; cropChanged follows when the box changed.
     void setBox(const VoxelBox& box);
     void reset();
-    glm::uvec3 volumeDims() const { return m_dims; }
+    glm::uvec3 volumeDims() const; // 0 without a volume
 
     // A handle drag in progress: the box applied at once (clamped as setBox does), no undo
     // step yet, so the surface and every view follow the mouse.
@@ -42,9 +44,6 @@ public:
     void finishDrag(const VoxelBox& before);
     // Reset as the user's edit (one undo step), as the Reset button does.
     void resetByUser();
-    // Where the panel's edits go as undoable steps (the window's edit history); none: edits
-    // are applied at once and cannot be undone. The stack must outlive the panel or be unset.
-    void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
 
     // axis 0..2 (I, J, K); last: the upper end.
     QSpinBox* spinBox(int axis, bool last) const
@@ -54,20 +53,19 @@ public:
     QPushButton* resetButton() const { return m_reset; }
 
 signals:
+    // The scene's crop box changed (whatever changed it), or a new volume came.
     void cropChanged(const isoview::VoxelBox& box);
 
 private:
     void onSpinChanged(int axis, bool last, int value);
-    // An edit by the user: one undo step on the stack (merging with the previous one of the
-    // same spin box, field >= 0), else applied at once.
+    // An edit by the user: one undo step on the scene's history (merging with the previous one
+    // of the same spin box, field >= 0).
     void edit(const VoxelBox& box, int field);
     void showBox();
 
-    glm::uvec3 m_dims{0};
-    VoxelBox m_box;
+    SceneModel* m_scene;
     std::array<QSpinBox*, 6> m_spins{};
     QPushButton* m_reset = nullptr;
-    QUndoStack* m_undoStack = nullptr;
 };
 
 } // namespace isoview::app

@@ -1,11 +1,11 @@
 #include "export/export_all_surfaces.h"
 
+#include "common/error_dialog.h"
 #include "common/output_folders.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "export/surface_export_job.h"
 #include "loading/volume_document.h"
-#include "surfaces/surface_list_panel.h"
 #include "views/viewport_widget.h"
 
 #include <QAction>
@@ -38,10 +38,8 @@ const QString kDefaultPattern = QStringLiteral("{volume}_{surface}");
 } // namespace
 
 ExportAllSurfaces::ExportAllSurfaces(QMainWindow* window, ViewportWidget* view,
-                                     SurfaceListPanel* surfaces,
                                      std::function<const VolumeDocument*()> document)
-    : QObject(window), m_window(window), m_view(view), m_surfaces(surfaces),
-      m_document(std::move(document))
+    : QObject(window), m_window(window), m_view(view), m_document(std::move(document))
 {
     setObjectName("exportAllSurfaces");
     m_action = new QAction(tr("Export &All Surfaces..."), this);
@@ -73,13 +71,14 @@ ExportAllSurfaces::ExportAllSurfaces(QMainWindow* window, ViewportWidget* view,
 
 bool ExportAllSurfaces::capture(std::vector<NamedSurface>* out, QString* error)
 {
-    const SurfaceList& list = m_surfaces->surfaces();
-    for (const Surface& s : list.surfaces()) {
+    const Scene& scene = m_view->scene().scene();
+    for (const Surface& s : scene.surfaces.surfaces()) {
         if (!s.visible) continue;
         NamedSurface named;
         named.name = s.name;
         named.surface = m_view->captureSurface(s.id);
-        const QColor c = m_surfaces->drawColor(s);
+        const glm::vec3 draw = surfaceDrawColor(s, scene.transferFunction);
+        const QColor c = QColor::fromRgbF(draw.r, draw.g, draw.b); // the list's swatch colour
         named.color = glm::vec3(float(c.redF()), float(c.greenF()), float(c.blueF()));
         if (named.surface.isovalue != s.isovalue) { // a frame has not extracted it yet
             *error = tr("%1 is still being extracted: try again in a moment.")
@@ -103,12 +102,7 @@ bool ExportAllSurfaces::capture(std::vector<NamedSurface>* out, QString* error)
 
 void ExportAllSurfaces::fail(const QString& message)
 {
-    auto* box = new QMessageBox(QMessageBox::Critical, tr("Export failed"), message,
-                                QMessageBox::Ok, m_window);
-    box->setObjectName("errorDialog");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open(); // window-modal, never blocks the event loop
-    log::get("app")->error("export of all surfaces: {}", message.toStdString());
+    showErrorDialog(m_window, tr("Export failed"), message);
     emit finished(false, message);
 }
 

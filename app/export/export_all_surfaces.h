@@ -22,7 +22,6 @@ class QWidget;
 
 namespace isoview::app {
 
-class SurfaceListPanel;
 class ViewportWidget;
 struct VolumeDocument;
 
@@ -30,7 +29,8 @@ class ExportAllSurfaces : public QObject {
     Q_OBJECT
 public:
     // document() gives the open volume (null: none).
-    ExportAllSurfaces(QMainWindow* window, ViewportWidget* view, SurfaceListPanel* surfaces,
+    // The surfaces are the view's scene's.
+    ExportAllSurfaces(QMainWindow* window, ViewportWidget* view,
                       std::function<const VolumeDocument*()> document);
 
     QAction* action() const { return m_action; }
@@ -56,7 +56,6 @@ private:
 
     QMainWindow* m_window;
     ViewportWidget* m_view;
-    SurfaceListPanel* m_surfaces;
     std::function<const VolumeDocument*()> m_document;
     QAction* m_action = nullptr;
     BackgroundTask m_task;

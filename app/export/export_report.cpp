@@ -1,5 +1,6 @@
 #include "export/export_report.h"
 
+#include "common/number_text.h"
 #include "core/log.h"
 
 #include <QLocale>
@@ -9,14 +10,6 @@
 #include <cstdint>
 
 namespace isoview::app {
-namespace {
-
-QString formatCount(std::uint64_t n)
-{
-    return QLocale().toString(qulonglong(n));
-}
-
-} // namespace
 
 void showExportReport(QWidget* parent, const PrintReport& report, const QString& path)
 {

@@ -2,8 +2,6 @@
 
 #include "common/output_folders.h"
 #include "export/png_file.h"
-#include "main_window.h"
-#include "session/session_controller.h"
 #include "views/frame_worker.h"
 #include "views/viewport_widget.h"
 
@@ -11,16 +9,15 @@
 #include <QFileDialog>
 #include <QStatusBar>
 #include <QTimer>
+#include <utility>
 
 namespace isoview::app {
 
-ScreenshotController::ScreenshotController(MainWindow* window, ViewportWidget* view)
-    : QObject(window), m_window(window), m_view(view)
+ScreenshotController::ScreenshotController(QWidget* window, ViewportWidget* view,
+                                           std::function<bool()> ready)
+    : QObject(window), m_window(window), m_view(view), m_ready(std::move(ready))
 {
     connect(m_view, &ViewportWidget::frameStatsChanged, this, &ScreenshotController::onFrame);
-    connect(m_window, &MainWindow::loadFailed, this, &ScreenshotController::abandon);
-    connect(m_window->sessionController(), &SessionController::sessionFailed, this,
-            &ScreenshotController::abandon);
 }
 
 void ScreenshotController::saveDialog()
@@ -39,7 +36,7 @@ void ScreenshotController::saveDialog()
 bool ScreenshotController::save(const QString& path, QString* error)
 {
     if (!savePng(m_view->grabView(), path, error)) return false;
-    m_window->statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    emit statusMessage(tr("Saved %1").arg(path), 5000);
     return true;
 }
 
@@ -52,9 +49,7 @@ void ScreenshotController::onFrame()
 {
     // A session's surfaces and crop are applied once its volume is loaded, whose first frames
     // can come without them: wait for a frame that has them.
-    if (m_pending.isEmpty() || !m_window->document() ||
-        m_window->sessionController()->isOpening() || !m_view->showsCurrentSurface())
-        return;
+    if (m_pending.isEmpty() || !m_ready() || !m_view->showsCurrentSurface()) return;
     const QString path = m_pending;
     m_pending.clear();
     // One more event-loop turn, so the status bar shows this frame's figures too.

@@ -1,5 +1,6 @@
 #include "export/surface_export_flow.h"
 
+#include "common/number_text.h"
 #include "common/output_folders.h"
 #include "common/status_progress.h"
 #include "core/error.h"
@@ -22,19 +23,6 @@
 #include <optional>
 
 namespace isoview::app {
-namespace {
-
-QString formatCount(std::uint64_t n)
-{
-    return QLocale().toString(qulonglong(n));
-}
-
-QString formatValue(double v)
-{
-    return QString::number(v, 'g', 6);
-}
-
-} // namespace
 
 SurfaceExportFlow::SurfaceExportFlow(QMainWindow* window, ViewportWidget* view,
                                      std::function<const VolumeDocument*()> document)
@@ -57,8 +45,9 @@ void SurfaceExportFlow::dialog()
     const VolumeDocument* document = m_document();
     if (!document) return;
     const QString folder = outputFolder(OutputKind::Surface);
-    const QString base = QFileInfo(document->path).completeBaseName() +
-                         QStringLiteral("_iso%1").arg(formatValue(m_view->isovalue()));
+    const QString base =
+        QFileInfo(document->path).completeBaseName() +
+        QStringLiteral("_iso%1").arg(formatValue(m_view->scene().scene().liveIsovalue()));
     const std::uint64_t triangles = m_view->lastFrameStats().triangles.value_or(0);
     const auto choice =
         MeshExportDialog::ask(folder, base, m_view->anatomical(), triangles, m_window);
@@ -66,7 +55,9 @@ void SurfaceExportFlow::dialog()
     rememberOutputFolder(OutputKind::Surface, choice->path);
     MeshExportOptions options = choice->options;
     if (choice->vertexColor) {
-        const QColor c = m_view->surfaceColor();
+        const Scene& scene = m_view->scene().scene();
+        const glm::vec3 draw = surfaceDrawColor(scene.surfaces.selected(), scene.transferFunction);
+        const QColor c = QColor::fromRgbF(draw.r, draw.g, draw.b);
         options.vertexColor = glm::u8vec3(c.red(), c.green(), c.blue());
     }
     exportTo(choice->path, options, choice->steps);

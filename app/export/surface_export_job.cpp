@@ -36,9 +36,8 @@ std::optional<PrintReport> writeCapturedSurface(const CapturedSurface& surface,
         return std::nullopt;
     }
     // The isovalue and crop the capture was extracted at: closing needs exactly those.
-    const float isoStored = float(volume.rescale().toStored(surface.isovalue));
     PreparedMesh prepared =
-        prepareMesh(surface.mesh, volume, isoStored, surface.crop, steps,
+        prepareMesh(surface.mesh, volume, surface.isovalue, surface.crop, steps,
                     [&context](std::string_view stage, double fraction) {
                         context.progress(stage, std::uint64_t(std::lround(fraction * 1000)), 1000);
                         return !context.cancelRequested();

@@ -34,10 +34,7 @@ std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& sourc
     io::reportProgress(monitor, "computing the histogram", 0, 1);
     doc->histogram = computeHistogram(*volume);
     io::reportProgress(monitor, "computing the histogram", 1, 1);
-    const ValueRange stored = volume->storedRange();
-    const double a = volume->rescale().toReal(stored.min);
-    const double b = volume->rescale().toReal(stored.max);
-    doc->realRange = {std::min(a, b), std::max(a, b)};
+    doc->realRange = volume->realRange();
     doc->suggestedIsovalue = suggestIsovalue(doc->histogram, volume->metadata());
     doc->integerValued = isIntegerType(volume->type()) && isWhole(volume->rescale().slope) &&
                          isWhole(volume->rescale().intercept);

@@ -72,9 +72,8 @@ protected:
     {
         const std::vector<glm::dvec3>& points = m_tool->points();
         if (points.empty()) return;
-        const float aspect = height() > 0 ? float(width()) / float(height()) : 1.0f;
-        const glm::dmat4 clipFromSpace = glm::dmat4(m_view->camera().projectionMatrix(aspect)) *
-                                         glm::dmat4(m_view->camera().viewMatrix());
+        const glm::dmat4 clipFromSpace =
+            glm::dmat4(m_view->projectionMatrix()) * glm::dmat4(m_view->viewMatrix());
         std::vector<std::optional<QPointF>> at;
         for (const glm::dvec3& p : points) {
             const glm::dvec4 clip = clipFromSpace * glm::dvec4(p, 1.0);
@@ -142,14 +141,24 @@ private:
     const DistanceTool* m_tool;
 };
 
-DistanceTool::DistanceTool(ViewportWidget* view, QObject* parent)
-    : QObject(parent), m_view(view), m_overlay(new DistanceOverlay(view, this))
+DistanceTool::DistanceTool(ViewportWidget* view, SceneModel* scene, QObject* parent)
+    : QObject(parent), m_view(view), m_scene(scene), m_overlay(new DistanceOverlay(view, this))
 {
     m_overlay->setGeometry(view->rect());
     m_overlay->show();
     view->installEventFilter(this);
     // The camera moves with every frame: the overlay follows what is on screen.
     connect(view, &ViewportWidget::frameShown, m_overlay, qOverload<>(&QWidget::update));
+    connect(m_scene, &SceneModel::changed, this, [this](SceneChanges what) {
+        if (!(what & SceneChange::Distance)) return;
+        updateOverlays();
+        emit changed();
+    });
+}
+
+const std::vector<glm::dvec3>& DistanceTool::points() const
+{
+    return m_scene->scene().distancePoints;
 }
 
 // Qt drops the event filter with this object; the view (and the overlay, its child) may be gone
@@ -174,25 +183,20 @@ void DistanceTool::setPicker(std::shared_ptr<const SurfacePicker> picker)
 
 void DistanceTool::addPoint(const glm::dvec3& patientMm)
 {
-    if (m_points.size() == 2) m_points.clear();
-    m_points.push_back(patientMm);
-    updateOverlays();
-    emit changed();
+    std::vector<glm::dvec3> points = this->points();
+    if (points.size() == 2) points.clear();
+    points.push_back(patientMm);
+    m_scene->setDistancePoints(points);
 }
 
 void DistanceTool::setPoints(const glm::dvec3& first, const glm::dvec3& second)
 {
-    m_points = {first, second};
-    updateOverlays();
-    emit changed();
+    m_scene->setDistancePoints({first, second});
 }
 
 void DistanceTool::clear()
 {
-    if (m_points.empty()) return;
-    m_points.clear();
-    updateOverlays();
-    emit changed();
+    m_scene->setDistancePoints({});
 }
 
 void DistanceTool::updateOverlays()
@@ -232,7 +236,7 @@ bool DistanceTool::filterSliceViewEvent(SliceView* view, QEvent* event)
             if (overlay->view() == view) overlay->setGeometry(view->rect());
         return false;
     case QEvent::KeyPress:
-        if (static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape && !m_points.empty()) {
+        if (static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape && !points().empty()) {
             clear();
             return true;
         }
@@ -262,18 +266,17 @@ bool DistanceTool::filterSliceViewEvent(SliceView* view, QEvent* event)
 
 std::optional<double> DistanceTool::distanceMm() const
 {
-    if (m_points.size() != 2) return std::nullopt;
-    return glm::length(m_points[1] - m_points[0]);
+    const std::vector<glm::dvec3>& p = points();
+    if (p.size() != 2) return std::nullopt;
+    return glm::length(p[1] - p[0]);
 }
 
 std::optional<glm::dvec3> DistanceTool::pickAt(const QPointF& viewPosition) const
 {
     if (!m_picker || m_view->width() <= 0 || m_view->height() <= 0) return std::nullopt;
-    const float aspect = float(m_view->width()) / float(m_view->height());
     const glm::vec2 ndc(float(2.0 * viewPosition.x() / m_view->width() - 1.0),
                         float(1.0 - 2.0 * viewPosition.y() / m_view->height()));
-    const Ray ray = rayThroughNdc(ndc, m_view->camera().viewMatrix(),
-                                  m_view->camera().projectionMatrix(aspect));
+    const Ray ray = rayThroughNdc(ndc, m_view->viewMatrix(), m_view->projectionMatrix());
     const std::optional<SurfaceHit> hit = m_picker->pick(ray);
     if (!hit) return std::nullopt;
     return hit->point;
@@ -289,7 +292,7 @@ bool DistanceTool::eventFilter(QObject* watched, QEvent* event)
     switch (event->type()) {
     case QEvent::Resize: m_overlay->setGeometry(m_view->rect()); break;
     case QEvent::KeyPress:
-        if (static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape && !m_points.empty()) {
+        if (static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape && !points().empty()) {
             clear();
             return true;
         }

@@ -29,12 +29,14 @@ class ViewportWidget;
 class DistanceOverlay;
 class SliceDistanceOverlay;
 class SliceView;
+class SceneModel;
 
 class DistanceTool : public QObject {
     Q_OBJECT
 public:
-    // Draws over `view` (a child widget of it) and watches its mouse and key events.
-    explicit DistanceTool(ViewportWidget* view, QObject* parent = nullptr);
+    // Draws over `view` (a child widget of it) and watches its mouse and key events. The points
+    // are the scene's (its distance); the scene outlives the tool.
+    DistanceTool(ViewportWidget* view, SceneModel* scene, QObject* parent = nullptr);
     ~DistanceTool() override;
 
     void setActive(bool active);
@@ -50,7 +52,7 @@ public:
     void setPoints(const glm::dvec3& first, const glm::dvec3& second);
     void clear();
     // 0, 1 or 2 points.
-    const std::vector<glm::dvec3>& points() const { return m_points; }
+    const std::vector<glm::dvec3>& points() const;
     // The distance between the two points, when both are set.
     std::optional<double> distanceMm() const;
 
@@ -78,12 +80,12 @@ private:
     void updateOverlays();
 
     ViewportWidget* m_view;
+    SceneModel* m_scene;
     DistanceOverlay* m_overlay;
     std::vector<SliceDistanceOverlay*> m_sliceOverlays; // children of the slice views
     bool m_sliceClickHeld = false; // a slice view's left press placed a point: eat its drag
     bool m_active = false;
     std::shared_ptr<const SurfacePicker> m_picker;
-    std::vector<glm::dvec3> m_points;
     std::optional<QPointF> m_pressAt; // a left press that may become a click
 };
 

@@ -11,9 +11,9 @@
 
 namespace isoview::app {
 
-Measurements::Measurements(QMainWindow* window, ViewportWidget* view)
+Measurements::Measurements(QMainWindow* window, ViewportWidget* view, SceneModel* scene)
     : QObject(window), m_view(view), m_dock(new QDockWidget(tr("Measurements"), window)),
-      m_panel(new MeasurementPanel(m_dock)), m_tool(new DistanceTool(view, this)),
+      m_panel(new MeasurementPanel(m_dock)), m_tool(new DistanceTool(view, scene, this)),
       m_measurer(new SurfaceMeasurer(view, this)),
       m_distanceAction(new QAction(tr("Measure &Distance"), window)),
       m_clearAction(new QAction(tr("&Clear Distance"), window))

@@ -18,12 +18,13 @@ class DistanceTool;
 class MeasurementPanel;
 class SurfaceMeasurer;
 class ViewportWidget;
+class SceneModel;
 
 class Measurements : public QObject {
     Q_OBJECT
 public:
     // Creates the dock (hidden, for `window` to add) and the actions.
-    Measurements(QMainWindow* window, ViewportWidget* view);
+    Measurements(QMainWindow* window, ViewportWidget* view, SceneModel* scene);
     ~Measurements() override;
 
     QDockWidget* dock() const { return m_dock; }

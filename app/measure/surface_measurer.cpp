@@ -140,9 +140,8 @@ void SurfaceMeasurer::measureNow()
                          kProgressSteps);
             return !ctx.cancelRequested();
         };
-        const float isoStored = float(volume->rescale().toStored(surface->isovalue));
         result->figures =
-            measureSurface(surface->mesh, *volume, isoStored, surface->crop, progress);
+            measureSurface(surface->mesh, *volume, surface->isovalue, surface->crop, progress);
         if (ctx.cancelRequested()) throw CancelledError("surface measurement cancelled");
         result->picker = std::make_shared<const SurfacePicker>(
             toPhysicalMesh(surface->mesh, volume->geometry()));

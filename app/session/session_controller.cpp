@@ -1,16 +1,11 @@
 #include "session/session_controller.h"
 
+#include "common/error_dialog.h"
 #include "common/log_panel.h"
 #include "core/error.h"
 #include "core/log.h"
-#include "crop/crop_panel.h"
-#include "main_window.h"
-#include "measure/distance_tool.h"
-#include "measure/measurements.h"
-#include "surfaces/isovalue_panel.h"
-#include "surfaces/surface_list_panel.h"
-#include "transfer_function/transfer_function_panel.h"
-#include "view_layout.h"
+#include "loading/volume_document.h"
+#include "session/scene_session.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -48,35 +43,10 @@ QString toQString(const std::filesystem::path& path)
     return QString::fromStdString(path.string());
 }
 
-gpu::RenderMode toRenderMode(SessionRenderMode mode)
-{
-    switch (mode) {
-    case SessionRenderMode::Surface: return gpu::RenderMode::Surface;
-    case SessionRenderMode::Volume: return gpu::RenderMode::Volume;
-    case SessionRenderMode::SurfaceAndVolume: return gpu::RenderMode::SurfaceAndVolume;
-    }
-    return gpu::RenderMode::Surface;
-}
-
-SessionRenderMode toSessionMode(gpu::RenderMode mode)
-{
-    switch (mode) {
-    case gpu::RenderMode::Surface: return SessionRenderMode::Surface;
-    case gpu::RenderMode::Volume: return SessionRenderMode::Volume;
-    case gpu::RenderMode::SurfaceAndVolume: return SessionRenderMode::SurfaceAndVolume;
-    }
-    return SessionRenderMode::Surface;
-}
-
-constexpr std::pair<ViewLayout::Layout, std::string_view> kLayoutNames[] = {
-    {ViewLayout::Layout::Grid2x2, "2x2"},
-    {ViewLayout::Layout::Row1x3, "1x3"},
-    {ViewLayout::Layout::ThreeDOnly, "3d"},
-};
-
 } // namespace
 
-SessionController::SessionController(MainWindow* window) : QObject(window), m_window(window)
+SessionController::SessionController(SceneModel* scene, DocumentSource documents, QWidget* window)
+    : QObject(window), m_scene(scene), m_documents(std::move(documents)), m_window(window)
 {
     // Ctrl+Shift+S and Ctrl+Shift+O already save a screenshot and open a DICOM folder.
     m_saveAction = new QAction(tr("Save Sessio&n..."), this);
@@ -86,16 +56,11 @@ SessionController::SessionController(MainWindow* window) : QObject(window), m_wi
            "file"));
     m_saveAction->setEnabled(false);
     connect(m_saveAction, &QAction::triggered, this, &SessionController::saveDialog);
-    connect(m_window, &MainWindow::volumeLoaded, this,
-            [this] { m_saveAction->setEnabled(m_window->document() != nullptr); });
 
     m_openAction = new QAction(tr("Open Sess&ion..."), this);
     m_openAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
     m_openAction->setStatusTip(tr("Open a saved session: its volume and how it was shown"));
     connect(m_openAction, &QAction::triggered, this, &SessionController::openDialog);
-
-    connect(m_window, &MainWindow::volumeLoaded, this, &SessionController::onVolumeLoaded);
-    connect(m_window, &MainWindow::loadFailed, this, &SessionController::onLoadFailed);
 }
 
 bool SessionController::isSessionPath(const QString& path)
@@ -115,46 +80,17 @@ QString SessionController::startFolder() const
 
 Session SessionController::currentSession() const
 {
-    const VolumeDocument* doc = m_window->document();
+    const VolumeDocument* doc = m_documents.current();
     if (!doc) throw InvalidInputError("no volume is open: there is no session to save");
-    Session s;
+    SessionVolume volume;
     const QFileInfo source(doc->path);
-    s.volume.path = toPath(source.absoluteFilePath());
-    s.volume.folder = source.isDir();
-    s.volume.seriesIndex = doc->options.seriesIndex;
+    volume.path = toPath(source.absoluteFilePath());
+    volume.folder = source.isDir();
+    volume.seriesIndex = doc->options.seriesIndex;
     if (doc->format == io::VolumeFormat::Dicom)
-        s.volume.seriesUid = doc->volume->metadata().seriesInstanceUid;
-    s.volume.raw = doc->options.raw;
-
-    ViewportWidget* view = m_window->viewport();
-    s.isovalue = m_window->isovaluePanel()->isovalue();
-    const SurfaceList& surfaces = m_window->surfaceListPanel()->surfaces();
-    s.surfaces = surfaces.surfaces();
-    for (Surface& surface : s.surfaces)
-        surface.id = 0; // a session names surfaces by position
-    s.selectedSurface = surfaces.selectedIndex();
-    if (const std::vector<glm::dvec3>& p = m_window->measurements()->distanceTool()->points();
-        p.size() == 2)
-        s.distance = std::array<glm::dvec3, 2>{p[0], p[1]};
-    s.transferFunction = m_window->transferFunctionPanel()->transferFunction();
-    s.camera = view->camera().pose();
-    const VoxelBox crop = m_window->cropPanel()->box();
-    if (crop != VoxelBox::whole(doc->volume->dims())) s.crop = crop;
-    s.renderMode = toSessionMode(view->renderMode());
-    s.orientationMarker = m_window->orientationMarkerAction()->isChecked();
-    if (const std::optional<QColor> c = m_window->surfaceColorOverride())
-        s.surfaceColor = glm::vec3(float(c->redF()), float(c->greenF()), float(c->blueF()));
-    if (const ViewLayout* views = m_window->viewLayout()) {
-        SessionSliceViews slices;
-        for (const auto& [layout, name] : kLayoutNames) {
-            if (layout == views->layout()) slices.layout = name;
-        }
-        slices.windowCenter = views->windowLevel().center;
-        slices.windowWidth = views->windowLevel().width;
-        slices.crosshair = views->crosshair();
-        s.sliceViews = slices;
-    }
-    return s;
+        volume.seriesUid = doc->volume->metadata().seriesInstanceUid;
+    volume.raw = doc->options.raw;
+    return sessionFromScene(m_scene->scene(), volume);
 }
 
 bool SessionController::saveTo(const QString& path, QString* error)
@@ -167,14 +103,14 @@ bool SessionController::saveTo(const QString& path, QString* error)
     }
     QSettings().setValue(kLastFolderKey, QFileInfo(path).absolutePath());
     log::get("app")->info("saved session {}", path.toStdString());
-    m_window->statusBar()->showMessage(tr("Saved session %1").arg(path), 5000);
+    emit statusMessage(tr("Saved session %1").arg(path), 5000);
     emit sessionSaved(path);
     return true;
 }
 
 void SessionController::saveDialog()
 {
-    const VolumeDocument* doc = m_window->document();
+    const VolumeDocument* doc = m_documents.current();
     if (!doc) return;
     const QString name = QFileInfo(doc->path).completeBaseName() +
                          QString::fromUtf8(kSessionExtension.data(), int(kSessionExtension.size()));
@@ -198,7 +134,7 @@ void SessionController::openDialog()
 
 void SessionController::open(const QString& path)
 {
-    if (m_window->isLoading() || m_pending) {
+    if (m_documents.isLoading() || m_pending) {
         fail(tr("Busy"), tr("A volume is still loading. Cancel it first, or wait."));
         return;
     }
@@ -219,8 +155,7 @@ void SessionController::open(const QString& path)
 
     const std::optional<QString> volume = locateVolume(session, path);
     if (!volume) {
-        m_window->statusBar()->showMessage(tr("Session not opened: its volume was not found"),
-                                           6000);
+        emit statusMessage(tr("Session not opened: its volume was not found"), 6000);
         emit sessionFailed(tr("cancelled"));
         return;
     }
@@ -231,7 +166,7 @@ void SessionController::open(const QString& path)
     io::LoadOptions options;
     options.seriesIndex = session.volume.seriesIndex;
     options.raw = session.volume.raw;
-    m_window->openPath(*volume, session.isovalue, options);
+    m_documents.open(*volume, session.isovalue, options);
 }
 
 std::optional<QString> SessionController::locateVolume(const Session& session,
@@ -261,8 +196,9 @@ std::optional<QString> SessionController::locateVolume(const Session& session,
 
 void SessionController::onVolumeLoaded()
 {
+    m_saveAction->setEnabled(m_documents.current() != nullptr);
     if (!m_pending) return;
-    const VolumeDocument* doc = m_window->document();
+    const VolumeDocument* doc = m_documents.current();
     // Another load (not this session's) finished: the session no longer applies.
     if (!doc || QFileInfo(doc->path) != QFileInfo(m_pendingVolume)) {
         finishPending();
@@ -274,12 +210,12 @@ void SessionController::onVolumeLoaded()
     finishPending();
     apply(session);
     log::get("app")->info("opened session {}", file.toStdString());
-    m_window->statusBar()->showMessage(
-        m_notes == 0 ? tr("Opened session %1").arg(file)
-                     : tr("Opened session %1; %2 note(s), see the log panel (Ctrl+L)")
-                           .arg(file)
-                           .arg(m_notes),
-        m_notes == 0 ? 5000 : 10000);
+    emit statusMessage(m_notes == 0
+                           ? tr("Opened session %1").arg(file)
+                           : tr("Opened session %1; %2 note(s), see the log panel (Ctrl+L)")
+                                 .arg(file)
+                                 .arg(m_notes),
+                       m_notes == 0 ? 5000 : 10000);
     emit sessionOpened(file);
 }
 
@@ -299,60 +235,12 @@ void SessionController::finishPending()
 
 void SessionController::apply(const Session& session)
 {
-    const VolumeDocument* doc = m_window->document();
-    const Volume& volume = *doc->volume;
-    if (!session.volume.seriesUid.empty() &&
-        session.volume.seriesUid != volume.metadata().seriesInstanceUid) {
-        note("session: series " + std::to_string(session.volume.seriesIndex.value_or(0)) +
-             " is now " + volume.metadata().seriesInstanceUid + ", not " +
-             session.volume.seriesUid + " as when the session was saved");
-    }
-    m_window->isovaluePanel()->setIsovalue(session.isovalue);
-    // The surfaces before the transfer function below, which clears the edit history, and
-    // before the crop, whose frame then extracts every surface once.
-    try {
-        m_window->surfaceListPanel()->restore(session.surfaces, session.selectedSurface);
-    } catch (const Error& e) { // loadSession has checked them; a session built in code may not
-        note(std::string("session: its surfaces were not applied: ") + e.what());
-    }
-    if (session.crop) {
-        if (session.crop->fitsIn(volume.dims()))
-            m_window->cropPanel()->setBox(*session.crop);
-        else
-            note("session: the crop box does not fit the volume; not applied");
-    }
-    // After the crop: setting the transfer function clears the edit history, so a restored
-    // session starts with nothing to undo.
-    TransferFunctionPanel* tf = m_window->transferFunctionPanel();
-    tf->setTransferFunction(session.transferFunction.size() > 0 ? session.transferFunction
-                                                                : tf->transferFunction());
-    for (QAction* a : m_window->renderModeGroup()->actions()) {
-        if (a->data().toInt() == int(toRenderMode(session.renderMode))) a->trigger();
-    }
-    m_window->orientationMarkerAction()->setChecked(session.orientationMarker);
-    DistanceTool* distance = m_window->measurements()->distanceTool();
-    if (session.distance)
-        distance->setPoints((*session.distance)[0], (*session.distance)[1]);
-    else
-        distance->clear();
-    if (ViewLayout* views = m_window->viewLayout(); views && session.sliceViews) {
-        const SessionSliceViews& slices = *session.sliceViews;
-        for (const auto& [layout, name] : kLayoutNames) {
-            if (name == slices.layout) views->setLayout(layout);
-        }
-        if (slices.windowCenter && slices.windowWidth)
-            views->setWindowLevel({*slices.windowCenter, *slices.windowWidth});
-        if (slices.crosshair) {
-            const glm::dvec3 last = glm::dvec3(volume.dims() - glm::uvec3(1));
-            views->setCrosshair(glm::clamp(*slices.crosshair, glm::dvec3(0.0), last));
-        }
-    }
-    if (session.camera) {
-        m_window->orthographicAction()->setChecked(session.camera->projection ==
-                                                   Projection::Orthographic);
-        m_window->viewport()->camera().setPose(*session.camera);
-        m_window->viewport()->setProjection(session.camera->projection); // and a new frame
-    }
+    std::vector<std::string> notes;
+    // One change of the scene: every panel, view and the renderer follow it at once, and the
+    // history starts empty (a restored session has nothing to undo).
+    m_scene->restore(sceneFromSession(session, m_scene->scene(), &notes));
+    for (const std::string& n : notes)
+        note(n);
 }
 
 void SessionController::note(const std::string& message)
@@ -363,13 +251,7 @@ void SessionController::note(const std::string& message)
 
 void SessionController::fail(const QString& title, const QString& message)
 {
-    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, m_window);
-    box->setObjectName("errorDialog");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    const QString log = logFilePath();
-    if (!log.isEmpty()) box->setInformativeText(tr("Details are in the log: %1").arg(log));
-    box->open(); // window-modal, never blocks the event loop
-    log::get("app")->error("{}: {}", title.toStdString(), message.toStdString());
+    showErrorDialog(m_window, title, message);
     emit sessionFailed(message);
 }
 

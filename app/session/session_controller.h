@@ -1,18 +1,21 @@
-// File > Save Session / Open Session: gathers the window's state into a Session
-// (src/session/session.h) and writes it, and brings a saved one back. Opening reads and
-// validates the whole file first (a bad file is an error dialog and changes nothing), asks
-// where the volume went when it is no longer where the session says (Cancel changes nothing),
+// File > Save Session / Open Session: writes the scene (scene_model.h) as a Session
+// (src/session/scene_session.h, session.h), and brings a saved one back into the scene. Opening
+// reads and validates the whole file first (a bad file is an error dialog and changes nothing),
+// asks where the volume went when it is no longer where the session says (Cancel changes nothing),
 // loads it through the window's own background load (progress, Cancel, the previous volume
-// usable meanwhile) and applies the rest once it is on screen: the surfaces (the Surfaces
-// dock's list and selection), the measured distance and the view's state. A restored session
-// has nothing to undo.
+// usable meanwhile) and, once it is on screen, restores the rest into the scene in one change:
+// the surfaces and their selection, the crop, the transfer function, the camera, the view's and
+// the slice views' state, the measured distance. A restored session has nothing to undo.
 //
 // Session files end in ".isoview": one plain extension that file dialogs, drag and drop and a
 // desktop MIME glob match without ambiguity (".json" would also match transfer functions).
 //
-// Thread: GUI only. Owned by the MainWindow it serves.
+// Thread: GUI only. It knows the scene and the window's loading (DocumentSource), not the
+// window; the window tells it of loads through onVolumeLoaded and onLoadFailed.
 #pragma once
 
+#include "loading/document_source.h"
+#include "scene_model.h"
 #include "session/session.h"
 
 #include <QObject>
@@ -24,12 +27,11 @@ class QAction;
 
 namespace isoview::app {
 
-class MainWindow;
-
 class SessionController : public QObject {
     Q_OBJECT
 public:
-    explicit SessionController(MainWindow* window);
+    // window: where its dialogs open (it owns the controller). The scene outlives it.
+    SessionController(SceneModel* scene, DocumentSource documents, QWidget* window);
 
     QAction* saveAction() const { return m_saveAction; }
     QAction* openAction() const { return m_openAction; }
@@ -37,9 +39,9 @@ public:
     // True for a path named like a session file (by its extension).
     static bool isSessionPath(const QString& path);
 
-    // The window's state as a session. Throws InvalidInputError when no volume is open.
+    // The scene as a session. Throws InvalidInputError when no volume is open.
     Session currentSession() const;
-    // Writes the window's state to path (atomically). Returns false and sets *error (when
+    // Writes the scene to path (atomically). Returns false and sets *error (when
     // given) on failure; emits sessionSaved on success.
     bool saveTo(const QString& path, QString* error);
     // Opens a session: reads and validates it (an error dialog when it is bad, the window
@@ -49,7 +51,14 @@ public:
     // A session is loading its volume.
     bool isOpening() const { return m_pending.has_value(); }
 
+    // The window's load finished (a volume is on screen) or failed: a session waiting for its
+    // volume applies the rest, or gives up.
+    void onVolumeLoaded();
+    void onLoadFailed(const QString& message);
+
 signals:
+    // For the window's status bar.
+    void statusMessage(const QString& text, int timeoutMs);
     void sessionSaved(const QString& path);
     void sessionOpened(const QString& path);
     void sessionFailed(const QString& message);
@@ -60,8 +69,6 @@ private:
     // Where the session's volume is now: its path when it exists, else the user's answer to a
     // file dialog started at the session's folder (nullopt: cancelled).
     std::optional<QString> locateVolume(const Session& session, const QString& sessionPath);
-    void onVolumeLoaded();
-    void onLoadFailed(const QString& message);
     void apply(const Session& session);
     void finishPending();
     void fail(const QString& title, const QString& message);
@@ -69,7 +76,9 @@ private:
     void note(const std::string& message);
     QString startFolder() const;
 
-    MainWindow* m_window;
+    SceneModel* m_scene;
+    DocumentSource m_documents;
+    QWidget* m_window;
     QAction* m_saveAction = nullptr;
     QAction* m_openAction = nullptr;
     // The session whose volume is loading, and the file it came from.

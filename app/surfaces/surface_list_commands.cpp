@@ -12,18 +12,18 @@ QString tr(const char* text)
     return QCoreApplication::translate("SurfaceListCommands", text);
 }
 
-const Surface& existing(const SurfaceList& list, std::uint32_t id)
+const Surface& existing(const SceneModel& scene, std::uint32_t id)
 {
-    const Surface* s = list.find(id);
+    const Surface* s = scene.scene().surfaces.find(id);
     if (!s) throw InvalidInputError("no surface with id " + std::to_string(id));
     return *s;
 }
 
 } // namespace
 
-AddSurfaceCommand::AddSurfaceCommand(SurfaceList& list, double isovalue)
-    : QUndoCommand(tr("Add surface")), m_list(list), m_isovalue(isovalue),
-      m_previousSelection(list.selected().id)
+AddSurfaceCommand::AddSurfaceCommand(SceneModel& scene, double isovalue)
+    : QUndoCommand(tr("Add surface")), m_scene(scene), m_isovalue(isovalue),
+      m_previousSelection(scene.scene().surfaces.selected().id)
 {
 }
 
@@ -31,48 +31,51 @@ void AddSurfaceCommand::redo()
 {
     if (!m_added) {
         // The first time the list names it and picks its colour; redo brings back the same.
-        const std::uint32_t id = m_list.add(m_isovalue);
-        m_added = *m_list.find(id);
-        m_index = *m_list.indexOf(id);
+        const std::uint32_t id = m_scene.addSurface(m_isovalue);
+        m_added = *m_scene.scene().surfaces.find(id);
+        m_index = *m_scene.scene().surfaces.indexOf(id);
         setText(tr("Add %1").arg(QString::fromStdString(m_added->name)));
         return;
     }
-    m_list.insert(m_index, *m_added);
-    m_list.select(m_added->id);
+    m_scene.insertSurface(m_index, *m_added);
+    m_scene.selectSurface(m_added->id);
 }
 
 void AddSurfaceCommand::undo()
 {
     if (!m_added) return;
-    if (const Surface* now = m_list.find(m_added->id))
+    if (const Surface* now = m_scene.scene().surfaces.find(m_added->id))
         m_added = *now; // its isovalue may have moved
-    if (m_list.find(m_previousSelection)) m_list.select(m_previousSelection);
-    m_list.remove(m_added->id);
+    if (m_scene.scene().surfaces.find(m_previousSelection))
+        m_scene.selectSurface(m_previousSelection);
+    m_scene.removeSurface(m_added->id);
 }
 
-RemoveSurfaceCommand::RemoveSurfaceCommand(SurfaceList& list, std::uint32_t id)
-    : QUndoCommand(), m_list(list), m_surface(existing(list, id)), m_index(*list.indexOf(id)),
-      m_wasSelected(list.selected().id == id)
+RemoveSurfaceCommand::RemoveSurfaceCommand(SceneModel& scene, std::uint32_t id)
+    : QUndoCommand(), m_scene(scene), m_surface(existing(scene, id)),
+      m_index(*scene.scene().surfaces.indexOf(id)),
+      m_wasSelected(scene.scene().surfaces.selected().id == id)
 {
-    if (list.size() <= 1) throw InvalidInputError("the last surface cannot be removed");
+    if (scene.scene().surfaces.size() <= 1)
+        throw InvalidInputError("the last surface cannot be removed");
     setText(tr("Remove %1").arg(QString::fromStdString(m_surface.name)));
 }
 
 void RemoveSurfaceCommand::redo()
 {
-    if (const Surface* now = m_list.find(m_surface.id)) m_surface = *now;
-    m_list.remove(m_surface.id);
+    if (const Surface* now = m_scene.scene().surfaces.find(m_surface.id)) m_surface = *now;
+    m_scene.removeSurface(m_surface.id);
 }
 
 void RemoveSurfaceCommand::undo()
 {
-    m_list.insert(m_index, m_surface);
-    if (m_wasSelected) m_list.select(m_surface.id);
+    m_scene.insertSurface(m_index, m_surface);
+    if (m_wasSelected) m_scene.selectSurface(m_surface.id);
 }
 
-EditSurfaceCommand::EditSurfaceCommand(SurfaceList& list, const Surface& after, const QString& text,
+EditSurfaceCommand::EditSurfaceCommand(SceneModel& scene, const Surface& after, const QString& text,
                                        int mergeKey)
-    : QUndoCommand(text), m_list(list), m_before(existing(list, after.id)), m_after(after),
+    : QUndoCommand(text), m_scene(scene), m_before(existing(scene, after.id)), m_after(after),
       m_mergeKey(mergeKey)
 {
     checkSurfaceValues(m_after); // here, before the push: redo must not throw
@@ -80,12 +83,8 @@ EditSurfaceCommand::EditSurfaceCommand(SurfaceList& list, const Surface& after, 
 
 void EditSurfaceCommand::apply(const Surface& values)
 {
-    const std::uint32_t id = values.id;
-    if (!m_list.find(id)) return;
-    m_list.rename(id, values.name);
-    m_list.setColor(id, values.color);
-    m_list.setOpacity(id, values.opacity);
-    m_list.setVisible(id, values.visible);
+    if (!m_scene.scene().surfaces.find(values.id)) return;
+    m_scene.editSurface(values);
 }
 
 void EditSurfaceCommand::redo()

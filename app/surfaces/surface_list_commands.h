@@ -3,16 +3,16 @@
 // undo and redo restore exact states, position and selection included. An opacity drag is a
 // run of EditSurfaceCommands with the same merge key that merge into one undo step.
 //
-// The list outlives the stack the commands are on. Constructors throw InvalidInputError for an
-// unknown id or an invalid value, before anything is pushed; redo/undo never throw. GUI thread.
+// The scene model outlives the stack the commands are on. Constructors throw InvalidInputError for
+// an unknown id or an invalid value, before anything is pushed; redo/undo never throw. GUI thread.
 //
 // Example:
-//   stack->push(new AddSurfaceCommand(list, isovalue));
-//   Surface after = *list.find(id); after.opacity = 0.4f;
-//   stack->push(new EditSurfaceCommand(list, after, tr("Opacity"), kOpacityMerge));
+//   stack->push(new AddSurfaceCommand(scene, isovalue));
+//   Surface after = *scene.scene().surfaces.find(id); after.opacity = 0.4f;
+//   stack->push(new EditSurfaceCommand(scene, after, tr("Opacity"), kOpacityMerge));
 #pragma once
 
-#include "scene/surface_list.h"
+#include "scene_model.h"
 
 #include <QString>
 #include <QUndoCommand>
@@ -25,12 +25,12 @@ namespace isoview::app {
 // removes it and selects the one selected before.
 class AddSurfaceCommand : public QUndoCommand {
 public:
-    AddSurfaceCommand(SurfaceList& list, double isovalue);
+    AddSurfaceCommand(SceneModel& scene, double isovalue);
     void redo() override;
     void undo() override;
 
 private:
-    SurfaceList& m_list;
+    SceneModel& m_scene;
     double m_isovalue;
     std::uint32_t m_previousSelection;
     std::optional<Surface> m_added; // after the first redo
@@ -41,12 +41,12 @@ private:
 // back where it was, selected again if it was.
 class RemoveSurfaceCommand : public QUndoCommand {
 public:
-    RemoveSurfaceCommand(SurfaceList& list, std::uint32_t id);
+    RemoveSurfaceCommand(SceneModel& scene, std::uint32_t id);
     void redo() override;
     void undo() override;
 
 private:
-    SurfaceList& m_list;
+    SceneModel& m_scene;
     Surface m_surface;
     std::size_t m_index;
     bool m_wasSelected;
@@ -57,7 +57,7 @@ private:
 // same key on the same surface (an opacity drag); -1 never merges.
 class EditSurfaceCommand : public QUndoCommand {
 public:
-    EditSurfaceCommand(SurfaceList& list, const Surface& after, const QString& text,
+    EditSurfaceCommand(SceneModel& scene, const Surface& after, const QString& text,
                        int mergeKey = -1);
     void redo() override;
     void undo() override;
@@ -67,7 +67,7 @@ public:
 private:
     void apply(const Surface& values);
 
-    SurfaceList& m_list;
+    SceneModel& m_scene;
     Surface m_before;
     Surface m_after;
     int m_mergeKey;

@@ -1,10 +1,7 @@
 #include "surfaces/surface_list_panel.h"
 
 #include "core/error.h"
-#include "surfaces/isovalue_panel.h"
 #include "surfaces/surface_list_commands.h"
-#include "transfer_function/transfer_function_panel.h"
-#include "views/viewport_widget.h"
 
 #include <QAction>
 #include <QColorDialog>
@@ -58,7 +55,8 @@ QIcon swatch(const QColor& color)
 
 } // namespace
 
-SurfaceListPanel::SurfaceListPanel(QWidget* parent) : QWidget(parent)
+SurfaceListPanel::SurfaceListPanel(SceneModel* scene, QWidget* parent)
+    : QWidget(parent), m_scene(scene)
 {
     m_listWidget = new QTreeWidget(this);
     m_listWidget->setObjectName("surfaceList");
@@ -85,7 +83,7 @@ SurfaceListPanel::SurfaceListPanel(QWidget* parent) : QWidget(parent)
     m_removeAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_removeAction->setStatusTip(tr("Remove the selected surface (never the last one)"));
     connect(m_removeAction, &QAction::triggered, this,
-            [this] { removeSurface(m_list.selected().id); });
+            [this] { removeSurface(surfaces().selected().id); });
     m_listWidget->addAction(m_removeAction);
 
     m_renameAction = new QAction(tr("Re&name Surface"), this);
@@ -118,7 +116,7 @@ SurfaceListPanel::SurfaceListPanel(QWidget* parent) : QWidget(parent)
     m_opacity->setSuffix(tr(" %"));
     m_opacity->setToolTip(tr("Opacity of the selected surface: below 100 % it is translucent"));
     connect(m_opacity, &QSpinBox::valueChanged, this, [this](int percent) {
-        if (!m_updating) setOpacity(m_list.selected().id, float(percent) / 100.0f);
+        if (!m_updating) setOpacity(surfaces().selected().id, float(percent) / 100.0f);
     });
     // A run of spin-box steps is one undo step; a new run starts when the focus leaves.
     connect(m_opacity, &QSpinBox::editingFinished, this, [this] { ++m_opacityDrag; });
@@ -137,58 +135,38 @@ SurfaceListPanel::SurfaceListPanel(QWidget* parent) : QWidget(parent)
     connect(m_listWidget, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         if (!m_updating && item) select(item->data(kNameColumn, kIdRole).toUInt());
     });
-    m_list.setListener(
-        [this](SurfaceList::Change change, std::uint32_t id) { onListChanged(change, id); });
-    rebuildItems();
-}
-
-void SurfaceListPanel::attach(IsovaluePanel* isovalue, TransferFunctionPanel* transferFunction,
-                              ViewportWidget* view, QUndoStack* undoStack)
-{
-    m_isovalue = isovalue;
-    m_tf = transferFunction;
-    m_view = view;
-    m_undoStack = undoStack;
-    // The slider, spin box and histogram edit the selected surface.
-    connect(m_isovalue, &IsovaluePanel::isovalueChanged, this,
-            [this](double real) { m_list.setIsovalue(m_list.selected().id, real); });
+    connect(m_scene, &SceneModel::surfacesChanged, this, &SurfaceListPanel::onListChanged);
     // Surfaces without a colour of their own take the transfer function's.
-    connect(m_tf, &TransferFunctionPanel::transferFunctionChanged, this, [this] {
-        rebuildItems();
-        pushLayers();
+    connect(m_scene, &SceneModel::changed, this, [this](SceneChanges what) {
+        if (what & SceneChange::TransferFunction) rebuildItems();
     });
+    rebuildItems();
+    updateControls();
 }
 
 // ---- edits ----------------------------------------------------------------------------------
 
 void SurfaceListPanel::addSurface()
 {
-    const double isovalue = m_isovalue ? m_isovalue->isovalue() : m_list.selected().isovalue;
-    if (m_undoStack)
-        m_undoStack->push(new AddSurfaceCommand(m_list, isovalue));
-    else
-        m_list.add(isovalue);
+    m_scene->history()->push(new AddSurfaceCommand(*m_scene, m_scene->scene().liveIsovalue()));
 }
 
 bool SurfaceListPanel::removeSurface(std::uint32_t id)
 {
-    if (m_list.size() <= 1 || !m_list.find(id)) {
+    if (surfaces().size() <= 1 || !surfaces().find(id)) {
         const QString text = tr("The last surface cannot be removed: add another one first");
         if (auto* window = qobject_cast<QMainWindow*>(this->window()))
             window->statusBar()->showMessage(text, 5000);
         emit message(text);
         return false;
     }
-    if (m_undoStack)
-        m_undoStack->push(new RemoveSurfaceCommand(m_list, id));
-    else
-        m_list.remove(id);
+    m_scene->history()->push(new RemoveSurfaceCommand(*m_scene, id));
     return true;
 }
 
 void SurfaceListPanel::renameSurface(std::uint32_t id, const QString& name)
 {
-    const Surface* s = m_list.find(id);
+    const Surface* s = surfaces().find(id);
     const QString trimmed = name.trimmed();
     if (!s || trimmed.isEmpty() || trimmed.toStdString() == s->name) {
         rebuildItems(); // an empty name puts the old one back in the editor's place
@@ -196,79 +174,57 @@ void SurfaceListPanel::renameSurface(std::uint32_t id, const QString& name)
     }
     Surface after = *s;
     after.name = trimmed.toStdString();
-    if (m_undoStack)
-        m_undoStack->push(new EditSurfaceCommand(m_list, after, tr("Rename surface")));
-    else
-        m_list.rename(id, after.name);
+    m_scene->history()->push(new EditSurfaceCommand(*m_scene, after, tr("Rename surface")));
 }
 
 void SurfaceListPanel::setColor(std::uint32_t id, const std::optional<QColor>& color)
 {
-    const Surface* s = m_list.find(id);
+    const Surface* s = surfaces().find(id);
     if (!s || s->color == toVec(color)) return;
     Surface after = *s;
     after.color = toVec(color);
-    if (m_undoStack)
-        m_undoStack->push(new EditSurfaceCommand(
-            m_list, after, color ? tr("Surface colour") : tr("Surface colour from TF")));
-    else
-        m_list.setColor(id, after.color);
+    m_scene->history()->push(new EditSurfaceCommand(
+        *m_scene, after, color ? tr("Surface colour") : tr("Surface colour from TF")));
 }
 
 void SurfaceListPanel::setOpacity(std::uint32_t id, float opacity)
 {
-    const Surface* s = m_list.find(id);
+    const Surface* s = surfaces().find(id);
     if (!s || s->opacity == opacity) return;
     Surface after = *s;
     after.opacity = std::clamp(opacity, 0.0f, 1.0f);
-    if (m_undoStack)
-        m_undoStack->push(new EditSurfaceCommand(m_list, after, tr("Surface opacity"),
-                                                 kOpacityMergeBase + (m_opacityDrag & 0xffff)));
-    else
-        m_list.setOpacity(id, after.opacity);
+    m_scene->history()->push(new EditSurfaceCommand(*m_scene, after, tr("Surface opacity"),
+                                                    kOpacityMergeBase + (m_opacityDrag & 0xffff)));
 }
 
 void SurfaceListPanel::setSurfaceVisible(std::uint32_t id, bool visible)
 {
-    const Surface* s = m_list.find(id);
+    const Surface* s = surfaces().find(id);
     if (!s || s->visible == visible) return;
     Surface after = *s;
     after.visible = visible;
-    if (m_undoStack)
-        m_undoStack->push(new EditSurfaceCommand(
-            m_list, after, visible ? tr("Show surface") : tr("Hide surface")));
-    else
-        m_list.setVisible(id, visible);
+    m_scene->history()->push(
+        new EditSurfaceCommand(*m_scene, after, visible ? tr("Show surface") : tr("Hide surface")));
 }
 
 void SurfaceListPanel::select(std::uint32_t id)
 {
-    if (m_list.find(id)) m_list.select(id);
+    if (surfaces().find(id)) m_scene->selectSurface(id);
 }
 
 std::optional<QColor> SurfaceListPanel::selectedColor() const
 {
-    const std::optional<glm::vec3>& c = m_list.selected().color;
+    const std::optional<glm::vec3>& c = surfaces().selected().color;
     if (!c) return std::nullopt;
     return toQColor(*c);
 }
 
 void SurfaceListPanel::chooseColor()
 {
-    const Surface& s = m_list.selected();
+    const Surface& s = surfaces().selected();
     const QColor chosen = QColorDialog::getColor(
         drawColor(s), this, tr("Colour of %1").arg(QString::fromStdString(s.name)));
     if (chosen.isValid()) setColor(s.id, QColor::fromRgba(chosen.rgba()));
-}
-
-void SurfaceListPanel::resetForVolume(double isovalue, const std::optional<QColor>& color)
-{
-    m_list.reset({Surface{0, "Surface 1", isovalue, toVec(color), 1.0f, true}}, 0);
-}
-
-void SurfaceListPanel::restore(const std::vector<Surface>& surfaces, std::size_t selected)
-{
-    m_list.reset(surfaces, selected);
 }
 
 // ---- the list changed -----------------------------------------------------------------------
@@ -277,7 +233,7 @@ void SurfaceListPanel::onListChanged(SurfaceList::Change change, std::uint32_t i
 {
     using Change = SurfaceList::Change;
     if (change == Change::Edited) {
-        const Surface* s = m_list.find(id);
+        const Surface* s = surfaces().find(id);
         for (int i = 0; s && i < m_listWidget->topLevelItemCount(); ++i) {
             QTreeWidgetItem* item = m_listWidget->topLevelItem(i);
             if (item->data(kNameColumn, kIdRole).toUInt() == id) updateItem(item, *s);
@@ -286,20 +242,11 @@ void SurfaceListPanel::onListChanged(SurfaceList::Change change, std::uint32_t i
         rebuildItems();
     }
     updateControls();
-    pushLayers();
-    if (change == Change::Selected || change == Change::Reset) {
-        // The slider, spin box and histogram now show (and edit) this surface.
-        if (m_isovalue) m_isovalue->setIsovalue(m_list.selected().isovalue);
-        emit selectionChanged();
-    }
-    if (change != Change::Edited || id == m_list.selected().id)
-        emit selectedColorChanged(selectedColor());
 }
 
 QColor SurfaceListPanel::drawColor(const Surface& surface) const
 {
-    return toQColor(m_tf ? surfaceDrawColor(surface, m_tf->transferFunction())
-                         : surface.color.value_or(glm::vec3(0.9f, 0.85f, 0.75f)));
+    return toQColor(surfaceDrawColor(surface, m_scene->scene().transferFunction));
 }
 
 void SurfaceListPanel::updateItem(QTreeWidgetItem* item, const Surface& s)
@@ -320,32 +267,32 @@ void SurfaceListPanel::updateItem(QTreeWidgetItem* item, const Surface& s)
 void SurfaceListPanel::rebuildItems()
 {
     const bool was = std::exchange(m_updating, true);
-    const std::vector<Surface>& surfaces = m_list.surfaces();
+    const std::vector<Surface>& list = surfaces().surfaces();
     // Items are kept while the ids match, so a name being edited keeps its editor.
-    bool same = m_listWidget->topLevelItemCount() == int(surfaces.size());
-    for (int i = 0; same && i < int(surfaces.size()); ++i)
+    bool same = m_listWidget->topLevelItemCount() == int(list.size());
+    for (int i = 0; same && i < int(list.size()); ++i)
         same = m_listWidget->topLevelItem(i)->data(kNameColumn, kIdRole).toUInt() ==
-               surfaces[std::size_t(i)].id;
+               list[std::size_t(i)].id;
     if (!same) {
         m_listWidget->clear();
-        for (const Surface& s : surfaces) {
+        for (const Surface& s : list) {
             auto* item = new QTreeWidgetItem(m_listWidget);
             item->setData(kNameColumn, kIdRole, s.id);
             item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable |
                            Qt::ItemIsUserCheckable);
         }
     }
-    for (int i = 0; i < int(surfaces.size()); ++i)
-        updateItem(m_listWidget->topLevelItem(i), surfaces[std::size_t(i)]);
-    m_listWidget->setCurrentItem(m_listWidget->topLevelItem(int(m_list.selectedIndex())));
+    for (int i = 0; i < int(list.size()); ++i)
+        updateItem(m_listWidget->topLevelItem(i), list[std::size_t(i)]);
+    m_listWidget->setCurrentItem(m_listWidget->topLevelItem(int(surfaces().selectedIndex())));
     m_updating = was;
 }
 
 void SurfaceListPanel::updateControls()
 {
     const bool was = std::exchange(m_updating, true);
-    m_opacity->setValue(int(std::lround(m_list.selected().opacity * 100.0f)));
-    m_removeAction->setEnabled(m_list.size() > 1);
+    m_opacity->setValue(int(std::lround(surfaces().selected().opacity * 100.0f)));
+    m_removeAction->setEnabled(surfaces().size() > 1);
     m_updating = was;
 }
 
@@ -353,7 +300,7 @@ void SurfaceListPanel::onItemChanged(QTreeWidgetItem* item, int column)
 {
     if (m_updating || column != kNameColumn) return;
     const std::uint32_t id = item->data(kNameColumn, kIdRole).toUInt();
-    const Surface* s = m_list.find(id);
+    const Surface* s = surfaces().find(id);
     if (!s) return;
     const bool visible = item->checkState(kNameColumn) == Qt::Checked;
     if (visible != s->visible) {
@@ -361,38 +308,6 @@ void SurfaceListPanel::onItemChanged(QTreeWidgetItem* item, int column)
         return;
     }
     renameSurface(id, item->text(kNameColumn));
-}
-
-std::vector<SliceContour> SurfaceListPanel::sliceContours() const
-{
-    std::vector<SliceContour> contours;
-    const Surface& selected = m_list.selected();
-    for (const Surface& s : m_list.surfaces())
-        if (s.visible && s.id != selected.id)
-            contours.push_back({s.id, s.isovalue, drawColor(s), false});
-    if (selected.visible)
-        contours.push_back({selected.id, selected.isovalue, drawColor(selected), true});
-    return contours;
-}
-
-void SurfaceListPanel::pushLayers()
-{
-    emit surfacesChanged(); // every change to the list or its colours comes through here
-    if (!m_view) return;
-    std::vector<gpu::SurfaceLayer> layers;
-    layers.reserve(m_list.size());
-    for (const Surface& s : m_list.surfaces()) {
-        gpu::SurfaceLayer layer;
-        layer.id = s.id;
-        layer.isovalue = s.isovalue;
-        const QColor c = drawColor(s);
-        layer.color = glm::vec3(float(c.redF()), float(c.greenF()), float(c.blueF()));
-        layer.opacity = s.opacity;
-        layer.visible = s.visible;
-        layers.push_back(layer);
-    }
-    m_view->setSurfaces(std::move(layers), m_list.selected().id,
-                        QString::fromStdString(m_list.selected().name));
 }
 
 } // namespace isoview::app

@@ -44,8 +44,8 @@ bool isLight(const QColor& c)
 
 } // namespace
 
-TransferFunctionEditor::TransferFunctionEditor(QWidget* parent)
-    : QWidget(parent), m_undoStack(new QUndoStack(this))
+TransferFunctionEditor::TransferFunctionEditor(QWidget* parent, QUndoStack* history)
+    : QWidget(parent), m_undoStack(history ? history : new QUndoStack(this))
 {
     setObjectName("transferFunctionEditor");
     setFocusPolicy(Qt::StrongFocus); // click to focus, so Delete reaches the editor

@@ -51,7 +51,9 @@ public:
     static constexpr double kPointRadius = 5.0;
     static constexpr double kHitRadius = 8.0;
 
-    explicit TransferFunctionEditor(QWidget* parent = nullptr);
+    // history: the undo stack the edits go on (the window's, shared with its other edits); none:
+    // one of the editor's own. A given stack outlives the editor.
+    explicit TransferFunctionEditor(QWidget* parent = nullptr, QUndoStack* history = nullptr);
 
     // For a new volume: replaces the function without an undo entry and clears the undo
     // history (its states belong to the previous function). Emits transferFunctionChanged

@@ -38,11 +38,11 @@ QToolButton* toolButtonFor(QAction* action, QWidget* parent)
 
 } // namespace
 
-TransferFunctionPanel::TransferFunctionPanel(QWidget* parent) : QWidget(parent)
+TransferFunctionPanel::TransferFunctionPanel(QWidget* parent, QUndoStack* history) : QWidget(parent)
 {
     setObjectName("transferFunctionPanel");
 
-    m_editor = new TransferFunctionEditor(this);
+    m_editor = new TransferFunctionEditor(this, history);
 
     m_presets = new QComboBox(this);
     m_presets->setObjectName("presetComboBox");
@@ -130,6 +130,13 @@ void TransferFunctionPanel::setTransferFunction(const TransferFunction& tf)
 {
     m_editor->setTransferFunction(tf);
     showActivePreset(); // also when tf equals the function shown (no change signal)
+}
+
+void TransferFunctionPanel::showTransferFunction(const TransferFunction& tf)
+{
+    if (tf == m_editor->transferFunction()) return;
+    m_editor->applyTransferFunction(tf, m_editor->selectedPoint());
+    showActivePreset();
 }
 
 std::optional<TransferPreset> TransferFunctionPanel::activePreset() const

@@ -38,7 +38,8 @@ class TransferFunctionEditor;
 class TransferFunctionPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit TransferFunctionPanel(QWidget* parent = nullptr);
+    // history: the undo stack of the panel's edits (the window's); none: the editor's own.
+    explicit TransferFunctionPanel(QWidget* parent = nullptr, QUndoStack* history = nullptr);
 
     // The histogram drawn behind the curve and the range the presets are laid out over
     // (MR-style presets have no absolute scale). units: shown with values ("HU").
@@ -47,6 +48,9 @@ public:
 
     // For a new volume: no undo entry, and the undo history is cleared.
     void setTransferFunction(const TransferFunction& tf);
+    // Shows a function that changed elsewhere (the scene's, after undo or a session): no undo
+    // entry, the history kept, the selected point kept where it still exists.
+    void showTransferFunction(const TransferFunction& tf);
     const TransferFunction& transferFunction() const;
 
     // Applies a preset over the volume's range as one undoable step.

@@ -19,7 +19,7 @@ struct FrameWorker::RenderThreadState {
     std::shared_ptr<const Volume> volume;
     std::optional<double> appliedIsovalue;
     VoxelBox appliedCrop;
-    std::shared_ptr<const TransferFunction> appliedTransferFunction;
+    std::optional<TransferFunction> appliedTransferFunction;
     // The surfaces last given to the renderer, the live one's isovalue left out (it goes
     // through setIsovalue, so a slider drag never resends the list).
     std::optional<std::vector<gpu::SurfaceLayer>> appliedSurfaces;
@@ -137,14 +137,14 @@ CapturedSurface FrameWorker::capture()
     return surface;
 }
 
-CapturedSurface FrameWorker::capture(std::uint32_t layerId)
+CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)
 {
     CapturedSurface surface;
     runOnRenderThread([&] {
         if (!m_state->volume) return;
-        const std::optional<double> isovalue = m_state->renderer->extractedIsovalue(layerId);
+        const std::optional<double> isovalue = m_state->renderer->extractedIsovalue(surfaceId);
         if (!isovalue) return;
-        surface.mesh = m_state->renderer->capture(layerId);
+        surface.mesh = m_state->renderer->capture(surfaceId);
         surface.isovalue = *isovalue;
         surface.crop = m_state->renderer->crop();
     });
@@ -201,38 +201,51 @@ namespace {
 std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
                                            const FrameRequest& request)
 {
-    if (!(request.crop == s.appliedCrop)) {
-        s.renderer->setCrop(request.crop); // the view keeps it within the volume
-        s.appliedCrop = request.crop;
+    const Scene& scene = request.scene;
+    const VoxelBox crop = scene.crop && scene.crop->fitsIn(s.volume->dims())
+                              ? *scene.crop
+                              : VoxelBox::whole(s.volume->dims());
+    if (!(crop == s.appliedCrop)) {
+        s.renderer->setCrop(crop);
+        s.appliedCrop = crop;
         s.appliedIsovalue.reset(); // extract again for the new cells
     }
-    if (!request.surfaces.empty()) {
-        std::vector<gpu::SurfaceLayer> layers = request.surfaces;
-        std::vector<gpu::SurfaceLayer> compared = layers;
-        for (std::size_t i = 0; i < layers.size(); ++i) {
-            if (layers[i].id != request.liveSurface) continue;
-            layers[i].isovalue = request.isovalue;
-            compared[i].isovalue = 0.0;
-        }
-        if (s.appliedSurfaces != compared || s.appliedLive != request.liveSurface) {
-            s.renderer->setSurfaces(layers, request.liveSurface);
-            s.appliedSurfaces = std::move(compared);
-            s.appliedLive = request.liveSurface;
-        }
+    const std::uint32_t live = scene.surfaces.selected().id;
+    const double isovalue = scene.liveIsovalue();
+    std::vector<gpu::SurfaceLayer> layers;
+    std::vector<gpu::SurfaceLayer> compared;
+    for (const Surface& surface : scene.surfaces.surfaces()) {
+        gpu::SurfaceLayer layer{surface.id, surface.isovalue,
+                                surfaceDrawColor(surface, scene.transferFunction), surface.opacity,
+                                surface.visible};
+        layers.push_back(layer);
+        if (surface.id == live) layer.isovalue = 0.0;
+        compared.push_back(layer);
     }
-    if (s.appliedIsovalue != request.isovalue) {
-        s.renderer->setIsovalue(request.isovalue);
-        s.appliedIsovalue = request.isovalue;
+    if (s.appliedSurfaces != compared || s.appliedLive != live) {
+        s.renderer->setSurfaces(layers, live);
+        s.appliedSurfaces = std::move(compared);
+        s.appliedLive = live;
     }
-    if (request.transferFunction && request.transferFunction != s.appliedTransferFunction) {
-        s.renderer->setTransferFunction(*request.transferFunction);
-        s.appliedTransferFunction = request.transferFunction;
+    if (s.appliedIsovalue != isovalue) {
+        s.renderer->setIsovalue(isovalue);
+        s.appliedIsovalue = isovalue;
+    }
+    if (scene.transferFunction.size() > 0 && s.appliedTransferFunction != scene.transferFunction) {
+        s.renderer->setTransferFunction(scene.transferFunction);
+        s.appliedTransferFunction = scene.transferFunction;
     }
     const glm::ivec2 size = request.params.viewportSize;
     if (!s.target || s.target->width() != size.x || s.target->height() != size.y)
         s.target = std::make_unique<gpu::OffscreenTarget>(size.x, size.y);
     gpu::SceneParams params = request.params;
     params.targetFramebuffer = s.target->framebuffer();
+    params.mode = scene.renderMode;
+    params.orientationMarker = scene.orientationMarker;
+    params.slicePlanes.show = scene.slicePlanesShown();
+    params.slicePlanes.index = scene.sliceIndices();
+    params.slicePlanes.windowCenter = scene.slices.window.center;
+    params.slicePlanes.windowWidth = scene.slices.window.width;
     s.renderer->render(params);
     auto frame = std::make_shared<RenderedFrame>();
     // The frame is opaque and read in the window system's own 32-bit layout: the view paints it
@@ -242,9 +255,11 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     s.target->readPixelsBgra(frame->image.bits(), std::size_t(frame->image.bytesPerLine()));
     frame->image.mirror(); // GL's rows go bottom up
     frame->params = params;
-    frame->requestedIsovalue = request.isovalue;
+    frame->requestedIsovalue = isovalue;
     frame->fullResolution = request.fullResolution;
-    frame->crop = request.crop;
+    frame->renderMode = scene.renderMode;
+    frame->orientationMarker = scene.orientationMarker;
+    frame->crop = crop;
     frame->isovalue = s.renderer->renderedIsovalue();
     frame->vertexCount = s.renderer->pollVertexCount();
     if (const std::optional<std::string> error = s.renderer->surfaceError())

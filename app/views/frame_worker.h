@@ -17,7 +17,7 @@
 #include "extraction/voxel_box.h"
 #include "gpu/scene_renderer.h"
 #include "scene/frame_policy.h"
-#include "scene/transfer_function.h"
+#include "scene/scene.h"
 #include "volume/volume.h"
 
 #include <QImage>
@@ -32,32 +32,28 @@
 
 namespace isoview::app {
 
-// What a frame should show. The isovalue and transfer function go with every request (the
-// render thread applies them only when they changed), so a request that replaces another
-// loses nothing.
+// What a frame should show: a copy of the whole scene (the render thread hands it to the
+// renderer, which does only what changed since the scene before), so a request that replaces
+// another loses nothing; and how: this view's camera matrices, size and volume quality.
 struct FrameRequest {
+    Scene scene;
     gpu::SceneParams params; // targetFramebuffer is the render thread's own
-    double isovalue = 0.0;   // real units; the live surface's
-    // Every surface (empty: the single surface of isovalue and params.surfaceColor) and the
-    // live one, whose isovalue is `isovalue` (the renderer re-extracts it as that moves).
-    std::vector<gpu::SurfaceLayer> surfaces;
-    std::uint32_t liveSurface = 0;
-    std::shared_ptr<const TransferFunction> transferFunction; // null: none yet
     // A full-resolution frame of a still view (or a screenshot) beyond the adaptive volume
     // resolution: its ray-casting time does not steer the adaptation.
     bool fullResolution = false;
-    VoxelBox crop; // the cells the surface keeps (the whole volume unless the user cropped)
 };
 
 struct RenderedFrame {
     QImage image; // device pixels, top row first
     gpu::SceneParams params;
-    bool fullResolution = false;              // the request's
-    double requestedIsovalue = 0.0;           // the request's isovalue (real units)
-    std::optional<double> isovalue;           // of the surface in the image (real units)
-    std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
+    bool fullResolution = false;                 // the request's
+    RenderMode renderMode = RenderMode::Surface; // the request's scene's
+    bool orientationMarker = true;               // the request's scene's
+    double requestedIsovalue = 0.0;              // the request's live isovalue (real units)
+    std::optional<double> isovalue;              // of the surface in the image (real units)
+    std::optional<std::uint32_t> vertexCount;    // triangle corners, when the GPU had it
     QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
-    VoxelBox crop;        // the request's: the cells the surface in the image keeps
+    VoxelBox crop;        // the request scene's: the cells the surface in the image keeps
     FrameGpuTimes gpuTimes;
 };
 
@@ -95,9 +91,9 @@ public:
 
     // The surface last rendered (empty mesh when none). Throws GlError.
     CapturedSurface capture();
-    // One surface of the request's list as last extracted (empty mesh when none yet, hidden or
+    // One surface of the scene (its id) as last extracted (empty mesh when none yet, hidden or
     // unknown). Throws GlError.
-    CapturedSurface capture(std::uint32_t layerId);
+    CapturedSurface capture(std::uint32_t surfaceId);
 
     struct RenderThreadState; // lives on the render thread
 

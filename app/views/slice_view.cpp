@@ -43,6 +43,22 @@ QString number(double v)
 
 } // namespace
 
+std::vector<SliceContour> sliceContours(const Scene& scene)
+{
+    const auto color = [&](const Surface& s) {
+        const glm::vec3 c = surfaceDrawColor(s, scene.transferFunction);
+        return QColor::fromRgbF(c.r, c.g, c.b);
+    };
+    std::vector<SliceContour> contours;
+    const Surface& selected = scene.surfaces.selected();
+    for (const Surface& s : scene.surfaces.surfaces())
+        if (s.visible && s.id != selected.id)
+            contours.push_back({s.id, s.isovalue, color(s), false});
+    if (selected.visible)
+        contours.push_back({selected.id, selected.isovalue, color(selected), true});
+    return contours;
+}
+
 SliceView::SliceView(SliceOrientation orientation, QWidget* parent)
     : QWidget(parent), m_orientation(orientation)
 {
@@ -214,9 +230,8 @@ void SliceView::recontour()
 
 std::vector<ContourSegment> SliceView::contourAt(double isovalueReal) const
 {
-    if (!m_volume || m_slice.width == 0) return {};
-    const auto iso = float(m_slice.rescale.toStored(isovalueReal));
-    return extractContour(m_slice.stored, m_slice.width, m_slice.height, iso);
+    if (!m_volume) return {};
+    return sliceContour(m_slice, isovalueReal);
 }
 
 void SliceView::rebuildImage()
@@ -231,7 +246,7 @@ void SliceView::rebuildImage()
     for (int y = 0; y < m_slice.height; ++y) {
         uchar* line = m_image.scanLine(y);
         for (int x = 0; x < m_slice.width; ++x) {
-            const double real = m_slice.rescale.toReal(m_slice.storedAt(x, y));
+            const double real = m_slice.realAt(x, y);
             const double g = std::isnan(real) ? 0.0 : (real - low) * scale;
             line[x] = uchar(std::clamp(g, 0.0, 255.0));
         }
@@ -406,7 +421,7 @@ void SliceView::updateReadout(QPointF widgetPoint)
         const glm::dvec2 voxel(std::clamp(std::round(pixel->x), 0.0, double(m_slice.width - 1)),
                                std::clamp(std::round(pixel->y), 0.0, double(m_slice.height - 1)));
         const glm::dvec3 mm = m_slice.toPhysical(voxel);
-        const double value = m_slice.rescale.toReal(m_slice.storedAt(int(voxel.x), int(voxel.y)));
+        const double value = m_slice.realAt(int(voxel.x), int(voxel.y));
         const bool patient = m_volume->metadata().patientSpace;
         text = tr("(%1, %2, %3) mm%4 | %5 %6")
                    .arg(number(mm.x), number(mm.y), number(mm.z), patient ? tr(" LPS") : QString())
@@ -441,9 +456,8 @@ void SliceView::mouseMoveEvent(QMouseEvent* event)
     if (m_windowDrag) {
         // Full width of the data range across about 500 pixels of drag: right widens the
         // window, down raises the level (as most DICOM viewers do).
-        const ValueRange range = m_volume ? m_volume->storedRange() : ValueRange{0.0, 1.0};
-        const double span =
-            std::max((range.max - range.min) * (m_volume ? m_volume->rescale().slope : 1.0), 1.0);
+        const ValueRange range = m_volume ? m_volume->realRange() : ValueRange{0.0, 1.0};
+        const double span = std::max(range.max - range.min, 1.0);
         const QPointF delta = event->position() - m_dragStart;
         WindowLevel w = m_dragStartWindow;
         w.width = std::max(1e-3 * span, w.width + delta.x() * span / 500.0);

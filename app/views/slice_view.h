@@ -12,6 +12,7 @@
 #pragma once
 
 #include "extraction/marching_squares.h"
+#include "scene/scene.h"
 #include "views/slice_header.h"
 #include "volume/volume_slice.h"
 
@@ -28,12 +29,6 @@
 
 namespace isoview::app {
 
-struct WindowLevel {
-    double center = 0.0; // real units
-    double width = 1.0;  // > 0
-    bool operator==(const WindowLevel&) const = default;
-};
-
 // One contour to draw: a surface's isovalue in its colour.
 struct SliceContour {
     // The surface's: an entry with the id and isovalue of one shown keeps its segments.
@@ -43,6 +38,10 @@ struct SliceContour {
     bool selected = false; // drawn thicker; setIsovalue and setContourColor edit it
     bool operator==(const SliceContour&) const = default;
 };
+
+// The contours of the scene's visible surfaces in list order, each in its draw colour (its own,
+// else the transfer function's), the selected one (when visible) last, over the others.
+std::vector<SliceContour> sliceContours(const Scene& scene);
 
 // A contour with its segments on the shown slice, in slice pixel coordinates.
 struct DrawnContour {
@@ -98,7 +97,7 @@ public:
 
 signals:
     void crosshairMoved(glm::dvec3 indexPoint);
-    void windowLevelChanged(isoview::app::WindowLevel window);
+    void windowLevelChanged(isoview::WindowLevel window);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

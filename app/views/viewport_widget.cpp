@@ -27,11 +27,6 @@ QEvent::Type frameRequestEventType()
     return type;
 }
 
-glm::vec3 toVec(const QColor& c)
-{
-    return {float(c.redF()), float(c.greenF()), float(c.blueF())};
-}
-
 } // namespace
 
 // The axis letters of the orientation marker: a transparent child widget painted by the
@@ -78,7 +73,7 @@ private:
     std::array<QPointF, 3> m_at{};
 };
 
-ViewportWidget::ViewportWidget(QWidget* parent) : QWidget(parent)
+ViewportWidget::ViewportWidget(SceneModel* scene, QWidget* parent) : QWidget(parent), m_scene(scene)
 {
     m_labels = new OrientationLabels(this);
     m_labels->hide();
@@ -91,7 +86,8 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QWidget(parent)
     m_refineTimer.setSingleShot(true);
     m_refineTimer.setInterval(400);
     connect(&m_refineTimer, &QTimer::timeout, this, [this] {
-        if (m_drag == Drag::None && m_mode != gpu::RenderMode::Surface) postFrameRequest(true);
+        if (m_drag == Drag::None && m_scene->scene().renderMode != RenderMode::Surface)
+            postFrameRequest(true);
     });
     // The heap keeps what frames free while they follow each other (core/heap_reuse.h); a view
     // still for a few seconds gives it back, hundreds of MB on large meshes drawn by llvmpipe.
@@ -101,6 +97,7 @@ ViewportWidget::ViewportWidget(QWidget* parent) : QWidget(parent)
         releaseFreedHeap();
         emit freedHeapReleased();
     });
+    connect(m_scene, &SceneModel::changed, this, &ViewportWidget::onSceneChanged);
 }
 
 ViewportWidget::~ViewportWidget() = default;
@@ -129,88 +126,38 @@ void ViewportWidget::startRenderThread()
         return;
     }
     emit glReady(m_rendererName);
-    if (m_volume) {
-        QString error;
-        if (!uploadVolume(&error)) emit glError(error);
+    if (const std::shared_ptr<const Volume> volume = sharedVolume()) {
+        if (const std::optional<QString> error = uploadVolume(volume)) emit glError(*error);
     }
     scheduleFrame();
 }
 
-bool ViewportWidget::uploadVolume(QString* error)
+std::optional<QString> ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume)
 {
-    if (const std::optional<QString> failure = m_worker->setVolume(m_volume)) {
-        if (error) *error = *failure;
-        return false;
-    }
-    m_volumeUploaded = true;
-    m_isovalueSent = false;
-    return true;
-}
-
-std::optional<QString> ViewportWidget::setVolume(std::shared_ptr<const Volume> volume)
-{
-    std::shared_ptr<const Volume> previous = m_volume;
-    m_volume = std::move(volume);
-    if (m_worker) {
-        QString error;
-        if (!uploadVolume(&error)) {
-            m_volume = previous; // the renderer kept the previous volume
-            return error;
-        }
-    }
-    m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
-    m_camera.reset(); // the home view: anterior, or a slab face on
-    m_framePolicy.resetStats();
-    m_shown.reset(); // the previous volume's frame no longer applies
-    m_crop.reset();
-    m_shownIsovalue.reset();
-    scheduleFrame();
+    if (!m_worker || !volume || volume == m_uploaded) return std::nullopt;
+    if (const std::optional<QString> failure = m_worker->setVolume(volume))
+        return failure; // the renderer kept the previous volume
+    m_uploaded = std::move(volume);
     return std::nullopt;
 }
 
-void ViewportWidget::setIsovalue(double real)
+bool ViewportWidget::volumeUploaded() const
 {
-    if (real == m_isovalueReal && m_isovalueSent) return;
-    m_isovalueReal = real;
-    m_isovalueSent = false;
-    m_framePolicy.isovalueChanged(m_clock.nsecsElapsed());
-    scheduleFrame();
+    return m_worker && m_uploaded && m_uploaded == m_scene->scene().volume;
 }
 
-void ViewportWidget::setCrop(const VoxelBox& box)
+void ViewportWidget::onSceneChanged(SceneChanges what)
 {
-    m_crop = box;
-    scheduleFrame();
-}
-
-void ViewportWidget::setTransferFunction(const TransferFunction& tf)
-{
-    // A new object per change: the render thread applies a function whose address it has not
-    // applied yet.
-    m_transferFunction = std::make_shared<const TransferFunction>(tf);
-    scheduleFrame();
-}
-
-void ViewportWidget::setRenderMode(gpu::RenderMode mode)
-{
-    m_mode = mode;
-    scheduleFrame();
-}
-
-void ViewportWidget::setSurfaceColor(const QColor& color)
-{
-    m_surfaceColor = toVec(color);
-    scheduleFrame();
-}
-
-QColor ViewportWidget::surfaceColor() const
-{
-    return QColor::fromRgbF(m_surfaceColor.r, m_surfaceColor.g, m_surfaceColor.b);
-}
-
-void ViewportWidget::setOrientationMarkerVisible(bool visible)
-{
-    m_showMarker = visible;
+    if (what & SceneChange::Volume) {
+        // Normally uploaded by the window before the scene took it; a scene given a volume
+        // some other way gets it uploaded here.
+        if (const std::optional<QString> error = uploadVolume(sharedVolume())) emit glError(*error);
+        m_framePolicy.resetStats();
+        m_shown.reset(); // the previous volume's frame no longer applies
+    }
+    // The isovalue latency runs from the first change the screen does not show yet.
+    if (what & (SceneChange::Isovalue | SceneChange::Volume))
+        m_framePolicy.isovalueChanged(m_clock.nsecsElapsed());
     scheduleFrame();
 }
 
@@ -221,61 +168,34 @@ void ViewportWidget::setCropBoxOverlay(const CropBoxOverlay& overlay)
     scheduleFrame();
 }
 
-void ViewportWidget::setSurfaces(std::vector<gpu::SurfaceLayer> layers, std::uint32_t liveId,
-                                 const QString& liveName)
+glm::mat4 ViewportWidget::viewMatrix() const
 {
-    m_surfaces = std::move(layers);
-    m_liveSurface = liveId;
-    m_liveSurfaceName = liveName;
-    scheduleFrame();
+    return m_scene->scene().camera.viewMatrix();
 }
 
-void ViewportWidget::setSlicePlanes(const gpu::SlicePlaneSettings& planes)
+glm::mat4 ViewportWidget::projectionMatrix() const
 {
-    m_slicePlanes = planes;
-    scheduleFrame();
-}
-
-void ViewportWidget::setProjection(Projection projection)
-{
-    m_camera.setProjection(projection);
-    scheduleFrame();
-}
-
-void ViewportWidget::setStandardView(StandardView view)
-{
-    m_camera.setStandardView(view);
-    scheduleFrame();
-}
-
-void ViewportWidget::resetView()
-{
-    m_camera.reset();
-    scheduleFrame();
-}
-
-void ViewportWidget::fitView()
-{
-    if (m_volume) m_camera.fitTo(volumeBounds(m_volume->geometry(), m_volume->dims()));
-    scheduleFrame();
+    return m_scene->scene().camera.projectionMatrix(aspect());
 }
 
 bool ViewportWidget::anatomical() const
 {
-    return m_volume && m_volume->metadata().patientSpace;
+    const Volume* v = volume();
+    return v && v->metadata().patientSpace;
 }
 
 std::optional<double> ViewportWidget::renderedIsovalue() const
 {
-    if (!m_worker || !m_volume || !m_volumeUploaded) return std::nullopt;
-    return m_shownIsovalue;
+    if (!volumeUploaded() || !m_shown) return std::nullopt;
+    return m_shown->isovalue;
 }
 
 bool ViewportWidget::showsCurrentSurface() const
 {
     const std::optional<double> shown = renderedIsovalue();
-    return shown && m_shown && std::abs(*shown - m_isovalueReal) < 1e-9 &&
-           m_shown->crop == requestedCrop() && lastFrameStats().triangles.has_value();
+    const Scene& scene = m_scene->scene();
+    return shown && std::abs(*shown - scene.liveIsovalue()) < 1e-9 &&
+           m_shown->crop == scene.cropBox() && lastFrameStats().triangles.has_value();
 }
 
 std::optional<float> ViewportWidget::shownVolumeResolution() const
@@ -284,28 +204,23 @@ std::optional<float> ViewportWidget::shownVolumeResolution() const
     return m_shown->params.volumeResolutionScale;
 }
 
-IsoMesh ViewportWidget::captureMesh()
-{
-    return captureSurface().mesh;
-}
-
 CapturedSurface ViewportWidget::captureSurface()
 {
-    if (!m_worker || !m_volumeUploaded) return {};
+    if (!volumeUploaded()) return {};
     return m_worker->capture();
 }
 
-CapturedSurface ViewportWidget::captureSurface(std::uint32_t layerId)
+CapturedSurface ViewportWidget::captureSurface(std::uint32_t surfaceId)
 {
-    if (!m_worker || !m_volumeUploaded) return {};
-    return m_worker->capture(layerId);
+    if (!volumeUploaded()) return {};
+    return m_worker->capture(surfaceId);
 }
 
 QImage ViewportWidget::grabView()
 {
     // Volume rendering may be on screen at reduced resolution (while dragging, or before the
     // still view's refinement arrived): a screenshot renders it at full resolution first.
-    if (m_worker && m_volumeUploaded && m_mode != gpu::RenderMode::Surface &&
+    if (volumeUploaded() && m_scene->scene().renderMode != RenderMode::Surface &&
         (!m_shown || m_shown->params.volumeResolutionScale < 1.0f)) {
         if (const auto frame = m_worker->renderNow(frameRequest(true))) showFrame(frame);
     }
@@ -332,7 +247,7 @@ void ViewportWidget::scheduleFrame()
 {
     m_refineTimer.stop();
     m_heapTrimTimer.stop();
-    if (m_worker && m_volumeUploaded && !m_requestPosted) {
+    if (volumeUploaded() && !m_requestPosted) {
         m_requestPosted = true;
         QCoreApplication::postEvent(this, new QEvent(frameRequestEventType()),
                                     Qt::HighEventPriority);
@@ -350,50 +265,36 @@ bool ViewportWidget::event(QEvent* event)
 
 void ViewportWidget::postFrameRequest(bool fullResolution)
 {
-    if (!m_worker || !m_volumeUploaded) return;
+    if (!volumeUploaded()) return;
     m_worker->request(frameRequest(fullResolution));
-    m_isovalueSent = true;
 }
 
 FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
 {
     const qreal dpr = devicePixelRatioF();
     FrameRequest request;
+    request.scene = m_scene->scene(); // the whole scene: the renderer diffs it
     gpu::SceneParams& params = request.params;
     params.viewportSize = glm::ivec2(std::max(1, int(std::lround(width() * dpr))),
                                      std::max(1, int(std::lround(height() * dpr))));
-    params.view = m_camera.viewMatrix();
-    params.projection = m_camera.projectionMatrix(aspect());
-    params.mode = m_mode;
-    params.surfaceColor = m_surfaceColor;
-    params.orientationMarker = m_showMarker;
+    params.view = viewMatrix();
+    params.projection = projectionMatrix();
     params.cropBox = m_cropBoxOverlay;
-    params.slicePlanes = m_slicePlanes;
     const VolumeQuality quality = m_framePolicy.volumeQuality(m_drag != Drag::None);
     params.volumeResolutionScale = fullResolution ? 1.0f : quality.resolutionScale;
     params.volumeStepVoxels = fullResolution ? 0.5f : quality.stepVoxels;
-    request.isovalue = m_isovalueReal;
-    request.surfaces = m_surfaces;
-    request.liveSurface = m_liveSurface;
-    request.transferFunction = m_transferFunction;
     request.fullResolution = fullResolution;
-    request.crop = requestedCrop();
     return request;
-}
-
-VoxelBox ViewportWidget::requestedCrop() const
-{
-    return m_crop && m_crop->fitsIn(m_volume->dims()) ? *m_crop : VoxelBox::whole(m_volume->dims());
 }
 
 void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& frame)
 {
-    if (!m_volumeUploaded) return;
+    if (!volumeUploaded()) return;
     showFrame(frame);
     const float scale = frame->params.volumeResolutionScale;
     // Volume frames at reduced resolution get a full-resolution one when the view stays still.
-    if (m_mode != gpu::RenderMode::Surface && scale < 1.0f && m_drag == Drag::None &&
-        !m_requestPosted)
+    if (m_scene->scene().renderMode != RenderMode::Surface && scale < 1.0f &&
+        m_drag == Drag::None && !m_requestPosted)
         m_refineTimer.start();
     m_heapTrimTimer.start();
     emit frameShown();
@@ -402,18 +303,18 @@ void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& fr
 void ViewportWidget::showFrame(const std::shared_ptr<const RenderedFrame>& frame)
 {
     m_shown = frame;
-    m_shownIsovalue = frame->isovalue;
     // Isovalue latency runs from the oldest change not yet shown to the first frame showing the
     // newest value; frames of values the user has already moved past do not end it.
-    if (frame->requestedIsovalue == m_isovalueReal) m_framePolicy.frameTookIsovalue();
+    if (frame->requestedIsovalue == m_scene->scene().liveIsovalue())
+        m_framePolicy.frameTookIsovalue();
     m_framePolicy.frameSwapped(m_clock.nsecsElapsed(), frame->isovalue);
     // A full-resolution refinement frame says nothing about the adaptive resolution's cost.
     FrameGpuTimes times = frame->gpuTimes;
     if (frame->fullResolution) times.volumeMs.reset();
     m_framePolicy.gpuResults(frame->vertexCount, times);
     emit frameStatsChanged(m_framePolicy.stats());
-    m_labels->setVisible(m_showMarker);
-    if (m_showMarker) paintOrientationLabels(frame->params);
+    m_labels->setVisible(frame->orientationMarker);
+    if (frame->orientationMarker) paintOrientationLabels(frame->params, anatomical());
     update();
 }
 
@@ -445,7 +346,8 @@ void ViewportWidget::paintEvent(QPaintEvent*)
 
 QString ViewportWidget::emptySurfaceHint() const
 {
-    if (!m_shown || !m_volume || m_shown->params.mode == gpu::RenderMode::Volume) return {};
+    const Volume* v = volume();
+    if (!m_shown || !v || m_shown->renderMode == RenderMode::Volume) return {};
     if (!m_shown->isovalue) return {};
     const QString iso = QString::number(*m_shown->isovalue, 'g', 6);
     QString hint;
@@ -456,18 +358,17 @@ QString ViewportWidget::emptySurfaceHint() const
                    .arg(iso, m_shown->surfaceError);
     } else {
         if (!m_shown->vertexCount || *m_shown->vertexCount != 0) return {};
-        const ValueRange stored = m_volume->storedRange();
-        const auto real = [this](double v) {
-            return QString::number(m_volume->rescale().toReal(v), 'g', 6);
-        };
+        const ValueRange real = v->realRange();
         hint = tr("No surface at isovalue %1: the data range is %2\u00a0…\u00a0%3")
-                   .arg(iso, real(stored.min), real(stored.max));
+                   .arg(iso, QString::number(real.min, 'g', 6), QString::number(real.max, 'g', 6));
     }
     // With several surfaces the hint is about the selected one, which the slider moves.
-    return m_surfaces.size() > 1 ? m_liveSurfaceName + ": " + hint : hint;
+    const SurfaceList& surfaces = m_scene->scene().surfaces;
+    return surfaces.size() > 1 ? QString::fromStdString(surfaces.selected().name) + ": " + hint
+                               : hint;
 }
 
-void ViewportWidget::paintOrientationLabels(const gpu::SceneParams& params)
+void ViewportWidget::paintOrientationLabels(const gpu::SceneParams& params, bool anatomical)
 {
     const OrientationMarkerLayout layout =
         orientationMarkerLayout(params.view, params.viewportSize);
@@ -481,7 +382,7 @@ void ViewportWidget::paintOrientationLabels(const gpu::SceneParams& params)
         const glm::vec2 p = len > 1e-3f ? tip + dir / len * 10.0f * float(dpr) : tip;
         at[a] = QPointF(p.x / dpr, height() - p.y / dpr);
     }
-    m_labels->setLabels(anatomical(), at);
+    m_labels->setLabels(anatomical, at);
 }
 
 glm::vec2 ViewportWidget::toNdc(const QPointF& p) const
@@ -509,11 +410,13 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* event)
     const glm::vec2 from = toNdc(m_lastMouse);
     const glm::vec2 to = toNdc(event->position());
     m_lastMouse = event->position();
-    if (m_drag == Drag::Rotate)
-        m_camera.rotateByDrag(from, to, aspect());
-    else
-        m_camera.pan(to - from, aspect());
-    scheduleFrame();
+    const float a = aspect();
+    m_scene->editCamera([&](OrbitCamera& camera) {
+        if (m_drag == Drag::Rotate)
+            camera.rotateByDrag(from, to, a);
+        else
+            camera.pan(to - from, a);
+    });
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* event)
@@ -527,8 +430,8 @@ void ViewportWidget::wheelEvent(QWheelEvent* event)
 {
     const double steps = event->angleDelta().y() / 120.0;
     if (steps != 0.0) {
-        m_camera.zoom(float(std::pow(1.15, steps)));
-        scheduleFrame();
+        m_scene->editCamera(
+            [&](OrbitCamera& camera) { camera.zoom(float(std::pow(1.15, steps))); });
     }
     event->accept();
 }

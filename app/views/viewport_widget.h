@@ -1,23 +1,22 @@
-// The 3D view: drives the engine's SceneRenderer with an OrbitCamera. Left drag orbits
-// (trackball), middle drag or Shift+left drag pans, the wheel zooms.
+// The 3D view: draws the scene (scene_model.h) through the engine's SceneRenderer. Left drag
+// orbits the scene's camera (trackball), middle drag or Shift+left drag pans, the wheel zooms.
 //
 // Never blocks: frames are rendered on a render thread of their own (FrameWorker) and shown
-// as images when they are done; the GUI thread only records what changed and posts the next
-// frame's request, so the slider and the camera follow the mouse even while a frame takes
-// longer than the mouse's pace. Requests made while a frame is in flight merge into one, the
-// newest: every frame shows the latest isovalue and camera. Once the view has been still for a
-// moment after a reduced-resolution volume frame, a full-resolution frame follows.
+// as images when they are done; each change of the scene posts the next frame's request, a copy
+// of the whole scene with this view's size and camera matrices, so the slider and the camera follow
+// the mouse even while a frame takes longer than the mouse's pace. Requests made while a frame is
+// in flight merge into one, the newest: every frame shows the latest isovalue and camera. Once the
+// view has been still for a moment after a reduced-resolution volume frame, a full-resolution frame
+// follows.
 //
 // GL: the render thread owns its context and every GPU object; the widget itself never touches
 // GL. The render thread starts when the widget is first shown.
 #pragma once
 
 #include "extraction/iso_mesh.h"
-#include "extraction/voxel_box.h"
 #include "gpu/scene_renderer.h"
 #include "scene/frame_policy.h"
-#include "scene/orbit_camera.h"
-#include "scene/transfer_function.h"
+#include "scene_model.h"
 #include "volume/volume.h"
 
 #include <QElapsedTimer>
@@ -39,58 +38,42 @@ class OrientationLabels;
 class ViewportWidget : public QWidget {
     Q_OBJECT
 public:
-    explicit ViewportWidget(QWidget* parent = nullptr);
+    // The scene outlives the view.
+    explicit ViewportWidget(SceneModel* scene, QWidget* parent = nullptr);
     ~ViewportWidget() override;
 
-    // Shows a new volume. Uploads at once when the render thread runs (returns the error
-    // message when the GPU cannot take it; the previous volume stays then), else when the view
-    // is first shown (errors then come through glError()).
-    std::optional<QString> setVolume(std::shared_ptr<const Volume> volume);
-    bool hasVolume() const { return m_volume != nullptr; }
-    const Volume* volume() const { return m_volume.get(); }
+    // Uploads a volume the scene is about to show, at once when the render thread runs: returns
+    // the error message when the GPU cannot take it (the scene keeps its volume then). Without
+    // a render thread yet, the scene's volume is uploaded when the view is first shown (errors
+    // then come through glError()). A scene whose volume was not uploaded here is uploaded when
+    // it changes.
+    std::optional<QString> uploadVolume(std::shared_ptr<const Volume> volume);
+    // The scene's volume.
+    bool hasVolume() const { return m_scene->hasVolume(); }
+    const Volume* volume() const { return m_scene->scene().volume.get(); }
     // The same, for work that outlives a volume change (background measurements).
-    std::shared_ptr<const Volume> sharedVolume() const { return m_volume; }
+    std::shared_ptr<const Volume> sharedVolume() const { return m_scene->scene().volume; }
+    const SceneModel& scene() const { return *m_scene; }
 
-    void setIsovalue(double real);
-    // The cells the surface keeps (voxel indices, inclusive); a new volume starts whole.
-    void setCrop(const VoxelBox& box);
-    double isovalue() const { return m_isovalueReal; }
-    void setTransferFunction(const TransferFunction& tf);
-    void setRenderMode(gpu::RenderMode mode);
-    gpu::RenderMode renderMode() const { return m_mode; }
-    void setSurfaceColor(const QColor& color);
-    QColor surfaceColor() const;
-    void setOrientationMarkerVisible(bool visible);
     // The crop box's outline and handles over the frame (crop_handles_3d.h drives it).
     void setCropBoxOverlay(const CropBoxOverlay& overlay);
-    // The isosurfaces to draw (surface_list_panel.h); liveId is the selected one, which
-    // setIsovalue() moves and the other calls below mean (liveName: for the empty-surface hint).
-    // Until the first call: one surface, setIsovalue's and setSurfaceColor's.
-    void setSurfaces(std::vector<gpu::SurfaceLayer> layers, std::uint32_t liveId,
-                     const QString& liveName);
-    // The slice views' planes in the 3D view (ViewLayout keeps them on the crosshair).
-    void setSlicePlanes(const gpu::SlicePlaneSettings& planes);
-    const gpu::SlicePlaneSettings& slicePlanes() const { return m_slicePlanes; }
-
-    OrbitCamera& camera() { return m_camera; }
-    void setProjection(Projection projection);
-    void setStandardView(StandardView view);
-    void resetView();
-    void fitView();
+    // The scene's camera matrices at this view's aspect (the camera is the scene's).
+    glm::mat4 viewMatrix() const;
+    glm::mat4 projectionMatrix() const;
+    float aspect() const;
     // True when the volume lives in patient space (DICOM): views and the marker use anatomical
     // names.
     bool anatomical() const;
 
-    // The surface last rendered as a welded mesh (GPU capture; waits for the frame in
-    // flight); empty when nothing is shown. Throws GlError if the GPU fails.
-    IsoMesh captureMesh();
-    // The same with the isovalue and crop it was extracted at (frame_worker.h).
+    // The live surface as last rendered, as a welded mesh with the isovalue and crop it was
+    // extracted at (GPU capture; waits for the frame in flight); empty when nothing is shown.
+    // Throws GlError if the GPU fails.
     CapturedSurface captureSurface();
-    // One surface's (setSurfaces' id) as last extracted; empty for a hidden or unknown one.
-    CapturedSurface captureSurface(std::uint32_t layerId);
-    // The isovalue (real units) of the surface on screen.
+    // One surface (a scene surface id) as last extracted; empty for a hidden or unknown one.
+    CapturedSurface captureSurface(std::uint32_t surfaceId);
+    // The isovalue (real units) of the live surface on screen.
     std::optional<double> renderedIsovalue() const;
-    // Whether the frame on screen shows the surface at the isovalue and crop set last, its
+    // Whether the frame on screen shows the live surface at the scene's isovalue and crop, its
     // triangle count known: a frame requested before a change can still arrive after it (a
     // session sets its crop once its volume, at its isovalue, is loaded).
     bool showsCurrentSurface() const;
@@ -134,39 +117,27 @@ protected:
 
 private:
     void startRenderThread();
+    void onSceneChanged(SceneChanges what);
     // Asks for a frame of the current state (posted at the end of this event-loop turn, so
     // several changes make one request).
     void scheduleFrame();
     // fullResolution: the still view's refinement of reduced-resolution volume rendering.
     void postFrameRequest(bool fullResolution);
     FrameRequest frameRequest(bool fullResolution) const;
-    VoxelBox requestedCrop() const; // m_crop where it fits the volume, else the whole volume
+    // Whether the render thread holds the scene's volume.
+    bool volumeUploaded() const;
     void showFrame(const std::shared_ptr<const RenderedFrame>& frame);
     void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
-    bool uploadVolume(QString* error);
     glm::vec2 toNdc(const QPointF& p) const;
-    float aspect() const;
-    void paintOrientationLabels(const gpu::SceneParams& params);
+    void paintOrientationLabels(const gpu::SceneParams& params, bool anatomical);
 
+    SceneModel* m_scene;
     std::unique_ptr<FrameWorker> m_worker;
     OrientationLabels* m_labels = nullptr;
-    std::shared_ptr<const Volume> m_volume;
-    bool m_volumeUploaded = false;
-    std::shared_ptr<const TransferFunction> m_transferFunction;
-    OrbitCamera m_camera;
-    gpu::RenderMode m_mode = gpu::RenderMode::Surface;
-    glm::vec3 m_surfaceColor{0.9f, 0.85f, 0.75f};
-    bool m_showMarker = true;
+    // The volume the render thread holds (the scene's once uploaded).
+    std::shared_ptr<const Volume> m_uploaded;
     CropBoxOverlay m_cropBoxOverlay;
-    gpu::SlicePlaneSettings m_slicePlanes;
-    std::vector<gpu::SurfaceLayer> m_surfaces; // empty: the single surface
-    std::uint32_t m_liveSurface = 0;
-    QString m_liveSurfaceName;
     QString m_rendererName;
-
-    std::optional<VoxelBox> m_crop; // none: the whole volume
-    double m_isovalueReal = 0.0;
-    bool m_isovalueSent = false; // the current isovalue has gone out with a request
     // Statistics, isovalue latency and the adaptive volume resolution (src/render), fed with
     // this monotonic clock.
     FramePolicy m_framePolicy;
@@ -177,7 +148,6 @@ private:
     QTimer m_heapTrimTimer; // gives the frames' freed heap back once the view is still
 
     std::shared_ptr<const RenderedFrame> m_shown; // the frame on screen
-    std::optional<double> m_shownIsovalue;
 
     enum class Drag { None, Rotate, Pan };
     Drag m_drag = Drag::None;

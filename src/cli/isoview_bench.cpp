@@ -172,7 +172,7 @@ isoview::gpu::SceneParams framing(const isoview::Volume& volume,
     params.projection = projection;
     params.viewportSize = {target.width(), target.height()};
     params.targetFramebuffer = target.framebuffer();
-    params.mode = isoview::gpu::RenderMode::Surface;
+    params.mode = isoview::RenderMode::Surface;
     params.orientationMarker = false;
     return params;
 }

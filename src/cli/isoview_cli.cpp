@@ -558,8 +558,7 @@ int main(int argc, char** argv)
 
             if (args->steps.any()) {
                 start = std::chrono::steady_clock::now();
-                PreparedMesh p = prepareMesh(mesh, volume, float(volume.rescale().toStored(iso)),
-                                             scene.crop(), args->steps);
+                PreparedMesh p = prepareMesh(mesh, volume, iso, scene.crop(), args->steps);
                 std::printf("%s", p.report.text().c_str());
                 std::printf("processing_ms: %.2f\n", millisecondsSince(start));
                 mesh =

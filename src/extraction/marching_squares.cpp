@@ -76,4 +76,11 @@ std::vector<ContourSegment> extractContour(std::span<const float> values, int wi
     return segments;
 }
 
+std::vector<ContourSegment> sliceContour(const VolumeSlice& slice, double isovalue)
+{
+    if (slice.width == 0) return {};
+    return extractContour(slice.stored, slice.width, slice.height,
+                          float(slice.rescale.toStored(isovalue)));
+}
+
 } // namespace isoview

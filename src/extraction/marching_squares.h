@@ -12,8 +12,10 @@
 //   choice, so this is the face's own boundary, not a guess from the cell mean.
 //
 // Example:
-//   std::vector<ContourSegment> c = extractContour(slice.stored, slice.width, slice.height, iso);
+//   std::vector<ContourSegment> c = sliceContour(slice, 300.0); // HU
 #pragma once
+
+#include "volume/volume_slice.h"
 
 #include <glm/glm.hpp>
 
@@ -39,5 +41,10 @@ struct ContourSegment {
 // width * height.
 std::vector<ContourSegment> extractContour(std::span<const float> values, int width, int height,
                                            float iso);
+
+// The contour of a volume slice at isovalue in REAL units (converted to the slice's stored
+// units here, as the 3D extraction converts it, so the contour lies where the surface crosses
+// the slice). Empty for an empty slice.
+std::vector<ContourSegment> sliceContour(const VolumeSlice& slice, double isovalue);
 
 } // namespace isoview

@@ -35,6 +35,7 @@
 #include "gpu/gpu_info.h"
 #include "scene/crop_box_handles.h"
 #include "scene/frame_policy.h"
+#include "scene/scene.h"
 #include "scene/transfer_function.h"
 #include "volume/volume.h"
 
@@ -48,8 +49,6 @@
 #include <vector>
 
 namespace isoview::gpu {
-
-enum class RenderMode { Surface, Volume, SurfaceAndVolume };
 
 // The slice views' three planes in the 3D view (i = index.x, j = index.y, k = index.z; clamped
 // to the volume), in grey through a window/level in real units, opaque: the surface cuts them

@@ -98,7 +98,7 @@ std::string PrintReport::text() const
     return out;
 }
 
-PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float isoStored,
+PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double isovalue,
                          const VoxelBox& crop, const PrintSteps& steps,
                          const PreparationProgress& progress)
 {
@@ -115,6 +115,7 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float iso
     r.trianglesBefore = surface.triangleCount();
 
     report("closing", 0.0);
+    const auto isoStored = float(volume.rescale().toStored(isovalue));
     IsoMesh raw = steps.closeBorders ? closeAtBorders(surface, volume, isoStored, crop) : surface;
     r.capTriangles = raw.triangleCount() - surface.triangleCount();
     raw = toPhysicalMesh(raw, volume.geometry());

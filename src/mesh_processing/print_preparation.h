@@ -89,8 +89,10 @@ struct PreparedMesh {
 using PreparationProgress = std::function<bool(std::string_view stage, double fraction)>;
 
 // surface: the extracted isosurface in index space (CPU reference or GPU capture), extracted
-// at isoStored from the cells of crop. Runs on the calling thread.
-PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, float isoStored,
+// at isovalue (REAL units, as the scene and the command line give it: converted to the volume's
+// stored units here, as the extraction converted it) from the cells of crop. Runs on the calling
+// thread.
+PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double isovalue,
                          const VoxelBox& crop, const PrintSteps& steps,
                          const PreparationProgress& progress = {});
 

@@ -30,7 +30,7 @@ double triangleArea(const IsoMesh& mesh, std::size_t t)
 
 } // namespace
 
-SurfaceMeasurements measureSurface(const IsoMesh& surface, const Volume& volume, float isoStored,
+SurfaceMeasurements measureSurface(const IsoMesh& surface, const Volume& volume, double isovalue,
                                    const VoxelBox& crop, const MeasurementProgress& progress)
 {
     // Validates indices (throws InvalidInputError) before anything indexes with them.
@@ -43,7 +43,9 @@ SurfaceMeasurements measureSurface(const IsoMesh& surface, const Volume& volume,
 
     // Caps are appended after the surface's triangles, so the first `triangles` are its own.
     const IsoMesh closed =
-        topology.boundaryEdges == 0 ? surface : closeAtBorders(surface, volume, isoStored, crop);
+        topology.boundaryEdges == 0
+            ? surface
+            : closeAtBorders(surface, volume, float(volume.rescale().toStored(isovalue)), crop);
     result.capTriangles = closed.triangleCount() - result.triangles;
     result.openAtBorder = result.capTriangles > 0;
     report(progress, 0.4);

@@ -13,7 +13,7 @@
 // mirroring geometry does not flip the sign.
 //
 // Example:
-//   SurfaceMeasurements m = measureSurface(surface, volume, isoStored, crop);
+//   SurfaceMeasurements m = measureSurface(surface, volume, 300.0 /* HU */, crop);
 //   std::printf("%.1f mm2, %.2f mL\n", m.areaMm2, m.volumeMl);
 #pragma once
 
@@ -43,11 +43,12 @@ struct SurfaceMeasurements {
 using MeasurementProgress = std::function<bool(double fraction)>;
 
 // surface: the extracted isosurface in index space (CPU reference or GPU capture), extracted at
-// isoStored from the cells of crop. Throws InvalidInputError when surface is not a valid mesh or
-// was not extracted from this volume, isovalue and crop (the caps miss a rim vertex),
-// CancelledError when progress says stop. Runs on the calling thread; linear in the triangles
-// (about a second for 2 M triangles), memory about three copies of the mesh.
-SurfaceMeasurements measureSurface(const IsoMesh& surface, const Volume& volume, float isoStored,
+// isovalue (REAL units; converted to stored units here) from the cells of crop. Throws
+// InvalidInputError when surface is not a valid mesh or was not extracted from this volume,
+// isovalue and crop (the caps miss a rim vertex), CancelledError when progress says stop. Runs on
+// the calling thread; linear in the triangles (about a second for 2 M triangles), memory about
+// three copies of the mesh.
+SurfaceMeasurements measureSurface(const IsoMesh& surface, const Volume& volume, double isovalue,
                                    const VoxelBox& crop, const MeasurementProgress& progress = {});
 
 } // namespace isoview

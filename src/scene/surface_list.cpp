@@ -54,6 +54,26 @@ SurfaceList::SurfaceList(double isovalue)
     m_surfaces.push_back(Surface{m_nextId++, "Surface 1", isovalue, std::nullopt, 1.0f, true});
 }
 
+SurfaceList::SurfaceList(const SurfaceList& other)
+    : m_surfaces(other.m_surfaces), m_selected(other.m_selected), m_nextId(other.m_nextId),
+      m_added(other.m_added)
+{
+}
+
+SurfaceList& SurfaceList::operator=(const SurfaceList& other)
+{
+    m_surfaces = other.m_surfaces;
+    m_selected = other.m_selected;
+    m_nextId = other.m_nextId;
+    m_added = other.m_added;
+    return *this;
+}
+
+bool SurfaceList::operator==(const SurfaceList& other) const
+{
+    return m_surfaces == other.m_surfaces && m_selected == other.m_selected;
+}
+
 const std::vector<glm::vec3>& SurfaceList::palette()
 {
     static const std::vector<glm::vec3> colors = {

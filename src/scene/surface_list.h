@@ -10,6 +10,10 @@
 // Threads: not thread-safe; one owner (the GUI thread). Cost: a handful of surfaces, linear
 // look-ups.
 //
+// Copies: a list is a value (a Scene holds one, and each frame request copies the scene). The
+// listener belongs to the object, not to its value: a copy starts without one, and assigning
+// a list to another keeps the target's listener (and tells it nothing: reset() is the edit).
+//
 // Example:
 //   SurfaceList list(40.0);              // "Surface 1" at 40, selected
 //   const auto bone = list.add(300.0);   // "Surface 2", the palette's next colour, selected
@@ -54,6 +58,10 @@ public:
 
     // One surface, "Surface 1", at isovalue, coloured by the transfer function.
     explicit SurfaceList(double isovalue = 0.0);
+    SurfaceList(const SurfaceList& other);
+    SurfaceList& operator=(const SurfaceList& other);
+    // The surfaces and the selection; the listener is not compared.
+    bool operator==(const SurfaceList& other) const;
 
     const std::vector<Surface>& surfaces() const { return m_surfaces; }
     std::size_t size() const { return m_surfaces.size(); }

@@ -46,12 +46,12 @@ std::string quoted(const std::filesystem::path& path)
     return "'" + path.string() + "'";
 }
 
-std::string_view renderModeName(SessionRenderMode mode)
+std::string_view renderModeName(RenderMode mode)
 {
     switch (mode) {
-    case SessionRenderMode::Surface: return "surface";
-    case SessionRenderMode::Volume: return "volume";
-    case SessionRenderMode::SurfaceAndVolume: return "both";
+    case RenderMode::Surface: return "surface";
+    case RenderMode::Volume: return "volume";
+    case RenderMode::SurfaceAndVolume: return "both";
     }
     return "surface";
 }
@@ -467,9 +467,8 @@ private:
         if (const Json* m = optional(j, "mode")) {
             const std::string& mode = string(*m, name(section, "mode"));
             bool known = false;
-            for (SessionRenderMode candidate :
-                 {SessionRenderMode::Surface, SessionRenderMode::Volume,
-                  SessionRenderMode::SurfaceAndVolume}) {
+            for (RenderMode candidate :
+                 {RenderMode::Surface, RenderMode::Volume, RenderMode::SurfaceAndVolume}) {
                 if (mode == renderModeName(candidate)) {
                     s.renderMode = candidate;
                     known = true;

@@ -44,6 +44,7 @@
 #include "extraction/voxel_box.h"
 #include "io/volume_loader.h"
 #include "scene/orbit_camera.h"
+#include "scene/scene.h"
 #include "scene/surface_list.h"
 #include "scene/transfer_function.h"
 
@@ -70,8 +71,6 @@ struct SessionVolume {
     std::optional<io::RawVolumeParameters> raw; // raw data whose layout the user gave
 };
 
-enum class SessionRenderMode { Surface, Volume, SurfaceAndVolume };
-
 // The slice views' part: layout, window/level (real units) and the crosshair, in voxel index
 // space (which also fixes the three slices shown).
 struct SessionSliceViews {
@@ -92,7 +91,7 @@ struct Session {
     TransferFunction transferFunction;
     std::optional<OrbitCamera::Pose> camera;
     std::optional<VoxelBox> crop; // none: the whole volume
-    SessionRenderMode renderMode = SessionRenderMode::Surface;
+    RenderMode renderMode = RenderMode::Surface;
     bool orientationMarker = true;
     std::optional<glm::vec3> surfaceColor; // linear RGB in [0, 1]; none: the transfer function's
     std::optional<SessionSliceViews> sliceViews;

@@ -205,4 +205,11 @@ float Volume::valueAt(std::uint32_t i, std::uint32_t j, std::uint32_t k) const
                    std::size_t(m_dims.x) * (std::size_t(j) + std::size_t(m_dims.y) * k));
 }
 
+ValueRange Volume::realRange() const
+{
+    const double a = m_rescale.toReal(m_range.min);
+    const double b = m_rescale.toReal(m_range.max);
+    return {std::min(a, b), std::max(a, b)};
+}
+
 } // namespace isoview

@@ -141,6 +141,9 @@ public:
     // Minimum and maximum finite stored values other than metadata().paddingValue (computed
     // at construction and when setMetadata changes the padding value).
     ValueRange storedRange() const { return m_range; }
+    // The same values in real units (through rescale()), ordered: what every layer above the
+    // engine shows and edits (the histogram's, the slider's, the transfer function's range).
+    ValueRange realRange() const;
 
     // The files this volume was read from, which writers refuse to replace while any copy of
     // the volume lives (core/protected_inputs.h). loadVolume sets it; null for volumes made in

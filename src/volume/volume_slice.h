@@ -69,6 +69,8 @@ struct VolumeSlice {
     VolumeGeometry geometry;
 
     float storedAt(int x, int y) const { return stored[std::size_t(y) * std::size_t(width) + x]; }
+    // The same voxel in real units (HU for CT): what views show.
+    double realAt(int x, int y) const { return rescale.toReal(storedAt(x, y)); }
     // The index-space point of pixel (x, y); fractional pixels give fractional indices.
     glm::dvec3 indexAt(glm::dvec2 pixel) const;
     // Its physical position (mm; LPS in patient space), honouring sliceOrigins.

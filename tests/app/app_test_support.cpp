@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -81,6 +82,13 @@ void onModalDialog(std::function<void(QWidget*)> act)
         }
     });
     timer->start();
+}
+
+QAction* action(const QObject& window, const char* name)
+{
+    auto* found = window.findChild<QAction*>(name);
+    EXPECT_NE(found, nullptr) << "the window has no action " << name;
+    return found;
 }
 
 } // namespace isoview::app::test

@@ -6,6 +6,8 @@
 #include <functional>
 #include <memory>
 
+class QAction;
+class QObject;
 class QWidget;
 
 namespace isoview::app::test {
@@ -30,6 +32,13 @@ template <typename Pred> bool waitUntil(Pred pred, int timeoutMs = 20000);
 // window can take the activation between our request and its arrival, so the request is
 // repeated until it holds instead of made once.
 bool activate(QWidget& widget, int timeoutMs = 20000);
+
+// The window's part of type T (a panel, tool, controller): found among its children, as a user
+// finds it on screen, so the window need not hand its parts out. A missing part fails the test
+// (and gives null).
+template <class T> T* part(const QObject& window);
+// The window's action named `name` (QObject::objectName); a missing one fails the test.
+QAction* action(const QObject& window, const char* name);
 
 // A dialog shown and exposed on screen for a test, and its named children (a child that is
 // missing fails the test). Each dialog's test derives its driver from it.
@@ -64,6 +73,13 @@ Widget* isoview::app::test::ShownDialog<Dialog>::child(const char* name) const
     auto* widget = dialog->template findChild<Widget*>(name);
     EXPECT_NE(widget, nullptr) << name;
     return widget;
+}
+
+template <class T> T* isoview::app::test::part(const QObject& window)
+{
+    T* found = window.findChild<T*>();
+    EXPECT_NE(found, nullptr) << "the window has no " << T::staticMetaObject.className();
+    return found;
 }
 
 template <typename Pred> bool isoview::app::test::waitUntil(Pred pred, int timeoutMs)

@@ -7,6 +7,7 @@
 #include "extraction/cpu_marching_cubes.h"
 #include "extraction/mesh_metrics.h"
 #include "loading/raw_import_dialog.h"
+#include "loading/recent_files.h"
 #include "loading/series_picker_dialog.h"
 #include "main_window.h"
 #include "mesh_processing/mesh_components.h"
@@ -14,6 +15,7 @@
 #include "support/temp_dir.h"
 #include "surfaces/isovalue_panel.h"
 #include "test_paths.h"
+#include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
 
@@ -48,6 +50,8 @@
 namespace isoview::app {
 namespace {
 
+using test::part;
+
 using test::waitUntil;
 
 QString samplePath()
@@ -80,7 +84,7 @@ bool waitForSurface(MainWindow& w, int timeoutMs = 30000)
     return waitUntil(
         [&] {
             const std::optional<double> shown = w.viewport()->renderedIsovalue();
-            return shown && *shown == w.isovaluePanel()->isovalue() && shownTriangles(w);
+            return shown && *shown == part<IsovaluePanel>(w)->isovalue() && shownTriangles(w);
         },
         timeoutMs);
 }
@@ -239,7 +243,7 @@ TEST(MainWindowTest, SettingTheIsovalueChangesTheTriangleCountShown)
 {
     auto w = openSample();
     const std::uint64_t before = *shownTriangles(*w);
-    w->isovaluePanel()->setIsovalue(300.0);
+    part<IsovaluePanel>(*w)->setIsovalue(300.0);
     ASSERT_TRUE(waitForSurface(*w));
     const std::uint64_t after = *shownTriangles(*w);
     EXPECT_NE(after, before);
@@ -249,7 +253,7 @@ TEST(MainWindowTest, SettingTheIsovalueChangesTheTriangleCountShown)
 TEST(MainWindowTest, SliderDragOfHundredStepsEndsOnTheLastValue)
 {
     auto w = openSample();
-    auto* slider = w->isovaluePanel()->findChild<QSlider*>();
+    auto* slider = part<IsovaluePanel>(*w)->findChild<QSlider*>();
     ASSERT_NE(slider, nullptr);
     QStyleOptionSlider option;
     option.initFrom(slider);
@@ -268,7 +272,7 @@ TEST(MainWindowTest, SliderDragOfHundredStepsEndsOnTheLastValue)
                           Qt::NoModifier);
         QApplication::sendEvent(slider, &event);
     };
-    QSignalSpy changes(w->isovaluePanel(), &IsovaluePanel::isovalueChanged);
+    QSignalSpy changes(part<IsovaluePanel>(*w), &IsovaluePanel::isovalueChanged);
     send(QEvent::MouseButtonPress, start, Qt::LeftButton);
     QPoint at = start;
     for (int i = 1; i <= 100; ++i) {
@@ -279,7 +283,7 @@ TEST(MainWindowTest, SliderDragOfHundredStepsEndsOnTheLastValue)
     send(QEvent::MouseButtonRelease, at, Qt::NoButton);
     EXPECT_GE(changes.count(), 50); // the drag really moved the value, step after step
     const double last = changes.last().at(0).toDouble();
-    EXPECT_EQ(w->isovaluePanel()->isovalue(), last);
+    EXPECT_EQ(part<IsovaluePanel>(*w)->isovalue(), last);
     ASSERT_TRUE(waitForSurface(*w));
     EXPECT_EQ(*w->viewport()->renderedIsovalue(), last);
     EXPECT_EQ(*shownTriangles(*w), cpuTriangles(*w->document()->volume, last));
@@ -417,8 +421,8 @@ TEST(MainWindowTest, ACorruptFileShowsAnErrorAndKeepsThePreviousVolume)
     EXPECT_TRUE(box->text().contains("bytes")) << box->text().toStdString();
     box->close();
     EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(128, 128, 85));
-    w->isovaluePanel()->setIsovalue(41.0);
-    w->isovaluePanel()->setIsovalue(40.0);
+    part<IsovaluePanel>(*w)->setIsovalue(41.0);
+    part<IsovaluePanel>(*w)->setIsovalue(40.0);
     ASSERT_TRUE(waitForSurface(*w));
     EXPECT_EQ(*shownTriangles(*w), triangles);
 }
@@ -494,8 +498,8 @@ TEST(MainWindowTest, AScreenshotIntoAFifoIsRefusedAndTheFifoStays)
 TEST(MainWindowTest, OpenedFilesAreRememberedAsRecent)
 {
     auto w = openSample();
-    ASSERT_FALSE(w->recentFiles().isEmpty());
-    EXPECT_EQ(w->recentFiles().first(), samplePath());
+    ASSERT_FALSE(part<RecentFiles>(*w)->paths().isEmpty());
+    EXPECT_EQ(part<RecentFiles>(*w)->paths().first(), samplePath());
 }
 
 TEST(MainWindowTest, DroppingAFileOpensIt)
@@ -515,8 +519,8 @@ TEST(MainWindowTest, DroppingAFileOpensIt)
     EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(64, 64, 64));
     ASSERT_TRUE(waitForSurface(*w));
     EXPECT_EQ(*shownTriangles(*w),
-              cpuTriangles(*w->document()->volume, w->isovaluePanel()->isovalue()));
-    EXPECT_EQ(w->recentFiles().first(), neghip);
+              cpuTriangles(*w->document()->volume, part<IsovaluePanel>(*w)->isovalue()));
+    EXPECT_EQ(part<RecentFiles>(*w)->paths().first(), neghip);
 }
 
 TEST(MainWindowTest, AFolderOfTwoSeriesAsksWhichAndLoadsThatOne)
@@ -672,10 +676,10 @@ TEST(MainWindowTest, SettingsAreRememberedByTheNextWindow)
         w->close(); // saves the settings
     }
     MainWindow next;
-    EXPECT_EQ(next.viewport()->renderMode(), gpu::RenderMode::SurfaceAndVolume);
-    EXPECT_EQ(next.viewport()->camera().projection(), Projection::Orthographic);
-    ASSERT_FALSE(next.recentFiles().isEmpty());
-    EXPECT_EQ(next.recentFiles().first(), samplePath());
+    EXPECT_EQ(next.scene()->scene().renderMode, RenderMode::SurfaceAndVolume);
+    EXPECT_EQ(next.scene()->scene().camera.projection(), Projection::Orthographic);
+    ASSERT_FALSE(part<RecentFiles>(next)->paths().isEmpty());
+    EXPECT_EQ(part<RecentFiles>(next)->paths().first(), samplePath());
     for (QAction* a : next.findChildren<QAction*>()) {
         if (a->text() == "&Surface") a->trigger(); // leave the next tests the default mode
         if (a->text() == "&Orthographic Projection") a->setChecked(false);

@@ -13,6 +13,7 @@
 #include "surfaces/isovalue_panel.h"
 #include "test_paths.h"
 #include "transfer_function/transfer_function_panel.h"
+#include "views/viewport_widget.h"
 
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
@@ -38,6 +39,8 @@
 
 namespace isoview::app {
 namespace {
+
+using test::part;
 
 namespace fs = std::filesystem;
 using test::waitUntil;
@@ -118,7 +121,7 @@ void writeCtSeries(const fs::path& folder, const std::vector<double>& z,
 TEST(WindowPolish, CtrlZInThe3DViewUndoesTheLastTransferFunctionEdit)
 {
     auto w = openVolume(samplePath(), 40.0);
-    TransferFunctionPanel* tf = w->transferFunctionPanel();
+    TransferFunctionPanel* tf = part<TransferFunctionPanel>(*w);
     const TransferFunction start = tf->transferFunction();
     tf->applyPreset(TransferPreset::CtBone);
     const TransferFunction bone = tf->transferFunction();
@@ -176,7 +179,7 @@ TEST(WindowPolish, CropEditsAreUndoableOneStepPerSpinBoxRun)
 
     // A new volume starts a fresh history.
     openAgain(*w, samplePath());
-    EXPECT_FALSE(w->transferFunctionPanel()->undoStack()->canUndo());
+    EXPECT_FALSE(part<TransferFunctionPanel>(*w)->undoStack()->canUndo());
 }
 
 // ---- the transfer function of a new volume --------------------------------------------------
@@ -185,7 +188,7 @@ TEST(WindowPolish, EachNewVolumeStartsFromItsModalitysDefaultUnlessKept)
 {
     QSettings().remove("transferFunction/keep");
     auto w = openVolume(samplePath(), 40.0);
-    TransferFunctionPanel* tf = w->transferFunctionPanel();
+    TransferFunctionPanel* tf = part<TransferFunctionPanel>(*w);
     const TransferFunction modalityDefault = defaultTransferFunction(*w->document()->volume);
     EXPECT_EQ(tf->transferFunction(), modalityDefault);
     EXPECT_EQ(tf->activePreset(), TransferPreset::Mr) << "the box shows the default's preset";
@@ -213,7 +216,7 @@ TEST(WindowPolish, EachNewVolumeStartsFromItsModalitysDefaultUnlessKept)
     {
         auto next = openVolume(samplePath(), 40.0);
         EXPECT_TRUE(actionNamed(*next, "keepTransferFunctionAction")->isChecked());
-        EXPECT_EQ(next->transferFunctionPanel()->transferFunction(), lung);
+        EXPECT_EQ(part<TransferFunctionPanel>(*next)->transferFunction(), lung);
         actionNamed(*next, "keepTransferFunctionAction")->setChecked(false);
         next->close();
     }
@@ -350,9 +353,9 @@ TEST(WindowPolish, AnEmptySurfaceShowsTheIsovalueAndTheDataRange)
     test::saveScreenshot(*w, "window_empty_surface_hint");
 
     // Volume rendering alone draws no surface: no hint.
-    w->viewport()->setRenderMode(gpu::RenderMode::Volume);
+    w->scene()->setRenderMode(RenderMode::Volume);
     ASSERT_TRUE(waitUntil([&] { return w->viewport()->emptySurfaceHint().isEmpty(); }));
-    w->viewport()->setRenderMode(gpu::RenderMode::Surface);
+    w->scene()->setRenderMode(RenderMode::Surface);
     crop->reset();
     ASSERT_TRUE(
         waitUntil([&] { return w->viewport()->lastFrameStats().triangles.value_or(0) > 0; }));

@@ -110,7 +110,7 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
 {
     const Volume volume = wavyField(false);
     const glm::ivec2 size(80, 80);
-    const auto render = [&](SceneRenderer& scene, gpu::RenderMode mode) {
+    const auto render = [&](SceneRenderer& scene, RenderMode mode) {
         gpu::OffscreenTarget target(size.x, size.y);
         gpu::SceneParams p;
         const glm::vec3 centre(16.0f, 16.0f, 25.0f);
@@ -128,8 +128,8 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
     SceneRenderer whole(options(GetParam(), 0));
     bricked.setVolume(volume);
     whole.setVolume(volume);
-    const auto a = render(bricked, gpu::RenderMode::Surface);
-    const auto b = render(whole, gpu::RenderMode::Surface);
+    const auto a = render(bricked, RenderMode::Surface);
+    const auto b = render(whole, RenderMode::Surface);
     ASSERT_EQ(a.size(), b.size());
     std::size_t different = 0;
     for (std::size_t i = 0; i < a.size(); ++i)
@@ -138,11 +138,11 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
 
     bricked.setTransferFunction(
         TransferFunction({{-2.0, glm::vec3(1.0f), 0.0f}, {2.0, glm::vec3(1.0f), 0.6f}}));
-    const auto volumeImage = render(bricked, gpu::RenderMode::Volume);
+    const auto volumeImage = render(bricked, RenderMode::Volume);
     const auto background = [&] {
         SceneRenderer empty(options(GetParam(), kSmallTexture));
         empty.setVolume(volume);
-        return render(empty, gpu::RenderMode::Volume); // no transfer function: background only
+        return render(empty, RenderMode::Volume); // no transfer function: background only
     }();
     std::size_t lit = 0;
     std::size_t surface = 0;

@@ -34,7 +34,6 @@ namespace isoview::test {
 namespace {
 
 namespace fs = std::filesystem;
-using gpu::RenderMode;
 
 constexpr int kSize = 256;
 constexpr int kChannelTolerance = 16;           // of 255
@@ -153,7 +152,7 @@ class ImageBaselineTest : public GlTest, public ::testing::WithParamInterface<Re
 } // namespace
 } // namespace isoview::test
 
-namespace isoview::gpu {
+namespace isoview {
 // Names the mode in test output (found by argument-dependent lookup).
 void PrintTo(RenderMode mode, std::ostream* os)
 {
@@ -161,7 +160,7 @@ void PrintTo(RenderMode mode, std::ostream* os)
             : mode == RenderMode::Volume ? "volume"
                                          : "surface_and_volume");
 }
-} // namespace isoview::gpu
+} // namespace isoview
 
 namespace isoview::test {
 namespace {

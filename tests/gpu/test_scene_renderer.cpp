@@ -29,7 +29,6 @@
 namespace isoview::test {
 namespace {
 
-using gpu::RenderMode;
 using gpu::SceneParams;
 using gpu::SceneRenderer;
 

@@ -24,7 +24,6 @@
 namespace isoview::test {
 namespace {
 
-using gpu::RenderMode;
 using gpu::SceneParams;
 using gpu::SceneRenderer;
 

@@ -56,7 +56,7 @@ Session fullSession(const fs::path& volumePath)
                                  glm::normalize(glm::quat(0.9f, 0.1f, -0.3f, 0.2f)),
                                  Projection::Orthographic};
     s.crop = VoxelBox{{3, 4, 5}, {60, 40, 30}};
-    s.renderMode = SessionRenderMode::SurfaceAndVolume;
+    s.renderMode = RenderMode::SurfaceAndVolume;
     s.orientationMarker = false;
     s.surfaceColor = glm::vec3(0.1f, 0.7f, 0.33f);
     s.sliceViews = SessionSliceViews{"1x3", 40.0, 400.0, glm::dvec3(31.5, 0.0, 12.25)};
@@ -125,7 +125,7 @@ TEST(SessionTest, OptionalSectionsMayBeLeftOut)
     EXPECT_FALSE(s.camera || s.crop || s.surfaceColor || s.sliceViews || s.volume.raw ||
                  s.volume.seriesIndex);
     EXPECT_EQ(s.transferFunction.size(), 0u);
-    EXPECT_EQ(s.renderMode, SessionRenderMode::Surface);
+    EXPECT_EQ(s.renderMode, RenderMode::Surface);
     EXPECT_TRUE(s.orientationMarker);
 }
 

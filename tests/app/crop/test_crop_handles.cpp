@@ -36,6 +36,8 @@
 namespace isoview::app {
 namespace {
 
+using test::part;
+
 using test::waitUntil;
 
 std::unique_ptr<MainWindow> openSample(bool showCropDock)
@@ -53,7 +55,7 @@ std::unique_ptr<MainWindow> openSample(bool showCropDock)
     EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
     EXPECT_TRUE(waitUntil([&] {
         const auto shown = w->viewport()->renderedIsovalue();
-        return shown && *shown == w->isovaluePanel()->isovalue();
+        return shown && *shown == part<IsovaluePanel>(*w)->isovalue();
     }));
     if (showCropDock) w->findChild<QDockWidget*>("cropDock")->show();
     QCoreApplication::processEvents();
@@ -109,10 +111,10 @@ double rowOf(const VolumeSlice& s, std::uint32_t index)
 TEST(CropHandlesTest, DraggingASliceEdgeChangesThatAxisRangeAndUndoRestoresIt)
 {
     auto w = openSample(true);
-    CropPanel* crop = w->cropPanel();
+    CropPanel* crop = part<CropPanel>(*w);
     const Volume& v = *w->document()->volume;
-    QUndoStack* undo = w->transferFunctionPanel()->undoStack();
-    SliceView* axial = w->viewLayout()->sliceView(SliceOrientation::Axial);
+    QUndoStack* undo = part<TransferFunctionPanel>(*w)->undoStack();
+    SliceView* axial = part<ViewLayout>(*w)->sliceView(SliceOrientation::Axial);
     const VolumeSlice& s = axial->slice();
     const int col = s.axes.columnAxis;
     const int row = s.axes.rowAxis;
@@ -194,10 +196,10 @@ TEST(CropHandlesTest, DraggingASliceEdgeChangesThatAxisRangeAndUndoRestoresIt)
 TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
 {
     auto w = openSample(true);
-    CropPanel* crop = w->cropPanel();
+    CropPanel* crop = part<CropPanel>(*w);
     const Volume& v = *w->document()->volume;
     ViewportWidget* view = w->viewport();
-    view->setStandardView(StandardView::Anterior);
+    w->scene()->editCamera([](OrbitCamera& c) { c.setStandardView(StandardView::Anterior); });
     QCoreApplication::processEvents();
     const VoxelBox start{{10, 12, 8}, {110, 100, 70}}; // inside the 128 x 128 x 85 sample
     crop->setBox(start);
@@ -207,9 +209,7 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
 
     // Where the I-last handle is and how far one voxel along I moves it on screen, from the
     // camera's own matrices.
-    const float aspect = float(view->width()) / float(view->height());
-    const glm::dmat4 toClip = glm::dmat4(view->camera().projectionMatrix(aspect)) *
-                              glm::dmat4(view->camera().viewMatrix());
+    const glm::dmat4 toClip = glm::dmat4(view->projectionMatrix()) * glm::dmat4(view->viewMatrix());
     const auto window = [&](glm::dvec3 index) {
         const glm::dvec4 c = toClip * glm::dvec4(v.geometry().toPhysical(index), 1.0);
         return QPointF((c.x / c.w + 1.0) * 0.5 * view->width(),
@@ -245,8 +245,8 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
 
     // 60 pixels inward along the axis' screen direction.
     const QPointF inward = -perVoxel / pixelsPerVoxel * 60.0;
-    const glm::mat4 cameraBefore = view->camera().viewMatrix();
-    QUndoStack* undo = w->transferFunctionPanel()->undoStack();
+    const glm::mat4 cameraBefore = view->viewMatrix();
+    QUndoStack* undo = part<TransferFunctionPanel>(*w)->undoStack();
     const int steps = undo->count();
     drag(view, handle, handle + inward);
     VoxelBox expected = start;
@@ -254,7 +254,7 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
     EXPECT_EQ(crop->box(), expected) << "axis " << axis << ", pixels per voxel " << pixelsPerVoxel;
     EXPECT_LT(expected.last[axis], start.last[axis]);
     EXPECT_EQ(undo->count(), steps + 1);
-    EXPECT_EQ(view->camera().viewMatrix(), cameraBefore) << "the handle drag orbited";
+    EXPECT_EQ(view->viewMatrix(), cameraBefore) << "the handle drag orbited";
 
     const std::uint64_t reference =
         extractIsosurfaceCpu(v, float(v.rescale().toStored(40.0)), expected).triangleCount();
@@ -263,12 +263,12 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
     test::saveScreenshot(*w, "crop_handles_3d");
     // The volume rendering is cut at the same box (to look at).
     QSignalSpy frames(view, &ViewportWidget::frameShown);
-    view->setRenderMode(gpu::RenderMode::Volume);
+    w->scene()->setRenderMode(RenderMode::Volume);
     EXPECT_TRUE(waitUntil([&] {
         return frames.count() > 0 && view->shownVolumeResolution() == std::optional(1.0f);
     }));
     test::saveScreenshot(*w, "crop_handles_3d_volume");
-    view->setRenderMode(gpu::RenderMode::Surface);
+    w->scene()->setRenderMode(RenderMode::Surface);
 
     // Escape during a drag puts the box back, with no undo step.
     glm::dvec3 movedCentre = (glm::dvec3(expected.first) + glm::dvec3(expected.last)) * 0.5;
@@ -283,13 +283,13 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
     send(view, QEvent::MouseButtonRelease, moved + inward * 0.5, Qt::LeftButton, Qt::NoButton);
     EXPECT_EQ(crop->box(), expected);
     EXPECT_EQ(undo->count(), steps + 1);
-    EXPECT_EQ(view->camera().viewMatrix(), cameraBefore);
+    EXPECT_EQ(view->viewMatrix(), cameraBefore);
 
     // Away from every handle the drag orbits and the box stays.
     const QPointF corner(12.0, 12.0);
     ASSERT_FALSE(handles->faceAt(corner));
     drag(view, corner, corner + QPointF(40.0, 25.0));
-    EXPECT_NE(view->camera().viewMatrix(), cameraBefore);
+    EXPECT_NE(view->viewMatrix(), cameraBefore);
     EXPECT_EQ(crop->box(), expected);
 
     undo->undo();
@@ -302,13 +302,13 @@ TEST(CropHandlesTest, WithoutTheToolAClickMovesTheCrosshairAndTheToggleIsRemembe
     auto* tool = w->findChild<CropTool*>("cropTool");
     ASSERT_NE(tool, nullptr);
     EXPECT_FALSE(tool->active());
-    SliceView* axial = w->viewLayout()->sliceView(SliceOrientation::Axial);
+    SliceView* axial = part<ViewLayout>(*w)->sliceView(SliceOrientation::Axial);
     const VolumeSlice& s = axial->slice();
-    const VoxelBox whole = w->cropPanel()->box();
+    const VoxelBox whole = part<CropPanel>(*w)->box();
     const QPointF edge =
         axial->widgetPointOfPixel({columnOf(s, whole.last[s.axes.columnAxis]), rowOf(s, 20)});
     drag(axial, edge, axial->widgetPointOfPixel({columnOf(s, 60), rowOf(s, 20)}));
-    EXPECT_EQ(w->cropPanel()->box(), whole);
+    EXPECT_EQ(part<CropPanel>(*w)->box(), whole);
     EXPECT_NEAR(axial->crosshair()[s.axes.columnAxis], 60.0, 0.51);
 
     // View > Show Crop Box turns the handles on without the dock, and is remembered.
@@ -317,11 +317,11 @@ TEST(CropHandlesTest, WithoutTheToolAClickMovesTheCrosshairAndTheToggleIsRemembe
     EXPECT_TRUE(QSettings().value("view/showCropBox").toBool());
     EXPECT_TRUE(w->viewport()->findChild<CropHandles3D*>("cropHandles3D")->active());
     // Reset (Shift+B) is an undoable edit.
-    w->cropPanel()->setBox({{1, 2, 3}, {50, 60, 70}});
+    part<CropPanel>(*w)->setBox({{1, 2, 3}, {50, 60, 70}});
     tool->resetAction()->trigger();
-    EXPECT_EQ(w->cropPanel()->box(), whole);
-    w->transferFunctionPanel()->undoStack()->undo();
-    EXPECT_EQ(w->cropPanel()->box(), (VoxelBox{{1, 2, 3}, {50, 60, 70}}));
+    EXPECT_EQ(part<CropPanel>(*w)->box(), whole);
+    part<TransferFunctionPanel>(*w)->undoStack()->undo();
+    EXPECT_EQ(part<CropPanel>(*w)->box(), (VoxelBox{{1, 2, 3}, {50, 60, 70}}));
     EXPECT_EQ(tool->resetAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_B));
     tool->showAction()->trigger();
     EXPECT_FALSE(tool->active());

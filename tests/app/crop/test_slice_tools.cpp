@@ -28,6 +28,8 @@
 namespace isoview::app {
 namespace {
 
+using test::part;
+
 using test::waitUntil;
 
 const glm::dvec3 kSpacing(0.7, 0.9, 1.3);
@@ -67,7 +69,7 @@ struct Window {
         EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
     }
     ~Window() { QSettings().remove("views/layout"); }
-    ViewLayout& layout() { return *w->viewLayout(); }
+    ViewLayout& layout() { return *part<ViewLayout>(*w); }
 
     isoview::test::TempDir dir;
     std::unique_ptr<MainWindow> w;
@@ -76,36 +78,37 @@ struct Window {
 TEST(SliceToolsTest, SlicePlanesFollowTheCrosshairAndWindowAndTheirToggleIsRemembered)
 {
     Window win;
-    const gpu::SlicePlaneSettings& planes = win.w->viewport()->slicePlanes();
-    EXPECT_FALSE(planes.show) << "off by default: opaque planes hide the surfaces";
+    // What the 3D view draws of the planes is the scene's (the renderer reads the same values).
+    const Scene& scene = win.w->scene()->scene();
+    EXPECT_FALSE(scene.slicePlanesShown()) << "off by default: opaque planes hide the surfaces";
     QAction* toggle = win.layout().slicePlanesAction();
     toggle->trigger();
-    EXPECT_TRUE(planes.show) << "on in the 2 x 2 layout once asked for";
-    EXPECT_EQ(planes.index, glm::uvec3(kDims / 2u));
+    EXPECT_TRUE(scene.slicePlanesShown()) << "on in the 2 x 2 layout once asked for";
+    EXPECT_EQ(scene.sliceIndices(), glm::uvec3(kDims / 2u));
     win.layout().setCrosshair({3.2, 7.6, 11.0});
-    EXPECT_EQ(planes.index, glm::uvec3(3, 8, 11));
+    EXPECT_EQ(scene.sliceIndices(), glm::uvec3(3, 8, 11));
     win.layout().setWindowLevel({12.0, 34.0});
-    EXPECT_EQ(planes.windowCenter, 12.0);
-    EXPECT_EQ(planes.windowWidth, 34.0);
+    EXPECT_EQ(scene.slices.window.center, 12.0);
+    EXPECT_EQ(scene.slices.window.width, 34.0);
 
     win.layout().setLayout(ViewLayout::Layout::ThreeDOnly);
-    EXPECT_FALSE(planes.show) << "no crosshair to follow without the slice views";
+    EXPECT_FALSE(scene.slicePlanesShown()) << "no crosshair to follow without the slice views";
     win.layout().setLayout(ViewLayout::Layout::Row1x3);
-    EXPECT_TRUE(planes.show);
+    EXPECT_TRUE(scene.slicePlanesShown());
 
     EXPECT_EQ(toggle->shortcut(), QKeySequence(Qt::Key_P));
     toggle->trigger();
-    EXPECT_FALSE(planes.show);
+    EXPECT_FALSE(scene.slicePlanesShown());
     EXPECT_FALSE(QSettings().value("views/slicePlanesIn3D").toBool());
     MainWindow second;
-    EXPECT_FALSE(second.viewLayout()->slicePlanesAction()->isChecked()) << "remembered";
+    EXPECT_FALSE(part<ViewLayout>(second)->slicePlanesAction()->isChecked()) << "remembered";
     QSettings().remove("views/slicePlanesIn3D");
 }
 
 TEST(SliceToolsTest, TwoClicksInASliceGiveTheirDistanceInMm)
 {
     Window win;
-    Measurements& m = *win.w->measurements();
+    Measurements& m = *part<Measurements>(*win.w);
     m.distanceAction()->trigger();
     ASSERT_TRUE(m.distanceTool()->isActive());
     SliceView* axial = win.layout().sliceView(SliceOrientation::Axial);

@@ -19,6 +19,7 @@
 #include "support/temp_dir.h"
 #include "surfaces/isovalue_panel.h"
 #include "views/frame_worker.h"
+#include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
 
@@ -38,6 +39,8 @@
 
 namespace isoview::app {
 namespace {
+
+using test::part;
 
 using test::waitUntil;
 
@@ -92,7 +95,7 @@ struct Window {
         EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
         EXPECT_TRUE(waitUntil([&] { return w.viewport()->renderedIsovalue() == 0.0; }));
     }
-    Measurements& m() { return *w.measurements(); }
+    Measurements& m() { return *part<Measurements>(w); }
     // Waits for the figures of the surface at isovalue `iso`.
     std::shared_ptr<const MeasuredSurface> measuredAt(double iso)
     {
@@ -131,7 +134,7 @@ TEST(MeasurementsTest, PanelShowsTheSphereAreaAndVolumeWithinOnePercent)
     test::saveScreenshot(win.w, "measurements_sphere");
 
     // A new isovalue is a new surface: the 15 mm sphere (the field is radius - distance).
-    win.w.isovaluePanel()->setIsovalue(5.0);
+    part<IsovaluePanel>(win.w)->setIsovalue(5.0);
     const auto smaller = win.measuredAt(5.0);
     ASSERT_TRUE(smaller);
     const double area15 = 4.0 * kPi * 15.0 * 15.0;
@@ -146,7 +149,7 @@ TEST(MeasurementsTest, TheCropIsMeasuredClosedAtItsFace)
     Window win;
     win.m().dock()->show();
     ASSERT_TRUE(win.measuredAt(0.0));
-    QSpinBox* lastX = win.w.cropPanel()->spinBox(0, true);
+    QSpinBox* lastX = part<CropPanel>(win.w)->spinBox(0, true);
     lastX->setValue(31);
     ASSERT_TRUE(waitUntil([&] {
         const auto current = win.m().measurer()->current();
@@ -171,9 +174,8 @@ TEST(MeasurementsTest, TheCropIsMeasuredClosedAtItsFace)
 // The widget pixel where a physical point appears (rounded to the pixel a click can hit).
 QPoint pixelOf(ViewportWidget& view, const glm::dvec3& p)
 {
-    const float aspect = float(view.width()) / float(view.height());
-    const glm::dvec4 clip = glm::dmat4(view.camera().projectionMatrix(aspect)) *
-                            glm::dmat4(view.camera().viewMatrix()) * glm::dvec4(p, 1.0);
+    const glm::dvec4 clip =
+        glm::dmat4(view.projectionMatrix()) * glm::dmat4(view.viewMatrix()) * glm::dvec4(p, 1.0);
     return QPoint(int(std::lround((clip.x / clip.w + 1.0) * 0.5 * view.width())),
                   int(std::lround((1.0 - clip.y / clip.w) * 0.5 * view.height())));
 }
@@ -182,7 +184,8 @@ TEST(MeasurementsTest, TwoClicksOnTheSurfaceGiveTheirDistance)
 {
     Window win;
     ViewportWidget* view = win.w.viewport();
-    view->setStandardView(StandardView::Anterior); // the camera on the -y (anterior) side
+    // The camera on the -y (anterior) side.
+    win.w.scene()->editCamera([](OrbitCamera& c) { c.setStandardView(StandardView::Anterior); });
     QAction* tool = win.m().distanceAction();
     EXPECT_EQ(tool->shortcut(), QKeySequence(Qt::Key_D));
     tool->trigger();
@@ -280,7 +283,7 @@ TEST(MeasurementsTest, ACtSkullIsMeasuredAsItsPrintReadyExportWouldBe)
                200.0);
     ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }, 60000));
     ASSERT_TRUE(waitUntil([&] { return w.viewport()->renderedIsovalue() == 200.0; }, 60000));
-    Measurements& m = *w.measurements();
+    Measurements& m = *part<Measurements>(w);
     m.dock()->show();
     ASSERT_TRUE(waitUntil(
         [&] {
@@ -297,11 +300,9 @@ TEST(MeasurementsTest, ACtSkullIsMeasuredAsItsPrintReadyExportWouldBe)
     std::printf("capture of %zu triangles on the GUI thread: %lld ms\n",
                 surface.mesh.triangleCount(), static_cast<long long>(clock.elapsed()));
     const Volume& volume = *w.document()->volume;
-    const float isoStored = float(volume.rescale().toStored(200.0));
     PrintSteps close;
     close.closeBorders = true;
-    const PrintReport report =
-        prepareMesh(surface.mesh, volume, isoStored, surface.crop, close).report;
+    const PrintReport report = prepareMesh(surface.mesh, volume, 200.0, surface.crop, close).report;
     EXPECT_EQ(figures.triangles, report.trianglesBefore);
     EXPECT_EQ(figures.capTriangles, report.capTriangles);
     EXPECT_TRUE(figures.openAtBorder); // the phantom runs through the top and bottom slices
@@ -312,7 +313,7 @@ TEST(MeasurementsTest, ACtSkullIsMeasuredAsItsPrintReadyExportWouldBe)
 
     // Two clicks on the skull seen from the front.
     ViewportWidget* view = w.viewport();
-    view->setStandardView(StandardView::Anterior);
+    w.scene()->editCamera([](OrbitCamera& c) { c.setStandardView(StandardView::Anterior); });
     m.distanceAction()->trigger();
     const QPoint centre(view->width() / 2, view->height() / 2);
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, centre - QPoint(view->width() / 8, 0));

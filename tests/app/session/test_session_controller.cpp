@@ -4,15 +4,18 @@
 // that changes nothing; a session whose volume moved asks where it went.
 #include "app_test_support.h"
 #include "crop/crop_panel.h"
+#include "loading/recent_files.h"
 #include "loading/series_picker_dialog.h"
 #include "main_window.h"
 #include "session/session_controller.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
 #include "surfaces/isovalue_panel.h"
+#include "surfaces/surface_list_panel.h"
 #include "test_paths.h"
 #include "transfer_function/transfer_function_panel.h"
 #include "view_layout.h"
+#include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
 
@@ -41,6 +44,20 @@
 namespace isoview::app {
 namespace {
 
+using test::action;
+using test::part;
+
+// The window's surface colour (Surface > Colour): the selected surface's own colour, none when
+// the transfer function colours it.
+std::optional<QColor> selectedSurfaceColor(const MainWindow& w)
+{
+    const std::optional<QColor> c = part<SurfaceListPanel>(w)->selectedColor();
+    if (!c) return std::nullopt;
+    return QColor::fromRgba(c->rgba());
+}
+
+using test::part;
+
 namespace fs = std::filesystem;
 using test::waitUntil;
 
@@ -61,7 +78,7 @@ bool waitForSurface(MainWindow& w)
     return waitUntil(
         [&] {
             const std::optional<double> shown = w.viewport()->renderedIsovalue();
-            return shown && *shown == w.isovaluePanel()->isovalue() &&
+            return shown && *shown == part<IsovaluePanel>(w)->isovalue() &&
                    w.viewport()->showsCurrentSurface();
         },
         30000);
@@ -115,7 +132,7 @@ struct WindowState {
     TransferFunction transferFunction;
     OrbitCamera::Pose camera;
     VoxelBox crop;
-    gpu::RenderMode mode = gpu::RenderMode::Surface;
+    RenderMode mode = RenderMode::Surface;
     bool marker = true;
     bool orthographicChecked = false;
     std::optional<QColor> surfaceColor;
@@ -129,18 +146,18 @@ WindowState stateOf(MainWindow& w)
 {
     WindowState s;
     s.path = w.document()->path;
-    s.isovalue = w.isovaluePanel()->isovalue();
-    s.transferFunction = w.transferFunctionPanel()->transferFunction();
-    s.camera = w.viewport()->camera().pose();
-    s.crop = w.cropPanel()->box();
-    s.mode = w.viewport()->renderMode();
-    s.marker = w.orientationMarkerAction()->isChecked();
-    s.orthographicChecked = w.orthographicAction()->isChecked();
-    s.surfaceColor = w.surfaceColorOverride();
+    s.isovalue = part<IsovaluePanel>(w)->isovalue();
+    s.transferFunction = part<TransferFunctionPanel>(w)->transferFunction();
+    s.camera = w.scene()->scene().camera.pose();
+    s.crop = part<CropPanel>(w)->box();
+    s.mode = w.scene()->scene().renderMode;
+    s.marker = action(w, "orientationMarkerAction")->isChecked();
+    s.orthographicChecked = action(w, "orthographicAction")->isChecked();
+    s.surfaceColor = selectedSurfaceColor(w);
     s.triangles = w.viewport()->lastFrameStats().triangles.value_or(0);
-    s.layout = w.viewLayout()->layout();
-    s.window = w.viewLayout()->windowLevel();
-    s.crosshair = w.viewLayout()->crosshair();
+    s.layout = part<ViewLayout>(w)->layout();
+    s.window = part<ViewLayout>(w)->windowLevel();
+    s.crosshair = part<ViewLayout>(w)->crosshair();
     return s;
 }
 
@@ -189,24 +206,28 @@ QMessageBox* visibleErrorDialog(const MainWindow& w)
 // The sample at a changed isovalue, transfer function, camera, crop box and view toggles.
 void changeEverything(MainWindow& w)
 {
-    w.isovaluePanel()->setIsovalue(57.0);
+    part<IsovaluePanel>(w)->setIsovalue(57.0);
     TransferFunction tf({{0.0, {0.1f, 0.2f, 0.9f}, 0.0f}, {300.0, {0.9f, 0.6f, 0.3f}, 0.35f}},
                         "session test");
-    w.transferFunctionPanel()->setTransferFunction(tf);
-    w.cropPanel()->setBox(VoxelBox{{10, 5, 3}, {120, 100, 70}});
-    w.orthographicAction()->setChecked(true);
-    w.viewport()->camera().rotateByDrag({0.1f, 0.1f}, {0.5f, -0.2f}, 1.4f);
-    w.viewport()->camera().zoom(1.6f);
-    w.viewport()->camera().pan({0.1f, 0.05f}, 1.4f);
-    for (QAction* a : w.renderModeGroup()->actions()) {
-        if (a->data().toInt() == int(gpu::RenderMode::SurfaceAndVolume)) a->trigger();
+    part<TransferFunctionPanel>(w)->setTransferFunction(tf);
+    part<CropPanel>(w)->setBox(VoxelBox{{10, 5, 3}, {120, 100, 70}});
+    action(w, "orthographicAction")->setChecked(true);
+    w.scene()->editCamera([](OrbitCamera& c) {
+        c.rotateByDrag({0.1f, 0.1f}, {0.5f, -0.2f}, 1.4f);
+    });
+    w.scene()->editCamera([](OrbitCamera& c) { c.zoom(1.6f); });
+    w.scene()->editCamera([](OrbitCamera& c) { c.pan({0.1f, 0.05f}, 1.4f); });
+    for (QAction* a : w.findChild<QActionGroup*>("renderModeGroup")->actions()) {
+        if (a->data().toInt() == int(RenderMode::SurfaceAndVolume)) a->trigger();
     }
-    w.orientationMarkerAction()->setChecked(false);
-    w.setSurfaceColorOverride(QColor(40, 200, 90));
-    w.viewLayout()->setLayout(ViewLayout::Layout::Row1x3);
-    w.viewLayout()->setWindowLevel({123.5, 310.0});
-    w.viewLayout()->setCrosshair({30.0, 61.0, 20.0});
-    w.viewport()->setProjection(Projection::Orthographic); // a frame of the moved camera
+    action(w, "orientationMarkerAction")->setChecked(false);
+    part<SurfaceListPanel>(w)->setSelectedColor(QColor(40, 200, 90));
+    part<ViewLayout>(w)->setLayout(ViewLayout::Layout::Row1x3);
+    part<ViewLayout>(w)->setWindowLevel({123.5, 310.0});
+    part<ViewLayout>(w)->setCrosshair({30.0, 61.0, 20.0});
+    w.scene()->editCamera([](OrbitCamera& c) {
+        c.setProjection(Projection::Orthographic);
+    }); // a frame of the moved camera
     ASSERT_TRUE(waitForSurface(w));
 }
 
@@ -214,11 +235,11 @@ void changeEverything(MainWindow& w)
 // back, so that restoring them is seen.
 void resetToggles(MainWindow& w)
 {
-    w.orthographicAction()->setChecked(false);
-    w.orientationMarkerAction()->setChecked(true);
-    w.renderModeGroup()->actions().first()->trigger(); // surface
-    w.setSurfaceColorOverride(std::nullopt);
-    w.viewLayout()->setLayout(ViewLayout::Layout::Grid2x2);
+    action(w, "orthographicAction")->setChecked(false);
+    action(w, "orientationMarkerAction")->setChecked(true);
+    w.findChild<QActionGroup*>("renderModeGroup")->actions().first()->trigger(); // surface
+    part<SurfaceListPanel>(w)->setSelectedColor(std::nullopt);
+    part<ViewLayout>(w)->setLayout(ViewLayout::Layout::Grid2x2);
 }
 
 TEST(SessionControllerTest, ASavedSessionBringsBackTheSameState)
@@ -232,8 +253,8 @@ TEST(SessionControllerTest, ASavedSessionBringsBackTheSameState)
 
     const QString file = qpath(dir.path() / "head.isoview");
     QString error;
-    ASSERT_TRUE(w->sessionController()->saveTo(file, &error)) << error.toStdString();
-    EXPECT_TRUE(w->recentFiles().contains(file));
+    ASSERT_TRUE(part<SessionController>(*w)->saveTo(file, &error)) << error.toStdString();
+    EXPECT_TRUE(part<RecentFiles>(*w)->paths().contains(file));
     EXPECT_EQ(QSettings().value("session/lastFolder").toString(), qpath(dir.path()));
 
     // Another volume, with its own defaults, then the session (by openPath, as from the command
@@ -241,7 +262,7 @@ TEST(SessionControllerTest, ASavedSessionBringsBackTheSameState)
     openAndWait(*w, qpath(writeBall(dir.path())));
     resetToggles(*w);
     ASSERT_NE(stateOf(*w).path, before.path);
-    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    QSignalSpy opened(part<SessionController>(*w), &SessionController::sessionOpened);
     w->openPath(file);
     ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
     ASSERT_TRUE(waitForSurface(*w));
@@ -272,7 +293,7 @@ TEST(SessionControllerTest, ABadSessionFileShowsAnErrorAndChangesNothing)
     for (const auto& c : cases) {
         const fs::path file = dir.path() / "bad.isoview";
         std::ofstream(file, std::ios::trunc) << c.text;
-        QSignalSpy failed(w->sessionController(), &SessionController::sessionFailed);
+        QSignalSpy failed(part<SessionController>(*w), &SessionController::sessionFailed);
         w->openPath(qpath(file));
         ASSERT_EQ(failed.count(), 1);
         QMessageBox* box = visibleErrorDialog(*w);
@@ -296,7 +317,7 @@ TEST(SessionControllerTest, ASessionWhoseVolumeMovedAsksWhereItIs)
     const WindowState saved = stateOf(*w);
     const QString file = qpath(dir.path() / "sessions" / "head.isoview");
     fs::create_directories(dir.path() / "sessions");
-    ASSERT_TRUE(w->sessionController()->saveTo(file, nullptr));
+    ASSERT_TRUE(part<SessionController>(*w)->saveTo(file, nullptr));
     // Both the relative and the absolute path are now wrong.
     fs::rename(dir.path() / "scans", dir.path() / "archive");
     openAndWait(*w, qpath(writeBall(dir.path())));
@@ -311,8 +332,8 @@ TEST(SessionControllerTest, ASessionWhoseVolumeMovedAsksWhereItIs)
         askedIn = dialog->directory().absolutePath();
         dialog->reject();
     });
-    QSignalSpy failed(w->sessionController(), &SessionController::sessionFailed);
-    w->sessionController()->open(file);
+    QSignalSpy failed(part<SessionController>(*w), &SessionController::sessionFailed);
+    part<SessionController>(*w)->open(file);
     ASSERT_EQ(failed.count(), 1);
     EXPECT_EQ(askedIn, qpath(dir.path() / "sessions"));
     EXPECT_FALSE(w->isLoading());
@@ -340,9 +361,9 @@ TEST(SessionControllerTest, ASessionWhoseVolumeMovedAsksWhereItIs)
             dialog->reject();
         }
     });
-    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
-    QSignalSpy failedAgain(w->sessionController(), &SessionController::sessionFailed);
-    w->sessionController()->open(file);
+    QSignalSpy opened(part<SessionController>(*w), &SessionController::sessionOpened);
+    QSignalSpy failedAgain(part<SessionController>(*w), &SessionController::sessionFailed);
+    part<SessionController>(*w)->open(file);
     ASSERT_TRUE(waitUntil([&] { return opened.count() == 1 || failedAgain.count() == 1; }));
     ASSERT_EQ(opened.count(), 1) << "the session failed: "
                                  << failedAgain.value(0).value(0).toString().toStdString();
@@ -370,13 +391,13 @@ TEST(SessionControllerTest, ADroppedSessionOfRawDataLoadsItWithoutAsking)
     ASSERT_TRUE(waitForSurface(*w));
     const WindowState saved = stateOf(*w);
     const QString file = qpath(dir.path() / "blob.isoview");
-    ASSERT_TRUE(w->sessionController()->saveTo(file, nullptr));
+    ASSERT_TRUE(part<SessionController>(*w)->saveTo(file, nullptr));
 
     openAndWait(*w, qpath(ball));
     resetToggles(*w);
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(file)});
-    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    QSignalSpy opened(part<SessionController>(*w), &SessionController::sessionOpened);
     QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(w.get(), &enter);
     QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -395,7 +416,7 @@ TEST(SessionControllerTest, ADroppedSessionOfRawDataLoadsItWithoutAsking)
     expectSameState(stateOf(*w), saved);
     ASSERT_TRUE(w->document()->options.raw.has_value());
     EXPECT_EQ(w->document()->volume->geometry().spacing, glm::dvec3(0.5, 0.75, 1.5));
-    EXPECT_EQ(w->recentFiles().first(), file);
+    EXPECT_EQ(part<RecentFiles>(*w)->paths().first(), file);
 }
 
 // A folder of two DICOM series: the session keeps the series chosen (index and UID), so opening
@@ -430,7 +451,7 @@ TEST(SessionControllerTest, ADicomSessionLoadsItsSeriesWithoutAsking)
     ASSERT_FALSE(uid.empty());
     const WindowState saved = stateOf(*w);
     const fs::path file = dir.path() / "ct.isoview";
-    ASSERT_TRUE(w->sessionController()->saveTo(qpath(file), nullptr));
+    ASSERT_TRUE(part<SessionController>(*w)->saveTo(qpath(file), nullptr));
     std::string json;
     {
         std::ifstream in(file);
@@ -444,7 +465,7 @@ TEST(SessionControllerTest, ADicomSessionLoadsItsSeriesWithoutAsking)
 
     openAndWait(*w, qpath(writeBall(dir.path())));
     resetToggles(*w);
-    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
+    QSignalSpy opened(part<SessionController>(*w), &SessionController::sessionOpened);
     w->openPath(qpath(file));
     bool asked = false;
     ASSERT_TRUE(waitUntil(
@@ -480,10 +501,10 @@ TEST(SessionControllerTest, ASessionWhoseVolumeFailsToLoadChangesNothing)
     const fs::path file = dir.path() / "broken.isoview";
     std::ofstream(file) << R"({"format": "isoview-session", "version": 1, "isovalue": 5,
                                "volume": {"path": "broken.nrrd"}})";
-    QSignalSpy failed(w->sessionController(), &SessionController::sessionFailed);
+    QSignalSpy failed(part<SessionController>(*w), &SessionController::sessionFailed);
     w->openPath(qpath(file));
     ASSERT_TRUE(waitUntil([&] { return failed.count() == 1; }));
-    EXPECT_FALSE(w->sessionController()->isOpening());
+    EXPECT_FALSE(part<SessionController>(*w)->isOpening());
     QMessageBox* box = visibleErrorDialog(*w);
     ASSERT_NE(box, nullptr);
     EXPECT_TRUE(box->windowTitle().contains("broken.nrrd")) << box->windowTitle().toStdString();
@@ -507,7 +528,7 @@ TEST(SessionControllerTest, ASessionIsNeverWrittenOverTheOpenVolume)
     for (const fs::path& target :
          {header, dir.path() / "scans" / "mr_head_128x128x85_uint16.raw"}) {
         QString error;
-        EXPECT_FALSE(w->sessionController()->saveTo(qpath(target), &error));
+        EXPECT_FALSE(part<SessionController>(*w)->saveTo(qpath(target), &error));
         EXPECT_TRUE(error.contains("the open volume was read")) << error.toStdString();
     }
     EXPECT_EQ(readAll(header), before);

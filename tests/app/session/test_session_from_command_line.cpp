@@ -13,6 +13,7 @@
 #include "test_paths.h"
 #include "view_layout.h"
 #include "views/frame_worker.h"
+#include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
 
@@ -27,6 +28,8 @@
 
 namespace isoview::app {
 namespace {
+
+using test::part;
 
 using test::waitUntil;
 
@@ -70,7 +73,7 @@ TEST(SessionFromCommandLineTest, ASessionOfTwoSurfacesIsRestoredBeforeTheScreens
     const QString png = QString::fromStdString((dir.path() / "window.png").string());
 
     auto w = windowLikeTheCommandLine(png);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     std::size_t surfacesWhenSaved = 0;
     QObject::connect(w.get(), &MainWindow::screenshotDone,
                      [&] { surfacesWhenSaved = panel->surfaces().size(); });
@@ -90,8 +93,8 @@ TEST(SessionFromCommandLineTest, ASessionOfTwoSurfacesIsRestoredBeforeTheScreens
     EXPECT_EQ(surfaces[1].name, "Brain");
     EXPECT_EQ(surfaces[1].opacity, 1.0f);
     EXPECT_EQ(panel->surfaces().selectedIndex(), 1u);
-    EXPECT_EQ(w->isovaluePanel()->isovalue(), 90.0) << "the slider edits the selected surface";
-    EXPECT_EQ(w->viewLayout()->layout(), ViewLayout::Layout::Row1x3);
+    EXPECT_EQ(part<IsovaluePanel>(*w)->isovalue(), 90.0) << "the slider edits the selected surface";
+    EXPECT_EQ(part<ViewLayout>(*w)->layout(), ViewLayout::Layout::Row1x3);
 
     // Both surfaces are on screen: each is the CPU reference's mesh of the sample.
     const Volume& volume = *w->document()->volume;

@@ -16,6 +16,7 @@
 #include "test_paths.h"
 #include "transfer_function/transfer_function_panel.h"
 #include "views/frame_worker.h"
+#include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
 
@@ -35,7 +36,18 @@
 namespace isoview::app {
 namespace {
 
+using test::part;
+
 using test::waitUntil;
+
+// The window's surface colour (Surface > Colour): the selected surface's own colour, none when
+// the transfer function colours it.
+std::optional<QColor> selectedSurfaceColor(const MainWindow& w)
+{
+    const std::optional<QColor> c = part<SurfaceListPanel>(w)->selectedColor();
+    if (!c) return std::nullopt;
+    return QColor::fromRgba(c->rgba());
+}
 
 QString samplePath()
 {
@@ -47,7 +59,7 @@ bool waitForLiveSurface(MainWindow& w)
 {
     return waitUntil([&] {
         const std::optional<double> shown = w.viewport()->renderedIsovalue();
-        return shown && *shown == w.isovaluePanel()->isovalue();
+        return shown && *shown == part<IsovaluePanel>(w)->isovalue();
     });
 }
 
@@ -83,7 +95,7 @@ CapturedSurface captureAt(MainWindow& w, std::uint32_t id, double isovalue)
 TEST(SurfaceListPanelTest, TwoSurfacesGiveTheirCpuCountsAndTheSliderMovesOnlyTheSelectedOne)
 {
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     ASSERT_NE(panel, nullptr);
     const Volume& volume = *w->document()->volume;
     ASSERT_EQ(panel->surfaces().size(), 1u);
@@ -94,7 +106,7 @@ TEST(SurfaceListPanelTest, TwoSurfacesGiveTheirCpuCountsAndTheSliderMovesOnlyThe
     const std::uint32_t first = panel->surfaces().surfaces()[0].id;
     const std::uint32_t second = panel->surfaces().surfaces()[1].id;
     EXPECT_EQ(panel->surfaces().selected().id, second);
-    w->isovaluePanel()->setIsovalue(100.0);
+    part<IsovaluePanel>(*w)->setIsovalue(100.0);
     ASSERT_TRUE(waitForLiveSurface(*w));
     EXPECT_EQ(panel->surfaces().surfaces()[0].isovalue, 40.0);
     EXPECT_EQ(panel->surfaces().surfaces()[1].isovalue, 100.0);
@@ -106,7 +118,7 @@ TEST(SurfaceListPanelTest, TwoSurfacesGiveTheirCpuCountsAndTheSliderMovesOnlyThe
     EXPECT_NE(skin.mesh.triangleCount(), inner.mesh.triangleCount());
 
     // The slider edits the selected surface only: the first one's mesh stays as it was.
-    w->isovaluePanel()->setIsovalue(70.0);
+    part<IsovaluePanel>(*w)->setIsovalue(70.0);
     ASSERT_TRUE(waitForLiveSurface(*w));
     const CapturedSurface moved = captureAt(*w, second, 70.0);
     EXPECT_EQ(moved.mesh.triangleCount(), cpuTriangles(volume, 70.0));
@@ -117,7 +129,7 @@ TEST(SurfaceListPanelTest, TwoSurfacesGiveTheirCpuCountsAndTheSliderMovesOnlyThe
 
     // Selecting the first surface puts its isovalue on the slider, and the view shows it live.
     panel->select(first);
-    EXPECT_EQ(w->isovaluePanel()->isovalue(), 40.0);
+    EXPECT_EQ(part<IsovaluePanel>(*w)->isovalue(), 40.0);
     ASSERT_TRUE(waitForLiveSurface(*w));
     EXPECT_EQ(w->viewport()->captureSurface().mesh.triangleCount(), cpuTriangles(volume, 40.0));
     EXPECT_EQ(captureAt(*w, second, 70.0).mesh.triangleCount(), cpuTriangles(volume, 70.0));
@@ -127,8 +139,8 @@ TEST(SurfaceListPanelTest, TwoSurfacesGiveTheirCpuCountsAndTheSliderMovesOnlyThe
 TEST(SurfaceListPanelTest, EditsUndoAndRedoAndTheLastSurfaceStays)
 {
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
-    QUndoStack* stack = w->transferFunctionPanel()->undoStack();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
+    QUndoStack* stack = part<TransferFunctionPanel>(*w)->undoStack();
     const SurfaceList& list = panel->surfaces();
     const std::uint32_t first = list.selected().id;
 
@@ -167,9 +179,9 @@ TEST(SurfaceListPanelTest, EditsUndoAndRedoAndTheLastSurfaceStays)
     EXPECT_EQ(list.selected().color, glm::vec3(1.0f, 0.0f, 0.0f));
 
     // The window's surface colour is the selected surface's: Colour from TF clears it.
-    EXPECT_EQ(w->surfaceColorOverride(), QColor(255, 0, 0));
+    EXPECT_EQ(selectedSurfaceColor(*w), QColor(255, 0, 0));
     panel->select(first);
-    EXPECT_EQ(w->surfaceColorOverride(), std::nullopt);
+    EXPECT_EQ(selectedSurfaceColor(*w), std::nullopt);
 
     const Surface before = *list.find(added.id);
     ASSERT_TRUE(panel->removeSurface(added.id));
@@ -192,20 +204,20 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
 {
     isoview::test::TempDir dir;
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     panel->addSurface();
-    w->isovaluePanel()->setIsovalue(100.0);
+    part<IsovaluePanel>(*w)->setIsovalue(100.0);
     const std::uint32_t translucent = panel->surfaces().selected().id;
     panel->setOpacity(translucent, 0.35f);
     panel->setColor(translucent, QColor(30, 120, 240));
     panel->renameSurface(translucent, "Inner");
     panel->addSurface();
-    w->isovaluePanel()->setIsovalue(70.0);
+    part<IsovaluePanel>(*w)->setIsovalue(70.0);
     const std::uint32_t hidden = panel->surfaces().selected().id;
     panel->setSurfaceVisible(hidden, false);
     panel->select(translucent);
     ASSERT_TRUE(waitForLiveSurface(*w));
-    DistanceTool* distance = w->measurements()->distanceTool();
+    DistanceTool* distance = part<Measurements>(*w)->distanceTool();
     distance->setPoints({10.5, -20.25, 33.0}, {-40.0, 12.0, 0.125});
 
     const std::vector<Surface> saved = panel->surfaces().surfaces();
@@ -213,7 +225,7 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
     ASSERT_EQ(saved.size(), 3u);
     const QString file = QString::fromStdString((dir.path() / "three.isoview").string());
     QString error;
-    ASSERT_TRUE(w->sessionController()->saveTo(file, &error)) << error.toStdString();
+    ASSERT_TRUE(part<SessionController>(*w)->saveTo(file, &error)) << error.toStdString();
 
     // Something else on screen: a fresh load of the sample has one surface and no distance.
     QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
@@ -222,8 +234,8 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
     distance->clear();
     ASSERT_EQ(panel->surfaces().size(), 1u);
 
-    QSignalSpy opened(w->sessionController(), &SessionController::sessionOpened);
-    w->sessionController()->open(file);
+    QSignalSpy opened(part<SessionController>(*w), &SessionController::sessionOpened);
+    part<SessionController>(*w)->open(file);
     ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
     const std::vector<Surface>& restored = panel->surfaces().surfaces();
     ASSERT_EQ(restored.size(), saved.size());
@@ -233,20 +245,20 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
         EXPECT_EQ(restored[i], expected) << "surface " << i;
     }
     EXPECT_EQ(panel->surfaces().selectedIndex(), selected);
-    EXPECT_EQ(w->isovaluePanel()->isovalue(), 100.0);
+    EXPECT_EQ(part<IsovaluePanel>(*w)->isovalue(), 100.0);
     // The restored volume's first frames come after the session is applied; its points stay.
     ASSERT_TRUE(waitForLiveSurface(*w));
     ASSERT_EQ(distance->points().size(), 2u);
     EXPECT_EQ(distance->points()[0], glm::dvec3(10.5, -20.25, 33.0));
     EXPECT_EQ(distance->points()[1], glm::dvec3(-40.0, 12.0, 0.125));
     // Nothing to undo in a restored session.
-    EXPECT_FALSE(w->transferFunctionPanel()->undoStack()->canUndo());
+    EXPECT_FALSE(part<TransferFunctionPanel>(*w)->undoStack()->canUndo());
 }
 
 TEST(SurfaceListPanelTest, KeysAddRemoveAndTheMeasurementsFollowTheSelection)
 {
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     ASSERT_TRUE(test::activate(*w));
     panel->listWidget()->setFocus();
     QTest::keyClick(panel->listWidget(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
@@ -257,12 +269,12 @@ TEST(SurfaceListPanelTest, KeysAddRemoveAndTheMeasurementsFollowTheSelection)
     EXPECT_EQ(panel->surfaces().size(), 1u);
 
     // The Measurements dock measures the selected surface.
-    w->measurements()->dock()->show();
+    part<Measurements>(*w)->dock()->show();
     panel->addSurface();
-    w->isovaluePanel()->setIsovalue(100.0);
+    part<IsovaluePanel>(*w)->setIsovalue(100.0);
     const auto measuredAt = [&](double iso) {
         return waitUntil([&] {
-            const auto current = w->measurements()->measurer()->current();
+            const auto current = part<Measurements>(*w)->measurer()->current();
             return current && current->isovalue == iso;
         });
     };
@@ -276,7 +288,7 @@ TEST(SurfaceListPanelTest, KeysAddRemoveAndTheMeasurementsFollowTheSelection)
 TEST(SurfaceListPanelTest, TheSelectedRowsSwatchIsTheSurfacesColour)
 {
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     const QColor beige(237, 199, 158);
     panel->setColor(panel->surfaces().selected().id, beige);
     QTreeWidget* list = panel->listWidget();
@@ -300,10 +312,10 @@ TEST(SurfaceListPanelTest, TheSelectedRowsSwatchIsTheSurfacesColour)
 TEST(SurfaceListPanelTest, TheEmptySurfaceHintNamesTheSelectedSurface)
 {
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     panel->addSurface();
     panel->renameSurface(panel->surfaces().selected().id, "Inner");
-    w->cropPanel()->setBox({{0, 0, 0}, {2, 2, 2}}); // a corner of air: no surface at all
+    part<CropPanel>(*w)->setBox({{0, 0, 0}, {2, 2, 2}}); // a corner of air: no surface at all
     ASSERT_TRUE(waitUntil([&] {
         const auto t = w->viewport()->lastFrameStats().triangles;
         return t && *t == 0;
@@ -360,14 +372,14 @@ TEST(SurfaceListPanelTest, ExportAllWritesAFileEachOrOnePlyWithTheirColours)
 {
     isoview::test::TempDir dir;
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     panel->setColor(panel->surfaces().selected().id, QColor(255, 0, 0));
     panel->addSurface();
-    w->isovaluePanel()->setIsovalue(100.0);
+    part<IsovaluePanel>(*w)->setIsovalue(100.0);
     panel->renameSurface(panel->surfaces().selected().id, "Inner");
     panel->setColor(panel->surfaces().selected().id, QColor(0, 0, 255));
     panel->addSurface(); // a third, hidden: not exported
-    w->isovaluePanel()->setIsovalue(70.0);
+    part<IsovaluePanel>(*w)->setIsovalue(70.0);
     panel->setSurfaceVisible(panel->surfaces().selected().id, false);
     const std::uint32_t first = panel->surfaces().surfaces()[0].id;
     const std::uint32_t second = panel->surfaces().surfaces()[1].id;

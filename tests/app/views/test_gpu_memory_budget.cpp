@@ -9,6 +9,7 @@
 #include "support/shared_data.h"
 #include "surfaces/isovalue_panel.h"
 #include "test_paths.h"
+#include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
 
@@ -21,6 +22,8 @@
 
 namespace isoview::app {
 namespace {
+
+using test::part;
 
 using test::waitUntil;
 
@@ -53,7 +56,7 @@ std::optional<std::uint64_t> waitForSurface(MainWindow& w)
 {
     const bool shown = waitUntil([&] {
         const FrameStats& stats = w.viewport()->lastFrameStats();
-        return stats.renderedIsovalue == w.isovaluePanel()->isovalue() &&
+        return stats.renderedIsovalue == part<IsovaluePanel>(w)->isovalue() &&
                stats.triangles.has_value();
     });
     if (!shown) return std::nullopt;
@@ -92,7 +95,8 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     const std::optional<std::uint64_t> triangles = waitForSurface(w);
     ASSERT_TRUE(triangles.has_value());
     const Volume& shown = *w.document()->volume;
-    const float iso = float(w.isovaluePanel()->isovalue()); // uint8: real units are stored ones
+    const float iso =
+        float(part<IsovaluePanel>(w)->isovalue()); // uint8: real units are stored ones
     ASSERT_EQ(*triangles, extractIsosurfaceCpu(shown, iso).triangleCount());
     ASSERT_GT(*triangles, 1000u);
     const std::uint64_t framesBefore = w.viewport()->lastFrameStats().framesRendered;
@@ -125,12 +129,13 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     EXPECT_EQ(w.document()->volume->dims(), glm::uvec3(64, 64, 64));
     EXPECT_EQ(w.viewport()->volume(), &shown);
     EXPECT_EQ(loaded.count(), 0);
-    w.isovaluePanel()->setIsovalue(90.0);
+    part<IsovaluePanel>(w)->setIsovalue(90.0);
     const std::optional<std::uint64_t> other = waitForSurface(w);
     ASSERT_TRUE(other.has_value());
-    EXPECT_EQ(*other,
-              extractIsosurfaceCpu(shown, float(w.isovaluePanel()->isovalue())).triangleCount());
-    w.isovaluePanel()->setIsovalue(40.0);
+    EXPECT_EQ(
+        *other,
+        extractIsosurfaceCpu(shown, float(part<IsovaluePanel>(w)->isovalue())).triangleCount());
+    part<IsovaluePanel>(w)->setIsovalue(40.0);
     EXPECT_EQ(waitForSurface(w), triangles);
     EXPECT_GT(w.viewport()->lastFrameStats().framesRendered, framesBefore);
 }
@@ -147,7 +152,7 @@ TEST(GpuMemoryBudgetTest, ASurfaceBeyondWhatTheVolumeLeavesIsNotDrawnAndTheViewS
     ASSERT_TRUE(triangles.has_value());
     EXPECT_EQ(w.viewport()->emptySurfaceHint(), QString());
 
-    w.isovaluePanel()->setIsovalue(5.0);
+    part<IsovaluePanel>(w)->setIsovalue(5.0);
     ASSERT_TRUE(waitUntil([&] { return !w.viewport()->emptySurfaceHint().isEmpty(); }))
         << "the view never said why the surface at 5 is missing";
     const std::string hint = w.viewport()->emptySurfaceHint().toStdString();
@@ -161,7 +166,7 @@ TEST(GpuMemoryBudgetTest, ASurfaceBeyondWhatTheVolumeLeavesIsNotDrawnAndTheViewS
     test::saveScreenshot(w, "gpu_memory_budget_surface_not_drawn");
 
     // A surface that fits is drawn again, its triangles the CPU reference's, and the hint goes.
-    w.isovaluePanel()->setIsovalue(40.0);
+    part<IsovaluePanel>(w)->setIsovalue(40.0);
     EXPECT_EQ(waitForSurface(w), triangles);
     EXPECT_TRUE(waitUntil([&] { return w.viewport()->emptySurfaceHint().isEmpty(); }));
 }

@@ -41,6 +41,8 @@
 namespace isoview::app {
 namespace {
 
+using test::part;
+
 using test::waitUntil;
 namespace fs = std::filesystem;
 
@@ -62,14 +64,14 @@ std::unique_ptr<MainWindow> openSample(double iso = 40.0)
     EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
     EXPECT_TRUE(waitUntil([&] {
         const auto shown = w->viewport()->renderedIsovalue();
-        return shown && *shown == w->isovaluePanel()->isovalue();
+        return shown && *shown == part<IsovaluePanel>(*w)->isovalue();
     }));
     return w;
 }
 
 SliceView* view(MainWindow& w, SliceOrientation o)
 {
-    return w.viewLayout()->sliceView(o);
+    return part<ViewLayout>(w)->sliceView(o);
 }
 
 bool sameSegments(const std::vector<ContourSegment>& a, const std::vector<ContourSegment>& b)
@@ -88,7 +90,7 @@ std::vector<ContourSegment> cpuContour(const SliceView& v, double real)
 TEST(SliceViewsTest, TwoByTwoByDefaultWithEachSliceAtTheVolumeCentre)
 {
     auto w = openSample();
-    EXPECT_EQ(w->viewLayout()->layout(), ViewLayout::Layout::Grid2x2);
+    EXPECT_EQ(part<ViewLayout>(*w)->layout(), ViewLayout::Layout::Grid2x2);
     const glm::uvec3 dims = w->document()->volume->dims();
     for (SliceOrientation o :
          {SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal}) {
@@ -156,7 +158,7 @@ TEST(SliceViewsTest, ContourIsDrawnWhereMarchingSquaresPutsItAndFollowsTheIsoval
     EXPECT_EQ(stray, 0u) << "magenta pixels away from the contour";
 
     // Live: a new isovalue re-contours the shown slices at once.
-    w->isovaluePanel()->setIsovalue(90.0);
+    part<IsovaluePanel>(*w)->setIsovalue(90.0);
     for (SliceOrientation o :
          {SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal})
         EXPECT_TRUE(sameSegments(view(*w, o)->contour(), cpuContour(*view(*w, o), 90.0)));
@@ -164,7 +166,7 @@ TEST(SliceViewsTest, ContourIsDrawnWhereMarchingSquaresPutsItAndFollowsTheIsoval
 
     // A drag faster than the views paint: the contour is made when drawn, at the newest value.
     for (int i = 0; i <= 20; ++i)
-        w->isovaluePanel()->setIsovalue(60.0 + i);
+        part<IsovaluePanel>(*w)->setIsovalue(60.0 + i);
     axial->setContourColor(QColor(255, 0, 255)); // the surface list gave it the surface's colour
     const QImage dragged = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
     const std::vector<ContourSegment> newest = cpuContour(*axial, 80.0);
@@ -212,7 +214,7 @@ TEST(SliceViewsTest, ADraggedIsovalueRepaintsTheSlicesAtMost30TimesASecondAndPai
     drag.start();
     qint64 lastChangeNs = 0;
     for (int i = 0; i < 100; ++i) {
-        w->isovaluePanel()->setIsovalue(50.0 + 0.4 * i);
+        part<IsovaluePanel>(*w)->setIsovalue(50.0 + 0.4 * i);
         lastChangeNs = counter.clock.nsecsElapsed();
         EXPECT_TRUE(sameSegments(axial->contour(), cpuContour(*axial, 50.0 + 0.4 * i)));
         QTest::qWait(5); // the event loop runs, as between mouse moves
@@ -236,11 +238,11 @@ const DrawnContour* contourOf(const SliceView& v, std::uint32_t id)
 TEST(SliceViewsTest, EachVisibleSurfaceHasItsContourInItsColour)
 {
     auto w = openSample(40.0);
-    SurfaceListPanel* panel = w->surfaceListPanel();
+    SurfaceListPanel* panel = part<SurfaceListPanel>(*w);
     const std::uint32_t skin = panel->surfaces().selected().id;
     panel->addSurface(); // at 40, selected: the slider now edits it
     const std::uint32_t bone = panel->surfaces().selected().id;
-    w->isovaluePanel()->setIsovalue(90.0);
+    part<IsovaluePanel>(*w)->setIsovalue(90.0);
     panel->setColor(skin, QColor(255, 0, 0));
     panel->setColor(bone, QColor(0, 255, 0));
     const std::array<SliceOrientation, 3> orientations = {
@@ -285,7 +287,7 @@ TEST(SliceViewsTest, EachVisibleSurfaceHasItsContourInItsColour)
         skinBuffer[i] = contourOf(*view(*w, orientations[i]), skin)->segments.data();
     }
     for (double iso : {100.0, 110.0, 120.0})
-        w->isovaluePanel()->setIsovalue(iso);
+        part<IsovaluePanel>(*w)->setIsovalue(iso);
     for (std::size_t i = 0; i < 3; ++i) {
         const SliceView& v = *view(*w, orientations[i]);
         EXPECT_TRUE(sameSegments(contourOf(v, skin)->segments, skinBefore[i]));
@@ -363,7 +365,7 @@ TEST(SliceViewsTest, RightDragAdjustsTheWindowOfEveryView)
 {
     auto w = openSample();
     SliceView* axial = view(*w, SliceOrientation::Axial);
-    const WindowLevel before = w->viewLayout()->windowLevel();
+    const WindowLevel before = part<ViewLayout>(*w)->windowLevel();
     const QPoint start(axial->width() / 2, axial->height() / 2);
     QTest::mousePress(axial, Qt::RightButton, Qt::NoModifier, start);
     QMouseEvent move(QEvent::MouseMove, QPointF(start + QPoint(60, 30)),
@@ -371,12 +373,12 @@ TEST(SliceViewsTest, RightDragAdjustsTheWindowOfEveryView)
                      Qt::RightButton, Qt::NoModifier);
     QCoreApplication::sendEvent(axial, &move);
     QTest::mouseRelease(axial, Qt::RightButton, Qt::NoModifier, start + QPoint(60, 30));
-    const WindowLevel after = w->viewLayout()->windowLevel();
+    const WindowLevel after = part<ViewLayout>(*w)->windowLevel();
     EXPECT_GT(after.width, before.width);
     EXPECT_GT(after.center, before.center);
     EXPECT_EQ(view(*w, SliceOrientation::Sagittal)->windowLevel(), after);
     // The bone preset sets the documented window.
-    w->viewLayout()->setWindowLevel(ViewLayout::presetWindow(ViewLayout::WindowPreset::Bone));
+    part<ViewLayout>(*w)->setWindowLevel(ViewLayout::presetWindow(ViewLayout::WindowPreset::Bone));
     EXPECT_EQ(axial->windowLevel(), (WindowLevel{400.0, 2000.0}));
 }
 
@@ -392,7 +394,7 @@ TEST(SliceViewsTest, LayoutSwitchesAndIsRemembered)
     ASSERT_NE(threeD, nullptr);
     ASSERT_NE(row, nullptr);
     threeD->trigger();
-    EXPECT_EQ(w->viewLayout()->layout(), ViewLayout::Layout::ThreeDOnly);
+    EXPECT_EQ(part<ViewLayout>(*w)->layout(), ViewLayout::Layout::ThreeDOnly);
     EXPECT_FALSE(view(*w, SliceOrientation::Axial)->isVisible());
     EXPECT_TRUE(w->viewport()->isVisible());
     EXPECT_EQ(QSettings().value("views/layout").toInt(), int(ViewLayout::Layout::ThreeDOnly));
@@ -403,7 +405,7 @@ TEST(SliceViewsTest, LayoutSwitchesAndIsRemembered)
     EXPECT_LT(v3d.bottom(), ax.top()); // the slices in a row under the 3D view
     // A new window starts with the remembered layout.
     MainWindow second;
-    EXPECT_EQ(second.viewLayout()->layout(), ViewLayout::Layout::Row1x3);
+    EXPECT_EQ(part<ViewLayout>(second)->layout(), ViewLayout::Layout::Row1x3);
     QSettings().remove("views/layout");
 }
 
@@ -421,7 +423,8 @@ TEST(SliceViewsTest, TwoByTwoLayoutMatchesItsBaseline)
     QSettings().remove("views/slicePlanesIn3D");
     // Let the 3D view settle on its full-resolution frame.
     QTest::qWait(1500);
-    const QImage actual = w->viewLayout()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QImage actual =
+        part<ViewLayout>(*w)->grab().toImage().convertToFormat(QImage::Format_RGB32);
     const fs::path baseline =
         fs::path(isoview::test::kSourceDir) / "tests/data/baselines/slice_layout_2x2.png";
     const fs::path out = fs::path(ISOVIEW_APP_IMAGE_OUTPUT_DIR);

@@ -6,7 +6,9 @@
 // given back once the view is still, never while frames follow, and the frame on screen is
 // upright and in its colours (the render thread reads it back in the window system's layout).
 #include "app_test_support.h"
+#include "scene_model.h"
 #include "support/synthetic_volumes.h"
+#include "views/frame_worker.h"
 #include "views/viewport_widget.h"
 
 #include <glm/glm.hpp>
@@ -29,31 +31,35 @@ std::shared_ptr<const Volume> sphereVolume()
         isoview::test::makeSphere({48, 48, 48}, glm::vec3(23.5f), 18.0f));
 }
 
-// Volume rendering at the adaptive resolution, which starts below full.
-bool showsReducedVolumeFrame(ViewportWidget& view)
-{
-    view.setIsovalue(0.0);
-    view.setRenderMode(gpu::RenderMode::Volume);
-    return waitUntil([&] {
-        const auto r = view.shownVolumeResolution();
-        return r && *r < 1.0f;
-    });
-}
-
+// The view on a scene of its own (the window's is the MainWindow's), showing the sphere.
 struct ShownView {
     ShownView()
     {
         view.resize(480, 360);
         view.show();
-        EXPECT_FALSE(view.setVolume(sphereVolume()).has_value());
+        const std::shared_ptr<const Volume> volume = sphereVolume();
+        EXPECT_FALSE(view.uploadVolume(volume).has_value());
+        scene.openVolume(volume, {Surface{0, "Surface 1", 0.0, std::nullopt, 1.0f, true}}, 0, {});
     }
-    ViewportWidget view;
+    SceneModel scene;
+    ViewportWidget view{&scene};
 };
+
+// Volume rendering at the adaptive resolution, which starts below full.
+bool showsReducedVolumeFrame(ShownView& v)
+{
+    v.scene.setLiveIsovalue(0.0);
+    v.scene.setRenderMode(RenderMode::Volume);
+    return waitUntil([&] {
+        const auto r = v.view.shownVolumeResolution();
+        return r && *r < 1.0f;
+    });
+}
 
 TEST(ViewportWidgetTest, ChangesBeforeTheNextFrameMergeAndTheNewestIsShown)
 {
     ShownView v;
-    v.view.setIsovalue(1.0);
+    v.scene.setLiveIsovalue(1.0);
     ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 1.0; }));
 
     std::vector<double> shown;
@@ -61,21 +67,21 @@ TEST(ViewportWidgetTest, ChangesBeforeTheNextFrameMergeAndTheNewestIsShown)
         if (const auto iso = v.view.renderedIsovalue()) shown.push_back(*iso);
     });
     // Three changes in one event-loop turn: only the last may reach a frame.
-    v.view.setIsovalue(2.0);
-    v.view.setIsovalue(3.0);
-    v.view.setIsovalue(4.0);
+    v.scene.setLiveIsovalue(2.0);
+    v.scene.setLiveIsovalue(3.0);
+    v.scene.setLiveIsovalue(4.0);
     ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 4.0; }));
     for (double iso : shown) {
         EXPECT_NE(iso, 2.0);
         EXPECT_NE(iso, 3.0);
     }
-    EXPECT_FALSE(v.view.captureMesh().indices.empty());
+    EXPECT_FALSE(v.view.captureSurface().mesh.indices.empty());
 }
 
 TEST(ViewportWidgetTest, AStillViewRefinesVolumeRenderingToFullResolution)
 {
     ShownView v;
-    ASSERT_TRUE(showsReducedVolumeFrame(v.view));
+    ASSERT_TRUE(showsReducedVolumeFrame(v));
     // The refinement frame follows on its own.
     EXPECT_TRUE(waitUntil([&] { return v.view.shownVolumeResolution() == 1.0f; }, 60000));
 }
@@ -83,7 +89,7 @@ TEST(ViewportWidgetTest, AStillViewRefinesVolumeRenderingToFullResolution)
 TEST(ViewportWidgetTest, AScreenshotOfVolumeRenderingIsAtFullResolution)
 {
     ShownView v;
-    ASSERT_TRUE(showsReducedVolumeFrame(v.view));
+    ASSERT_TRUE(showsReducedVolumeFrame(v));
     const QImage image = v.view.grabView();
     EXPECT_FALSE(image.isNull());
     EXPECT_EQ(v.view.shownVolumeResolution(), 1.0f);
@@ -94,20 +100,20 @@ TEST(ViewportWidgetTest, AScreenshotOfVolumeRenderingIsAtFullResolution)
 TEST(ViewportWidgetTest, ItSaysWhetherTheFrameOnScreenHasTheCurrentIsovalueAndCrop)
 {
     ShownView v;
-    v.view.setIsovalue(1.0);
+    v.scene.setLiveIsovalue(1.0);
     ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
     const std::uint64_t whole = v.view.lastFrameStats().triangles.value_or(0);
     ASSERT_GT(whole, 1000u);
 
     // The cells left of the sphere's centre (x 23.5): about half of its triangles.
-    v.view.setCrop(VoxelBox{{0, 0, 0}, {23, 47, 47}});
+    v.scene.setCrop(VoxelBox{{0, 0, 0}, {23, 47, 47}});
     EXPECT_FALSE(v.view.showsCurrentSurface()) << "the frame on screen is of the whole volume";
     ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
     const std::uint64_t half = v.view.lastFrameStats().triangles.value_or(0);
     EXPECT_GT(half, whole * 35 / 100);
     EXPECT_LT(half, whole * 65 / 100);
 
-    v.view.setIsovalue(2.0);
+    v.scene.setLiveIsovalue(2.0);
     EXPECT_FALSE(v.view.showsCurrentSurface()) << "the frame on screen is of isovalue 1";
     ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
     EXPECT_EQ(v.view.renderedIsovalue(), 2.0);
@@ -120,10 +126,13 @@ TEST(ViewportWidgetTest, ItSaysWhetherTheFrameOnScreenHasTheCurrentIsovalueAndCr
 TEST(ViewportWidgetTest, TheFrameOnScreenIsUprightAndInTheSurfaceColour)
 {
     ShownView v;
-    v.view.setSurfaceColor(QColor(230, 40, 40));
-    v.view.setStandardView(StandardView::Anterior);     // superior (+z) up, looking along +y
-    v.view.setCrop(VoxelBox{{0, 0, 24}, {47, 47, 47}}); // the cells above the centre (z 23.5)
-    v.view.setIsovalue(0.0);
+    Surface red = v.scene.scene().surfaces.selected();
+    red.color = glm::vec3(230.0f, 40.0f, 40.0f) / 255.0f;
+    v.scene.editSurface(red);
+    // Superior (+z) up, looking along +y.
+    v.scene.editCamera([](OrbitCamera& c) { c.setStandardView(StandardView::Anterior); });
+    v.scene.setCrop(VoxelBox{{0, 0, 24}, {47, 47, 47}}); // the cells above the centre (z 23.5)
+    v.scene.setLiveIsovalue(0.0);
     ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
     ASSERT_GT(v.view.lastFrameStats().triangles.value_or(0), 100u);
 
@@ -133,9 +142,7 @@ TEST(ViewportWidgetTest, TheFrameOnScreenIsUprightAndInTheSurfaceColour)
     const glm::dmat4 indexToPhysical = sphereVolume()->geometry().indexToPhysical();
     const auto pixelOf = [&](glm::dvec3 index) {
         const glm::vec4 physical(indexToPhysical * glm::dvec4(index, 1.0));
-        const glm::vec4 clip =
-            v.view.camera().projectionMatrix(float(v.view.width()) / float(v.view.height())) *
-            v.view.camera().viewMatrix() * physical;
+        const glm::vec4 clip = v.view.projectionMatrix() * v.view.viewMatrix() * physical;
         const glm::vec2 ndc = glm::vec2(clip) / clip.w;
         return QPoint(int((ndc.x + 1.0f) * 0.5f * float(shot.width())),
                       int((1.0f - ndc.y) * 0.5f * float(shot.height())));
@@ -161,14 +168,14 @@ TEST(ViewportWidgetTest, TheFreedHeapIsGivenBackOnlyOnceTheViewIsStill)
 {
     ShownView v;
     QSignalSpy released(&v.view, &ViewportWidget::freedHeapReleased);
-    v.view.setIsovalue(1.0);
+    v.scene.setLiveIsovalue(1.0);
     ASSERT_TRUE(waitUntil([&] { return v.view.renderedIsovalue() == 1.0; }));
     // A new isovalue every 100 ms for 4 s: more than the 3 s of stillness in all, never 3 s
     // without a frame.
     QElapsedTimer moving;
     moving.start();
     for (int i = 0; moving.elapsed() < 4000; ++i) {
-        v.view.setIsovalue(1.0 + 0.01 * (i % 50));
+        v.scene.setLiveIsovalue(1.0 + 0.01 * (i % 50));
         QTest::qWait(100);
     }
     EXPECT_EQ(released.count(), 0) << "given back while frames followed each other";

@@ -1,0 +1,47 @@
+#include "scene/scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace isoview {
+
+WindowLevel defaultWindowLevel(const Volume& volume)
+{
+    const VolumeMetadata& m = volume.metadata();
+    if (m.windowCenter && m.windowWidth && *m.windowWidth > 0.0)
+        return {*m.windowCenter, *m.windowWidth};
+    const ValueRange real = volume.realRange();
+    return {(real.min + real.max) / 2.0, std::max(real.max - real.min, 1e-6)};
+}
+
+Scene Scene::withSurface(std::shared_ptr<const Volume> volume, double isovalue,
+                         std::optional<glm::vec3> color)
+{
+    Scene scene;
+    scene.volume = std::move(volume);
+    scene.surfaces.reset({Surface{0, "Surface 1", isovalue, color, 1.0f, true}}, 0);
+    return scene;
+}
+
+VoxelBox Scene::cropBox() const
+{
+    if (!volume) return {};
+    const glm::uvec3 dims = volume->dims();
+    return crop && crop->fitsIn(dims) ? *crop : VoxelBox::whole(dims);
+}
+
+bool Scene::slicePlanesShown() const
+{
+    return volume && slices.planesIn3D && slices.arrangement != ViewArrangement::ThreeDOnly;
+}
+
+glm::uvec3 Scene::sliceIndices() const
+{
+    const glm::dvec3 last = volume ? glm::dvec3(volume->dims() - glm::uvec3(1)) : glm::dvec3(0.0);
+    glm::uvec3 index(0);
+    for (int a = 0; a < 3; ++a)
+        index[a] = std::uint32_t(std::lround(std::clamp(slices.crosshair[a], 0.0, last[a])));
+    return index;
+}
+
+} // namespace isoview
