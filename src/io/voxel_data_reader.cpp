@@ -1,19 +1,15 @@
 #include "io/voxel_data_reader.h"
 
 #include "core/error.h"
-#include "core/input_file.h"
+#include "io/read_only_file.h"
 #include "io/volume_size_check.h"
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fcntl.h>
 #include <limits>
 #include <span>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <utility>
 #include <zlib.h>
 
@@ -33,69 +29,6 @@ std::string plural(std::uint64_t count, std::string_view noun)
 {
     return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
 }
-
-// A file opened for reading; closed on every path out.
-class ReadOnlyFile {
-public:
-    ReadOnlyFile(const fs::path& path, const std::string& prefix, const std::string& label)
-        : m_prefix(prefix), m_label(label), m_file(open(path, prefix, label))
-    {
-    }
-    ReadOnlyFile(const ReadOnlyFile&) = delete;
-    ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
-
-    std::uint64_t size() const { return m_file.size(); }
-    const std::string& label() const { return m_label; }
-
-    // Reads exactly n bytes at offset; the file getting shorter meanwhile is an IoError.
-    void readExactly(std::uint64_t offset, void* destination, std::size_t n)
-    {
-        auto* out = static_cast<unsigned char*>(destination);
-        std::size_t done = 0;
-        while (done < n) {
-            const ssize_t got = ::pread(m_file.fd(), out + done, n - done, off_t(offset + done));
-            if (got < 0) {
-                if (errno == EINTR) continue;
-                fail(errno);
-            }
-            if (got == 0) {
-                throw IoError(m_prefix + m_label + " became shorter (" +
-                              std::to_string(offset + done) + " bytes) while it was being read");
-            }
-            done += std::size_t(got);
-        }
-    }
-
-    // Reads up to n bytes at offset; returns how many (0 at the end).
-    std::size_t readSome(std::uint64_t offset, void* destination, std::size_t n)
-    {
-        while (true) {
-            const ssize_t got = ::pread(m_file.fd(), destination, n, off_t(offset));
-            if (got >= 0) return std::size_t(got);
-            if (errno != EINTR) fail(errno);
-        }
-    }
-
-private:
-    // The message names what was being read (the prefix) before InputFile's own words.
-    static InputFile open(const fs::path& path, const std::string& prefix, const std::string& label)
-    {
-        try {
-            return InputFile::open(path, label);
-        } catch (const IoError& error) {
-            throw IoError(prefix + error.what());
-        }
-    }
-
-    [[noreturn]] void fail(int error)
-    {
-        throw IoError(m_prefix + "cannot read " + m_label + ": " + systemReason(error));
-    }
-
-    std::string m_prefix;
-    std::string m_label;
-    InputFile m_file;
-};
 
 // Progress in decoded voxel bytes, reported about every MiB.
 class Progress {
