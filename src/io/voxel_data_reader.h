@@ -13,9 +13,10 @@
 // - Raw bytes after a file's share are ignored with a warning; compressed data must
 //   decompress to exactly the skipped bytes plus the share (IoError otherwise: truncated,
 //   corrupt or too long). Compressed data are zlib or gzip streams (detected), gzip possibly in
-//   several members; bytes after the last stream are ignored with a warning. A stream is always
-//   decoded to its own end, however long the header says it is (compressedBytes): a stated size
-//   that differs from the stream's is a warning, and a stream cut short stays an IoError.
+//   several members, decoded by the loaders' one gzip reader (gzip_stream.h); bytes after the
+//   last stream are ignored with a warning. A stream is always decoded to its own end, however
+//   long the header says it is (compressedBytes): a stated size that differs from the stream's
+//   is a warning, and a stream cut short stays an IoError.
 // - Memory: the voxel buffer plus about 1.3 MiB of buffers, whatever the file size. Compressed
 //   voxels fill a reserved buffer as they are decoded, so a stream that ends early never
 //   touches the rest; a gzip stream whose size trailer disagrees with the header is decoded
