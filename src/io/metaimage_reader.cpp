@@ -346,13 +346,7 @@ void readDataFiles(const RawKeys& raw, MetaImageHeader& header)
     const std::string first = detail::lowerCase(words[0]);
 
     const auto readAxes = [&](std::string_view text) {
-        const std::optional<std::uint64_t> axes = detail::parseUnsigned(text);
-        if (!axes || *axes == 0 || *axes > 3) {
-            fail(label(entry) + ": '" + printable(text) +
-                 "' is not a number of axes from 1 "
-                 "to 3");
-        }
-        return std::size_t(*axes);
+        return detail::parseDataFileAxes(text, 3, label(entry) + ": ");
     };
 
     if (first == "local") {
@@ -365,13 +359,9 @@ void readDataFiles(const RawKeys& raw, MetaImageHeader& header)
         if (words.size() > 2) fail(label(entry) + ": LIST takes at most a number of axes");
         if (words.size() == 2) header.dataFileAxes = readAxes(words[1]);
         header.dataFiles = raw.listedFiles;
-    } else if (words.size() >= 4 && words.size() <= 5 &&
-               words[0].find('%') != std::string_view::npos && detail::parseInteger(words[1]) &&
-               detail::parseInteger(words[2]) && detail::parseInteger(words[3])) {
+    } else if (detail::isFileNamePattern(words)) {
         if (words.size() == 5) header.dataFileAxes = readAxes(words[4]);
-        header.dataFiles = detail::expandFileNamePattern(
-            "ElementDataFile", words[0], *detail::parseInteger(words[1]),
-            *detail::parseInteger(words[2]), *detail::parseInteger(words[3]));
+        header.dataFiles = detail::expandFileNamePattern("ElementDataFile", words);
     } else {
         header.dataFileAxes = 3;
         header.dataFiles = {entry.value};

@@ -552,12 +552,7 @@ void readDataFiles(const RawFields& raw, NrrdHeader& header)
     if (words.empty()) fail("data file: no file name given");
 
     const auto readAxes = [&](std::string_view text) {
-        const std::optional<std::uint64_t> axes = detail::parseUnsigned(text);
-        if (!axes || *axes == 0 || *axes > dimension) {
-            fail("data file: '" + printable(text) + "' is not a number of axes from 1 to " +
-                 std::to_string(dimension));
-        }
-        return std::size_t(*axes);
+        return detail::parseDataFileAxes(text, dimension, "data file: ");
     };
 
     header.dataFileAxes = dimension - 1;
@@ -565,13 +560,9 @@ void readDataFiles(const RawFields& raw, NrrdHeader& header)
         if (words.size() > 2) fail("data file: 'LIST' takes at most a number of axes");
         if (words.size() == 2) header.dataFileAxes = readAxes(words[1]);
         header.dataFiles = raw.listedFiles;
-    } else if (words.size() >= 4 && words.size() <= 5 &&
-               words[0].find('%') != std::string_view::npos && detail::parseInteger(words[1]) &&
-               detail::parseInteger(words[2]) && detail::parseInteger(words[3])) {
+    } else if (detail::isFileNamePattern(words)) {
         if (words.size() == 5) header.dataFileAxes = readAxes(words[4]);
-        header.dataFiles = detail::expandFileNamePattern(
-            "data file", words[0], *detail::parseInteger(words[1]), *detail::parseInteger(words[2]),
-            *detail::parseInteger(words[3]));
+        header.dataFiles = detail::expandFileNamePattern("data file", words);
     } else {
         header.dataFileAxes = dimension;
         header.dataFiles = {*dataFile};

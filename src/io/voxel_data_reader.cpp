@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "io/gzip_stream.h"
+#include "io/header_text.h"
 #include "io/read_only_file.h"
 #include "io/volume_size_check.h"
 
@@ -392,6 +393,29 @@ std::vector<std::string> expandFileNamePattern(std::string_view field, std::stri
         names.push_back(before + number + after);
     }
     return names;
+}
+
+bool isFileNamePattern(const std::vector<std::string_view>& words)
+{
+    return words.size() >= 4 && words.size() <= 5 && words[0].find('%') != std::string_view::npos &&
+           parseInteger(words[1]) && parseInteger(words[2]) && parseInteger(words[3]);
+}
+
+std::vector<std::string> expandFileNamePattern(std::string_view field,
+                                               const std::vector<std::string_view>& words)
+{
+    return expandFileNamePattern(field, words[0], *parseInteger(words[1]), *parseInteger(words[2]),
+                                 *parseInteger(words[3]));
+}
+
+std::size_t parseDataFileAxes(std::string_view text, std::size_t maxAxes, const std::string& prefix)
+{
+    const std::optional<std::uint64_t> axes = parseUnsigned(text);
+    if (!axes || *axes == 0 || *axes > maxAxes) {
+        throw InvalidInputError(prefix + "'" + printable(text) +
+                                "' is not a number of axes from 1 to " + std::to_string(maxAxes));
+    }
+    return std::size_t(*axes);
 }
 
 } // namespace isoview::io::detail

@@ -1,8 +1,8 @@
 // Internal to src/io: reads the voxel bytes that a headered format (NRRD, MetaImage) or a
 // folder of slices describes — one or several data files, each holding an equal share of the
 // voxels, raw or deflate-compressed — with every check made before the voxel buffer is
-// allocated, in bounded chunks, reporting progress and honouring cancellation. Also expands
-// the "name%03d.raw first last step" file-name patterns both formats use. Not public API.
+// allocated, in bounded chunks, reporting progress and honouring cancellation. Also reads the
+// "name%03d.raw first last step [axes]" file-name patterns both formats use. Not public API.
 //
 // Contract of readVoxelData():
 // - Before allocating: the byte count must not overflow and must fit in memory
@@ -96,5 +96,18 @@ inline constexpr std::uint64_t kMaxDataFiles = 100000;
 std::vector<std::string> expandFileNamePattern(std::string_view field, std::string_view pattern,
                                                std::int64_t first, std::int64_t last,
                                                std::int64_t step);
+
+// True when a data-file field's words are "pattern first last step [axes]": a pattern with a
+// '%' and three integers, then perhaps a number of axes (read by parseDataFileAxes).
+bool isFileNamePattern(const std::vector<std::string_view>& words);
+
+// expandFileNamePattern for words that isFileNamePattern accepts.
+std::vector<std::string> expandFileNamePattern(std::string_view field,
+                                               const std::vector<std::string_view>& words);
+
+// How many of the fastest axes each data file holds, as a data-file field states it: 1 to
+// maxAxes, else InvalidInputError "<prefix>'<text>' is not a number of axes from 1 to <max>".
+std::size_t parseDataFileAxes(std::string_view text, std::size_t maxAxes,
+                              const std::string& prefix);
 
 } // namespace isoview::io::detail
