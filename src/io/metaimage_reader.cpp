@@ -1,8 +1,8 @@
 #include "io/metaimage_reader.h"
 
 #include "core/error.h"
-#include "core/log.h"
 #include "io/header_text.h"
+#include "io/headered_volume_reader.h"
 #include "io/volume_size_check.h"
 #include "io/voxel_data_reader.h"
 
@@ -14,7 +14,6 @@
 namespace isoview::io {
 namespace {
 
-namespace fs = std::filesystem;
 using detail::printable;
 
 constexpr std::size_t kMaxHeaderBytes = 4 << 20;
@@ -347,13 +346,7 @@ void readDataFiles(const RawKeys& raw, MetaImageHeader& header)
     const std::string first = detail::lowerCase(words[0]);
 
     const auto readAxes = [&](std::string_view text) {
-        const std::optional<std::uint64_t> axes = detail::parseUnsigned(text);
-        if (!axes || *axes == 0 || *axes > 3) {
-            fail(label(entry) + ": '" + printable(text) +
-                 "' is not a number of axes from 1 "
-                 "to 3");
-        }
-        return std::size_t(*axes);
+        return detail::parseDataFileAxes(text, 3, label(entry) + ": ");
     };
 
     if (first == "local") {
@@ -366,13 +359,9 @@ void readDataFiles(const RawKeys& raw, MetaImageHeader& header)
         if (words.size() > 2) fail(label(entry) + ": LIST takes at most a number of axes");
         if (words.size() == 2) header.dataFileAxes = readAxes(words[1]);
         header.dataFiles = raw.listedFiles;
-    } else if (words.size() >= 4 && words.size() <= 5 &&
-               words[0].find('%') != std::string_view::npos && detail::parseInteger(words[1]) &&
-               detail::parseInteger(words[2]) && detail::parseInteger(words[3])) {
+    } else if (detail::isFileNamePattern(words)) {
         if (words.size() == 5) header.dataFileAxes = readAxes(words[4]);
-        header.dataFiles = detail::expandFileNamePattern(
-            "ElementDataFile", words[0], *detail::parseInteger(words[1]),
-            *detail::parseInteger(words[2]), *detail::parseInteger(words[3]));
+        header.dataFiles = detail::expandFileNamePattern("ElementDataFile", words);
     } else {
         header.dataFileAxes = 3;
         header.dataFiles = {entry.value};
@@ -403,59 +392,31 @@ MetaImageHeader parseMetaImageHeader(std::string_view text)
 Volume readMetaImage(const std::filesystem::path& path, LoadMonitor* monitor)
 {
     const std::string what = "MetaImage " + detail::quotedPath(path);
-    reportProgress(monitor, "reading header", 0, 0);
-    const detail::FileHead head = detail::readFileHead(path, kMaxHeaderBytes, what);
-    if (head.fileSize == 0) throw IoError("cannot read " + what + ": the file is empty");
+    MetaImageHeader header =
+        detail::readHeader(path, kMaxHeaderBytes, what, monitor, parseMetaImageHeader).header;
 
-    MetaImageHeader header;
-    try {
-        header = parseMetaImageHeader(head.bytes);
-    } catch (const InvalidInputError& e) {
-        throw InvalidInputError("cannot read " + what + ": " + e.what());
-    }
-
-    detail::VoxelDataRequest request;
-    request.what = what;
-    request.encoding =
+    detail::HeaderedVolume volume;
+    volume.request.what = what;
+    volume.request.encoding =
         header.compressed ? detail::VoxelEncoding::Deflate : detail::VoxelEncoding::Raw;
-    request.dims = header.dims;
-    request.type = header.type;
-    request.bigEndian = header.bigEndian;
-    detail::VoxelDataFile file;
-    file.atEnd = header.headerSize == -1;
-    file.skipBytes = header.headerSize > 0 ? std::uint64_t(header.headerSize) : 0;
-    if (header.local) {
-        file.path = path;
-        file.offset = header.headerBytes;
-        file.compressedBytes = header.compressedDataSize;
-        request.files.push_back(file);
-    } else {
-        const std::optional<std::uint64_t> bytes = detail::voxelByteCount(header.dims, header.type);
-        detail::requireFitsInMemory(what, header.dims, header.type,
-                                    bytes.value_or(std::numeric_limits<std::uint64_t>::max()));
-        if (header.dataFiles.size() == 1) file.compressedBytes = header.compressedDataSize;
-        for (const std::string& name : header.dataFiles) {
-            file.path = fs::path(name).is_absolute() ? fs::path(name) : path.parent_path() / name;
-            request.files.push_back(file);
-        }
+    volume.request.dims = header.dims;
+    volume.request.type = header.type;
+    volume.request.bigEndian = header.bigEndian;
+    volume.layout.atEnd = header.headerSize == -1;
+    volume.layout.skipBytes = header.headerSize > 0 ? std::uint64_t(header.headerSize) : 0;
+    // The stated stream size belongs to the one data file, when there is one.
+    if (header.local || header.dataFiles.size() == 1) {
+        volume.layout.compressedBytes = header.compressedDataSize;
     }
-
-    std::vector<std::string> warnings = header.warnings;
-    std::vector<std::byte> voxels = detail::readVoxelData(request, monitor, warnings);
-    Volume volume(header.dims, header.type, std::move(voxels), header.geometry);
-    VolumeMetadata metadata;
-    metadata.sourceFormat = "MetaImage";
-    metadata.modality = header.modality;
-    metadata.warnings = std::move(warnings);
-    for (const std::string& warning : metadata.warnings) {
-        log::get("io")->warn("{}: {}", what, warning);
-    }
-    volume.setMetadata(std::move(metadata));
-    const VolumeGeometry& g = header.geometry;
-    log::get("io")->info(
-        "read {} ({}, {}, spacing {} x {} x {})", what, detail::dimsText(header.dims, header.type),
-        header.compressed ? "compressed" : "raw", g.spacing.x, g.spacing.y, g.spacing.z);
-    return volume;
+    volume.headerPath = path;
+    if (header.local) volume.attachedAt = header.headerBytes;
+    volume.dataFiles = std::move(header.dataFiles);
+    volume.geometry = header.geometry;
+    volume.metadata.sourceFormat = "MetaImage";
+    volume.metadata.modality = header.modality;
+    volume.metadata.warnings = std::move(header.warnings);
+    volume.encodingName = header.compressed ? "compressed" : "raw";
+    return detail::readHeaderedVolume(std::move(volume), monitor);
 }
 
 } // namespace isoview::io

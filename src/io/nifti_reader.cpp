@@ -3,13 +3,14 @@
 #include "core/error.h"
 #include "core/input_file.h"
 #include "core/log.h"
+#include "io/gzip_stream.h"
+#include "io/header_text.h"
+#include "io/read_only_file.h"
 #include "io/volume_size_check.h"
 
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -19,7 +20,6 @@
 #include <optional>
 #include <unistd.h>
 #include <utility>
-#include <zlib.h>
 
 namespace isoview::io {
 namespace {
@@ -32,11 +32,11 @@ static_assert(sizeof(nifti_2_header) == 540, "nifticlib's NIfTI-2 header must be
 
 constexpr std::size_t kNifti1HeaderBytes = 348;
 constexpr std::size_t kNifti2HeaderBytes = 540;
-constexpr std::size_t kHeadBytes = 544;          // a NIfTI-2 header and its extender
-constexpr std::size_t kChunkBytes = 1 << 20;     // read and progress granularity
-constexpr std::uint64_t kMaxDeflateRatio = 1032; // deflate's largest expansion
-constexpr double kTransformsAgreeMm = 0.01;      // qform and sform "agree" within this
-constexpr double kMinVoxelMm = 1e-6;             // voxel sizes isoview accepts
+constexpr std::size_t kHeadBytes = 544;           // a NIfTI-2 header and its extender
+constexpr std::size_t kChunkBytes = 1 << 20;      // read and progress granularity
+constexpr std::size_t kCheckAheadBytes = 1 << 18; // decoded past a gzip volume, for damage
+constexpr double kTransformsAgreeMm = 0.01;       // qform and sform "agree" within this
+constexpr double kMinVoxelMm = 1e-6;              // voxel sizes isoview accepts
 constexpr double kMaxVoxelMm = 1e6;
 
 [[noreturn]] void fail(const std::string& message)
@@ -473,51 +473,39 @@ void readValues(const Fields& f, NiftiHeader& header)
 
 // ---- files ----
 
-bool isGzip(const InputFile& file)
+bool isGzip(detail::ReadOnlyFile& file)
 {
     std::array<unsigned char, 2> magic{};
-    return ::pread(file.fd(), magic.data(), 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    return file.readSome(0, magic.data(), 2) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
 // A file's bytes read in order, decompressed when it is gzip. IoError names `label`.
 class ByteStream {
 public:
-    ByteStream(const fs::path& path, std::string prefix, std::string label)
-        : m_prefix(std::move(prefix)), m_label(std::move(label)), m_file(open(path))
+    ByteStream(const fs::path& path, const std::string& prefix, const std::string& label)
+        : m_file(path, prefix, label)
     {
-        m_compressed = isGzip(m_file);
-        if (!m_compressed) return;
-        const int fd = ::dup(m_file.fd());
-        m_gz = fd >= 0 ? gzdopen(fd, "rb") : nullptr;
-        if (m_gz == nullptr) {
-            if (fd >= 0) ::close(fd);
-            throw IoError(m_prefix + "zlib could not open " + m_label);
-        }
-        gzbuffer(m_gz, 1 << 17);
-    }
-    ~ByteStream()
-    {
-        if (m_gz != nullptr) gzclose(m_gz);
+        if (isGzip(m_file)) m_gzip.emplace(m_file, 0, m_file.size());
     }
     ByteStream(const ByteStream&) = delete;
     ByteStream& operator=(const ByteStream&) = delete;
 
-    bool compressed() const { return m_compressed; }
+    bool compressed() const { return m_gzip.has_value(); }
     std::uint64_t fileSize() const { return m_file.size(); }
     std::uint64_t position() const { return m_position; }
-    const std::string& label() const { return m_label; }
+    const std::string& label() const { return m_file.label(); }
 
     // Moves forward to a (decompressed) position; raw files just jump there.
     void skipTo(std::uint64_t target, LoadMonitor* monitor, const std::string& stage)
     {
-        if (!m_compressed) {
+        if (!m_gzip) {
             m_position = target;
             return;
         }
         if (target < m_position) { // back to the start (the header was read past target)
-            if (gzrewind(m_gz) != 0) throw IoError(m_prefix + "zlib could not rewind " + m_label);
+            m_gzip.reset();
+            m_gzip.emplace(m_file, 0, m_file.size());
             m_position = 0;
-            m_incomplete = false;
         }
         std::vector<std::byte> scratch(kChunkBytes);
         const std::uint64_t start = m_position;
@@ -534,76 +522,48 @@ public:
     std::size_t read(std::byte* destination, std::size_t n)
     {
         std::size_t done = 0;
-        while (done < n) {
-            const std::size_t got = m_compressed ? readCompressed(destination + done, n - done)
-                                                 : readRaw(destination + done, n - done);
-            if (got == 0) break;
-            done += got;
-            m_position += got;
+        if (m_gzip) {
+            done = m_gzip->read(destination, n);
+            m_gzip->throwIfCorrupt();
+        } else {
+            while (done < n) {
+                const std::size_t got =
+                    m_file.readSome(m_position + done, destination + done, n - done);
+                if (got == 0) break;
+                done += got;
+            }
         }
+        m_position += done;
         return done;
     }
 
-    bool incomplete() const { return m_incomplete; }
+    // Decodes up to n bytes past the position without keeping them, up to the end of the gzip
+    // member at most: damage soon after the bytes read is an IoError, among it a wrong check
+    // value of a stream that decodes a little longer than the header says. Raw files: nothing.
+    void checkAhead(std::size_t n)
+    {
+        if (!m_gzip) return;
+        std::vector<std::byte> scratch(n);
+        m_position += m_gzip->readInMember(scratch.data(), n);
+        m_gzip->throwIfCorrupt();
+    }
+
+    bool incomplete() const
+    {
+        return m_gzip && m_gzip->state() == detail::GzipStream::State::Truncated;
+    }
 
 private:
-    InputFile open(const fs::path& path)
-    {
-        try {
-            return InputFile::open(path, m_label);
-        } catch (const IoError& error) {
-            throw IoError(m_prefix + error.what());
-        }
-    }
-
-    std::size_t readRaw(std::byte* destination, std::size_t n)
-    {
-        while (true) {
-            const ssize_t got = ::pread(m_file.fd(), destination, n, off_t(m_position));
-            if (got >= 0) return std::size_t(got);
-            if (errno != EINTR) {
-                throw IoError(m_prefix + "cannot read " + m_label + ": " +
-                              detail::systemReason(errno));
-            }
-        }
-    }
-
-    std::size_t readCompressed(std::byte* destination, std::size_t n)
-    {
-        const int got = gzread(m_gz, destination, unsigned(std::min<std::size_t>(n, kChunkBytes)));
-        if (got > 0) return std::size_t(got);
-        int error = Z_OK;
-        const char* message = gzerror(m_gz, &error);
-        if (error == Z_OK || error == Z_BUF_ERROR) { // the end, complete or cut short
-            m_incomplete = error == Z_BUF_ERROR;
-            return 0;
-        }
-        throw IoError(m_prefix + "the compressed data in " + m_label + " are corrupt (zlib: " +
-                      (message != nullptr ? message : "error " + std::to_string(error)) +
-                      ") after " + std::to_string(m_position) + " decompressed bytes");
-    }
-
-    std::string m_prefix;
-    std::string m_label;
-    InputFile m_file;
-    bool m_compressed = false;
-    gzFile m_gz = nullptr;
+    detail::ReadOnlyFile m_file;
+    std::optional<detail::GzipStream> m_gzip; // only for gzip files
     std::uint64_t m_position = 0;
-    bool m_incomplete = false;
 };
-
-std::string lowerCase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return text;
-}
 
 // The .img of a .hdr (.img.gz of a .hdr.gz), in the header name's letter case.
 fs::path imageFileOf(const fs::path& headerPath)
 {
     std::string name = headerPath.filename().string();
-    const std::string lower = lowerCase(name);
+    const std::string lower = detail::lowerCase(name);
     const std::size_t at = lower.ends_with(".hdr.gz") ? name.size() - 7
                            : lower.ends_with(".hdr")  ? name.size() - 4
                                                       : std::string::npos;
@@ -749,7 +709,7 @@ Volume readNifti(const fs::path& path, std::uint64_t volumeIndex, LoadMonitor* m
                                plural(header.volumeCount, "volume") +
                                ": later volumes are missing");
         }
-    } else if (fileSize == 0 || end / kMaxDeflateRatio > fileSize) {
+    } else if (fileSize == 0 || end / detail::kMaxDeflateRatio > fileSize) {
         throw IoError(prefix + stream->label() + " holds only " + std::to_string(fileSize) +
                       " bytes of compressed data, which cannot decompress to the " +
                       std::to_string(end) + " bytes that " + which +
@@ -777,6 +737,7 @@ Volume readNifti(const fs::path& path, std::uint64_t volumeIndex, LoadMonitor* m
                       (stream->incomplete() ? "; the compressed stream is cut short" : "") +
                       "; the file is truncated");
     }
+    stream->checkAhead(kCheckAheadBytes);
     reportProgress(monitor, "reading voxels", volumeBytes, volumeBytes);
     if (header.bigEndian != (std::endian::native == std::endian::big)) {
         detail::swapByteOrder(voxels, scalarSize(header.type));

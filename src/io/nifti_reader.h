@@ -3,10 +3,11 @@
 // .img.gz). Analyze 7.5 headers (no NIfTI magic) are refused.
 //
 // Debian's nifticlib (libnifti2) supplies the header layouts, their byte swapping and the
-// quaternion-to-matrix conversion. The bytes themselves are read by isoview (zlib for gzip):
-// nifticlib's znzlib opens files with a plain open(), which blocks on a FIFO, and reports
-// truncation only on stderr; here every file goes through InputFile first, progress and
-// cancellation reach the LoadMonitor, and a short file names its expected and actual bytes.
+// quaternion-to-matrix conversion. The bytes themselves are read by isoview, gzip through the
+// loaders' one gzip reader (gzip_stream.h, as NRRD and MetaImage): nifticlib's znzlib opens
+// files with a plain open(), which blocks on a FIFO, and reports truncation only on stderr;
+// here every file goes through InputFile first, progress and cancellation reach the
+// LoadMonitor, and a short file names its expected and actual bytes.
 //
 // Volumes: dims 1-3 are the grid; dim[4] (time) lists one volume per index, of which one is
 // loaded; dims 5-7 (vector or statistic components) larger than 1 are refused.
@@ -42,7 +43,9 @@
 //   fit in memory (InvalidInputError); an uncompressed file must hold the chosen volume, a
 //   compressed one must be large enough to decompress to it (IoError with the expected and
 //   actual byte counts). A gzip stream that ends early or is corrupt is an IoError naming the
-//   decompressed byte count reached. Memory: the volume plus ~1 MiB. Progress about every MiB
+//   decompressed byte count reached; up to 256 KiB past the volume are decoded too (within its
+//   gzip member), so damage just after it, a wrong check value at the stream's end among it, is
+//   refused rather than shown. Memory: the volume plus ~1.3 MiB. Progress about every MiB
 //   ("skipping to volume N" through earlier gzip volumes, then "reading voxels");
 //   CancelledError when the monitor asks to stop. InvalidInputError for a volume index out of
 //   range. Every file is opened through InputFile (recorded for input protection).

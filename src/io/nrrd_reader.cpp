@@ -1,8 +1,8 @@
 #include "io/nrrd_reader.h"
 
 #include "core/error.h"
-#include "core/log.h"
 #include "io/header_text.h"
+#include "io/headered_volume_reader.h"
 #include "io/volume_size_check.h"
 #include "io/voxel_data_reader.h"
 
@@ -17,7 +17,6 @@
 namespace isoview::io {
 namespace {
 
-namespace fs = std::filesystem;
 using detail::printable;
 
 // Headers longer than this are not NRRD headers (a LIST of 100000 files fits easily).
@@ -553,12 +552,7 @@ void readDataFiles(const RawFields& raw, NrrdHeader& header)
     if (words.empty()) fail("data file: no file name given");
 
     const auto readAxes = [&](std::string_view text) {
-        const std::optional<std::uint64_t> axes = detail::parseUnsigned(text);
-        if (!axes || *axes == 0 || *axes > dimension) {
-            fail("data file: '" + printable(text) + "' is not a number of axes from 1 to " +
-                 std::to_string(dimension));
-        }
-        return std::size_t(*axes);
+        return detail::parseDataFileAxes(text, dimension, "data file: ");
     };
 
     header.dataFileAxes = dimension - 1;
@@ -566,13 +560,9 @@ void readDataFiles(const RawFields& raw, NrrdHeader& header)
         if (words.size() > 2) fail("data file: 'LIST' takes at most a number of axes");
         if (words.size() == 2) header.dataFileAxes = readAxes(words[1]);
         header.dataFiles = raw.listedFiles;
-    } else if (words.size() >= 4 && words.size() <= 5 &&
-               words[0].find('%') != std::string_view::npos && detail::parseInteger(words[1]) &&
-               detail::parseInteger(words[2]) && detail::parseInteger(words[3])) {
+    } else if (detail::isFileNamePattern(words)) {
         if (words.size() == 5) header.dataFileAxes = readAxes(words[4]);
-        header.dataFiles = detail::expandFileNamePattern(
-            "data file", words[0], *detail::parseInteger(words[1]), *detail::parseInteger(words[2]),
-            *detail::parseInteger(words[3]));
+        header.dataFiles = detail::expandFileNamePattern("data file", words);
     } else {
         header.dataFileAxes = dimension;
         header.dataFiles = {*dataFile};
@@ -608,16 +598,7 @@ NrrdHeader parseNrrdHeader(std::string_view headerText)
 Volume readNrrd(const std::filesystem::path& path, LoadMonitor* monitor)
 {
     const std::string what = "NRRD " + detail::quotedPath(path);
-    reportProgress(monitor, "reading header", 0, 0);
-    const detail::FileHead head = detail::readFileHead(path, kMaxHeaderBytes, what);
-    if (head.fileSize == 0) throw IoError("cannot read " + what + ": the file is empty");
-
-    NrrdHeader header;
-    try {
-        header = parseNrrdHeader(head.bytes);
-    } catch (const InvalidInputError& e) {
-        throw InvalidInputError("cannot read " + what + ": " + e.what());
-    }
+    auto [head, header] = detail::readHeader(path, kMaxHeaderBytes, what, monitor, parseNrrdHeader);
     const bool attached = header.dataFiles.empty();
     if (attached && !header.endsWithEmptyLine) {
         if (head.fileSize > head.bytes.size()) {
@@ -631,56 +612,34 @@ Volume readNrrd(const std::filesystem::path& path, LoadMonitor* monitor)
                       "empty line after it starts attached data, so there are no voxels");
     }
 
-    detail::VoxelDataRequest request;
-    request.what = what;
-    request.encoding = header.encoding == NrrdEncoding::Raw ? detail::VoxelEncoding::Raw
-                                                            : detail::VoxelEncoding::Deflate;
-    request.dims = header.dims;
-    request.type = header.type;
-    request.bigEndian = header.bigEndian;
-    detail::VoxelDataFile file;
-    file.skipLines = header.lineSkip;
+    detail::HeaderedVolume volume;
+    volume.request.what = what;
+    volume.request.encoding = header.encoding == NrrdEncoding::Raw ? detail::VoxelEncoding::Raw
+                                                                   : detail::VoxelEncoding::Deflate;
+    volume.request.dims = header.dims;
+    volume.request.type = header.type;
+    volume.request.bigEndian = header.bigEndian;
+    volume.layout.skipLines = header.lineSkip;
     if (header.encoding == NrrdEncoding::Raw) {
-        file.atEnd = header.byteSkip == -1;
-        file.skipBytes = header.byteSkip > 0 ? std::uint64_t(header.byteSkip) : 0;
+        volume.layout.atEnd = header.byteSkip == -1;
+        volume.layout.skipBytes = header.byteSkip > 0 ? std::uint64_t(header.byteSkip) : 0;
     } else {
-        file.skipDecoded = std::uint64_t(header.byteSkip); // -1 was rejected for gzip
+        volume.layout.skipDecoded = std::uint64_t(header.byteSkip); // -1 was rejected for gzip
     }
-    if (attached) {
-        file.path = path;
-        file.offset = header.headerBytes;
-        request.files.push_back(file);
-    } else {
-        // Memory is checked before the names are turned into paths (readVoxelData repeats it).
-        const std::optional<std::uint64_t> bytes = detail::voxelByteCount(header.dims, header.type);
-        detail::requireFitsInMemory(what, header.dims, header.type,
-                                    bytes.value_or(std::numeric_limits<std::uint64_t>::max()));
-        for (const std::string& name : header.dataFiles) {
-            file.path = fs::path(name).is_absolute() ? fs::path(name) : path.parent_path() / name;
-            request.files.push_back(file);
-        }
-    }
-
-    std::vector<std::string> warnings = header.warnings;
-    std::vector<std::byte> voxels = detail::readVoxelData(request, monitor, warnings);
-    Volume volume(header.dims, header.type, std::move(voxels), header.geometry, header.rescale);
-    VolumeMetadata metadata;
-    metadata.sourceFormat = "NRRD";
-    metadata.patientSpace = header.space == "left-posterior-superior" || header.space == "lps" ||
-                            header.space == "right-anterior-superior" || header.space == "ras" ||
-                            header.space == "left-anterior-superior" || header.space == "las";
-    metadata.seriesDescription = header.content;
-    metadata.warnings = std::move(warnings);
-    for (const std::string& warning : metadata.warnings) {
-        log::get("io")->warn("{}: {}", what, warning);
-    }
-    volume.setMetadata(std::move(metadata));
-    const VolumeGeometry& g = header.geometry;
-    log::get("io")->info("read {} ({}, {}, spacing {} x {} x {})", what,
-                         detail::dimsText(header.dims, header.type),
-                         header.encoding == NrrdEncoding::Raw ? "raw" : "gzip", g.spacing.x,
-                         g.spacing.y, g.spacing.z);
-    return volume;
+    volume.headerPath = path;
+    if (attached) volume.attachedAt = header.headerBytes;
+    volume.dataFiles = std::move(header.dataFiles);
+    volume.geometry = header.geometry;
+    volume.rescale = header.rescale;
+    volume.metadata.sourceFormat = "NRRD";
+    volume.metadata.patientSpace =
+        header.space == "left-posterior-superior" || header.space == "lps" ||
+        header.space == "right-anterior-superior" || header.space == "ras" ||
+        header.space == "left-anterior-superior" || header.space == "las";
+    volume.metadata.seriesDescription = header.content;
+    volume.metadata.warnings = std::move(header.warnings);
+    volume.encodingName = header.encoding == NrrdEncoding::Raw ? "raw" : "gzip";
+    return detail::readHeaderedVolume(std::move(volume), monitor);
 }
 
 } // namespace isoview::io

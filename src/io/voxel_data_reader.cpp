@@ -1,21 +1,15 @@
 #include "io/voxel_data_reader.h"
 
 #include "core/error.h"
-#include "core/input_file.h"
+#include "io/gzip_stream.h"
+#include "io/header_text.h"
+#include "io/read_only_file.h"
 #include "io/volume_size_check.h"
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <fcntl.h>
-#include <limits>
 #include <span>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <utility>
-#include <zlib.h>
 
 namespace isoview::io::detail {
 namespace {
@@ -23,79 +17,12 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::uint64_t kProgressBytes = 1 << 20; // read and report in pieces of this size
-constexpr std::size_t kInputBytes = 256 * 1024;   // compressed bytes read at a time
-constexpr std::size_t kScratchBytes = 64 * 1024;  // decoded bytes that are skipped or probed
-// Deflate cannot expand data by more than 1032:1 (a 258-byte match per 2 bits): fewer
-// compressed bytes than needed / 1032 cannot hold the volume.
-constexpr std::uint64_t kMaxDeflateRatio = 1032;
+constexpr std::size_t kScratchBytes = 64 * 1024;  // lines skipped, decoded bytes not kept
 
 std::string plural(std::uint64_t count, std::string_view noun)
 {
     return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
 }
-
-// A file opened for reading; closed on every path out.
-class ReadOnlyFile {
-public:
-    ReadOnlyFile(const fs::path& path, const std::string& prefix, const std::string& label)
-        : m_prefix(prefix), m_label(label), m_file(open(path, prefix, label))
-    {
-    }
-    ReadOnlyFile(const ReadOnlyFile&) = delete;
-    ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
-
-    std::uint64_t size() const { return m_file.size(); }
-    const std::string& label() const { return m_label; }
-
-    // Reads exactly n bytes at offset; the file getting shorter meanwhile is an IoError.
-    void readExactly(std::uint64_t offset, void* destination, std::size_t n)
-    {
-        auto* out = static_cast<unsigned char*>(destination);
-        std::size_t done = 0;
-        while (done < n) {
-            const ssize_t got = ::pread(m_file.fd(), out + done, n - done, off_t(offset + done));
-            if (got < 0) {
-                if (errno == EINTR) continue;
-                fail(errno);
-            }
-            if (got == 0) {
-                throw IoError(m_prefix + m_label + " became shorter (" +
-                              std::to_string(offset + done) + " bytes) while it was being read");
-            }
-            done += std::size_t(got);
-        }
-    }
-
-    // Reads up to n bytes at offset; returns how many (0 at the end).
-    std::size_t readSome(std::uint64_t offset, void* destination, std::size_t n)
-    {
-        while (true) {
-            const ssize_t got = ::pread(m_file.fd(), destination, n, off_t(offset));
-            if (got >= 0) return std::size_t(got);
-            if (errno != EINTR) fail(errno);
-        }
-    }
-
-private:
-    // The message names what was being read (the prefix) before InputFile's own words.
-    static InputFile open(const fs::path& path, const std::string& prefix, const std::string& label)
-    {
-        try {
-            return InputFile::open(path, label);
-        } catch (const IoError& error) {
-            throw IoError(prefix + error.what());
-        }
-    }
-
-    [[noreturn]] void fail(int error)
-    {
-        throw IoError(m_prefix + "cannot read " + m_label + ": " + systemReason(error));
-    }
-
-    std::string m_prefix;
-    std::string m_label;
-    InputFile m_file;
-};
 
 // Progress in decoded voxel bytes, reported about every MiB.
 class Progress {
@@ -224,116 +151,68 @@ void readRawShare(ReadOnlyFile& file, Segment segment, std::span<std::byte> dest
     }
 }
 
-struct InflateEnd {
-    z_stream* stream;
-    ~InflateEnd() { inflateEnd(stream); }
-};
-
 // Decompresses a file's share. With voxels, the share is appended to it, which grows only as
 // bytes arrive (its capacity is reserved by the caller): a stream that ends early has touched
 // no memory beyond what it filled. Without, the stream is only decoded and counted.
 void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded,
                   std::uint64_t share, std::vector<std::byte>* voxels, Progress* progress,
-                  const std::string& prefix, std::vector<std::string>& warnings)
+                  std::vector<std::string>& warnings)
 {
-    z_stream stream{};
-    if (inflateInit2(&stream, 15 + 32) != Z_OK) { // 15-bit window, zlib or gzip header
-        throw IoError(prefix + "zlib could not start decompressing " + file.label());
-    }
-    InflateEnd end{&stream};
-
-    std::vector<unsigned char> input(kInputBytes);
-    std::vector<unsigned char> scratch(kScratchBytes);
-    std::uint64_t inputPos = segment.start;
-    std::uint64_t inputLeft = segment.length;
-    // Moves unread input to the front and tops the buffer up from the file.
-    auto refill = [&] {
-        const std::size_t kept = stream.avail_in;
-        if (kept > 0) std::memmove(input.data(), stream.next_in, kept);
-        const std::size_t n = std::size_t(std::min<std::uint64_t>(input.size() - kept, inputLeft));
-        file.readExactly(inputPos, input.data() + kept, n);
-        inputPos += n;
-        inputLeft -= n;
-        stream.next_in = input.data();
-        stream.avail_in = uInt(kept + n);
-    };
-
+    GzipStream stream(file, segment.start, segment.length);
+    std::vector<std::byte> scratch(kScratchBytes);
     const std::uint64_t needed = skipDecoded + share;
-    std::uint64_t produced = 0;
+    while (stream.position() < needed && stream.state() == GzipStream::State::Decoding) {
+        const std::uint64_t at = stream.position();
+        if (at >= skipDecoded && voxels != nullptr) {
+            const std::size_t n = std::size_t(std::min<std::uint64_t>(needed - at, kProgressBytes));
+            const std::size_t size = voxels->size();
+            voxels->resize(size + n); // within the reserved capacity
+            const std::size_t got = stream.read(voxels->data() + size, n);
+            voxels->resize(size + got);
+            if (progress != nullptr) progress->advance(got);
+        } else { // skipped, or only counted
+            const std::uint64_t end = at < skipDecoded ? skipDecoded : needed;
+            stream.read(scratch.data(),
+                        std::size_t(std::min<std::uint64_t>(end - at, kScratchBytes)));
+        }
+    }
+    stream.throwIfCorrupt();
+    // One byte past the share is one too many, even where the data after it are damaged.
+    std::byte extra{};
+    if (stream.position() == needed && stream.read(&extra, 1) > 0) {
+        throw IoError(file.prefix() + "the compressed data in " + file.label() +
+                      " decompress to more than the " + std::to_string(needed) +
+                      " bytes the header describes; its sizes or type are wrong");
+    }
+    stream.throwIfCorrupt();
+
+    const std::uint64_t produced = stream.position();
     const std::string announced =
         segment.announced && *segment.announced > segment.length
             ? " (the header announces " + std::to_string(*segment.announced) +
                   " compressed bytes, the file holds " + std::to_string(segment.length) + ")"
             : "";
-    const std::string truncated = prefix + "the compressed data in " + file.label() + " end early" +
-                                  announced + ": they decompress to ";
-    while (true) {
-        if (stream.avail_in == 0 && inputLeft > 0) refill();
+    const std::string truncated = file.prefix() + "the compressed data in " + file.label() +
+                                  " end early" + announced + ": they decompress to " +
+                                  std::to_string(produced) + " of the " + std::to_string(needed) +
+                                  " bytes the header describes";
+    if (stream.state() == GzipStream::State::Truncated) {
+        throw IoError(truncated + ", and the compressed stream is incomplete (the file is "
+                                  "truncated)");
+    }
+    if (produced < needed) throw IoError(truncated);
 
-        unsigned char* out = scratch.data();
-        std::uint64_t room = scratch.size();
-        bool appending = false;
-        if (produced < skipDecoded) {
-            room = std::min<std::uint64_t>(room, skipDecoded - produced);
-        } else if (produced < needed && voxels != nullptr) {
-            room = std::min<std::uint64_t>(needed - produced, kProgressBytes);
-            const std::size_t at = voxels->size();
-            voxels->resize(at + std::size_t(room)); // within the reserved capacity
-            out = reinterpret_cast<unsigned char*>(voxels->data() + at);
-            appending = true;
-        } // else: counting, or probing that nothing follows the expected bytes
-        stream.next_out = out;
-        stream.avail_out = uInt(room);
-        const int result = inflate(&stream, Z_NO_FLUSH);
-        const std::uint64_t wrote = room - stream.avail_out;
-        if (appending) voxels->resize(voxels->size() - std::size_t(stream.avail_out));
-        if (produced + wrote > needed) {
-            throw IoError(prefix + "the compressed data in " + file.label() +
-                          " decompress to more than the " + std::to_string(needed) +
-                          " bytes the header describes; its sizes or type are wrong");
-        }
-        if (progress != nullptr && produced + wrote > skipDecoded) {
-            progress->advance(produced + wrote - std::max(produced, skipDecoded));
-        }
-        produced += wrote;
-
-        if (result == Z_OK) continue;
-        if (result == Z_STREAM_END) {
-            if (stream.avail_in < 2 && inputLeft > 0) refill();
-            const bool anotherMember =
-                stream.avail_in >= 2 && stream.next_in[0] == 0x1f && stream.next_in[1] == 0x8b;
-            if (anotherMember) {
-                inflateReset(&stream);
-                continue;
-            }
-            if (produced < needed) {
-                throw IoError(truncated + std::to_string(produced) + " of the " +
-                              std::to_string(needed) + " bytes the header describes");
-            }
-            const std::uint64_t trailing = stream.avail_in + inputLeft;
-            const std::uint64_t streamBytes = segment.length - trailing;
-            if (segment.announced && *segment.announced != streamBytes) {
-                warnings.push_back(
-                    "header says CompressedDataSize = " + std::to_string(*segment.announced) +
-                    " but the zlib stream in " + file.label() + " is " +
-                    std::to_string(streamBytes) + " bytes long; read the whole stream");
-            }
-            if (trailing > 0) {
-                warnings.push_back("ignored " + std::to_string(trailing) +
-                                   " bytes after the compressed data in " + file.label());
-            }
-            return;
-        }
-        if (result == Z_BUF_ERROR && stream.avail_in == 0 && inputLeft == 0) {
-            throw IoError(truncated + std::to_string(produced) + " of the " +
-                          std::to_string(needed) +
-                          " bytes the header describes, and the "
-                          "compressed stream is incomplete (the file is truncated)");
-        }
-        const std::string detail =
-            stream.msg != nullptr ? stream.msg : "error " + std::to_string(result);
-        throw IoError(prefix + "the compressed data in " + file.label() + " are corrupt (zlib: " +
-                      detail + ") after " + std::to_string(produced) + " decompressed bytes");
+    const std::uint64_t trailing = stream.trailingBytes();
+    const std::uint64_t streamBytes = segment.length - trailing;
+    if (segment.announced && *segment.announced != streamBytes) {
+        warnings.push_back(
+            "header says CompressedDataSize = " + std::to_string(*segment.announced) +
+            " but the zlib stream in " + file.label() + " is " + std::to_string(streamBytes) +
+            " bytes long; read the whole stream");
+    }
+    if (trailing > 0) {
+        warnings.push_back("ignored " + std::to_string(trailing) +
+                           " bytes after the compressed data in " + file.label());
     }
 }
 
@@ -343,7 +222,7 @@ void inflateShare(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
 // complete stream may mismatch too: several members, or bytes after the stream.) zlib streams
 // carry no size and are only caught while they are read.
 void checkGzipEnd(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded,
-                  std::uint64_t share, const std::string& prefix)
+                  std::uint64_t share)
 {
     if (segment.length < 18) return; // not even a gzip header and trailer
     unsigned char magic[2];
@@ -355,7 +234,7 @@ void checkGzipEnd(ReadOnlyFile& file, Segment segment, std::uint64_t skipDecoded
                                  std::uint32_t(end[2]) << 16 | std::uint32_t(end[3]) << 24;
     if (stated == std::uint32_t(skipDecoded + share)) return;
     std::vector<std::string> ignored; // the real pass reports them
-    inflateShare(file, segment, skipDecoded, share, nullptr, nullptr, prefix, ignored);
+    inflateShare(file, segment, skipDecoded, share, nullptr, nullptr, ignored);
 }
 
 std::string labelFor(const VoxelDataRequest& request, const fs::path& path)
@@ -394,7 +273,7 @@ std::vector<std::byte> readVoxelData(const VoxelDataRequest& request, LoadMonito
     for (const VoxelDataFile& spec : request.files) {
         ReadOnlyFile file(spec.path, prefix, labelFor(request, spec.path));
         segments.push_back(locateShare(file, spec, request, share, prefix, warnings));
-        if (!raw) checkGzipEnd(file, segments.back(), spec.skipDecoded, share, prefix);
+        if (!raw) checkGzipEnd(file, segments.back(), spec.skipDecoded, share);
     }
 
     std::vector<std::byte> voxels;
@@ -411,8 +290,7 @@ std::vector<std::byte> readVoxelData(const VoxelDataRequest& request, LoadMonito
             const std::span<std::byte> destination(voxels.data() + i * share, std::size_t(share));
             readRawShare(file, segments[i], destination, progress);
         } else {
-            inflateShare(file, segments[i], spec.skipDecoded, share, &voxels, &progress, prefix,
-                         warnings);
+            inflateShare(file, segments[i], spec.skipDecoded, share, &voxels, &progress, warnings);
         }
     }
 
@@ -515,6 +393,29 @@ std::vector<std::string> expandFileNamePattern(std::string_view field, std::stri
         names.push_back(before + number + after);
     }
     return names;
+}
+
+bool isFileNamePattern(const std::vector<std::string_view>& words)
+{
+    return words.size() >= 4 && words.size() <= 5 && words[0].find('%') != std::string_view::npos &&
+           parseInteger(words[1]) && parseInteger(words[2]) && parseInteger(words[3]);
+}
+
+std::vector<std::string> expandFileNamePattern(std::string_view field,
+                                               const std::vector<std::string_view>& words)
+{
+    return expandFileNamePattern(field, words[0], *parseInteger(words[1]), *parseInteger(words[2]),
+                                 *parseInteger(words[3]));
+}
+
+std::size_t parseDataFileAxes(std::string_view text, std::size_t maxAxes, const std::string& prefix)
+{
+    const std::optional<std::uint64_t> axes = parseUnsigned(text);
+    if (!axes || *axes == 0 || *axes > maxAxes) {
+        throw InvalidInputError(prefix + "'" + printable(text) +
+                                "' is not a number of axes from 1 to " + std::to_string(maxAxes));
+    }
+    return std::size_t(*axes);
 }
 
 } // namespace isoview::io::detail

@@ -1,8 +1,8 @@
 // Internal to src/io: reads the voxel bytes that a headered format (NRRD, MetaImage) or a
 // folder of slices describes — one or several data files, each holding an equal share of the
 // voxels, raw or deflate-compressed — with every check made before the voxel buffer is
-// allocated, in bounded chunks, reporting progress and honouring cancellation. Also expands
-// the "name%03d.raw first last step" file-name patterns both formats use. Not public API.
+// allocated, in bounded chunks, reporting progress and honouring cancellation. Also reads the
+// "name%03d.raw first last step [axes]" file-name patterns both formats use. Not public API.
 //
 // Contract of readVoxelData():
 // - Before allocating: the byte count must not overflow and must fit in memory
@@ -13,9 +13,10 @@
 // - Raw bytes after a file's share are ignored with a warning; compressed data must
 //   decompress to exactly the skipped bytes plus the share (IoError otherwise: truncated,
 //   corrupt or too long). Compressed data are zlib or gzip streams (detected), gzip possibly in
-//   several members; bytes after the last stream are ignored with a warning. A stream is always
-//   decoded to its own end, however long the header says it is (compressedBytes): a stated size
-//   that differs from the stream's is a warning, and a stream cut short stays an IoError.
+//   several members, decoded by the loaders' one gzip reader (gzip_stream.h); bytes after the
+//   last stream are ignored with a warning. A stream is always decoded to its own end, however
+//   long the header says it is (compressedBytes): a stated size that differs from the stream's
+//   is a warning, and a stream cut short stays an IoError.
 // - Memory: the voxel buffer plus about 1.3 MiB of buffers, whatever the file size. Compressed
 //   voxels fill a reserved buffer as they are decoded, so a stream that ends early never
 //   touches the rest; a gzip stream whose size trailer disagrees with the header is decoded
@@ -95,5 +96,18 @@ inline constexpr std::uint64_t kMaxDataFiles = 100000;
 std::vector<std::string> expandFileNamePattern(std::string_view field, std::string_view pattern,
                                                std::int64_t first, std::int64_t last,
                                                std::int64_t step);
+
+// True when a data-file field's words are "pattern first last step [axes]": a pattern with a
+// '%' and three integers, then perhaps a number of axes (read by parseDataFileAxes).
+bool isFileNamePattern(const std::vector<std::string_view>& words);
+
+// expandFileNamePattern for words that isFileNamePattern accepts.
+std::vector<std::string> expandFileNamePattern(std::string_view field,
+                                               const std::vector<std::string_view>& words);
+
+// How many of the fastest axes each data file holds, as a data-file field states it: 1 to
+// maxAxes, else InvalidInputError "<prefix>'<text>' is not a number of axes from 1 to <max>".
+std::size_t parseDataFileAxes(std::string_view text, std::size_t maxAxes,
+                              const std::string& prefix);
 
 } // namespace isoview::io::detail

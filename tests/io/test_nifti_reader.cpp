@@ -580,6 +580,23 @@ TEST(NiftiReader, CompressedFilesCutShortGiveClearErrors)
     EXPECT_TRUE(contains(head, "inside the header")) << head;
 }
 
+TEST(NiftiReader, CompressedFilesWithAWrongCheckValueAreRefused)
+{
+    TempDir dir;
+    Nim image = makeImage(DT_INT16, {8, 8, 8});
+    write(*image, dir.path() / "good.nii");
+    const std::string good = readFile(dir.path() / "good.nii");
+    // Found with the voxels' last bytes, and where the stream decodes on past them (as damage
+    // that lengthens a stream makes it do).
+    for (const std::string& plain : {good, good + std::string(100, 'x')}) {
+        std::string compressed = test::deflateBytes(plain, true);
+        compressed[compressed.size() - 6] = char(compressed[compressed.size() - 6] ^ 0x01);
+        writeFile(dir.path() / "bad.nii.gz", compressed);
+        const std::string message = messageOf([&] { io::readNifti(dir.path() / "bad.nii.gz"); });
+        EXPECT_TRUE(contains(message, "are corrupt (zlib: incorrect data check)")) << message;
+    }
+}
+
 TEST(NiftiReader, AFifoNamedLikeNiftiIsRefusedAtOnce)
 {
     TempDir dir;
