@@ -3,12 +3,12 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "support/child_process.h"
+#include "support/read_file.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <iterator>
 #include <signal.h>
 #include <string>
 #include <sys/resource.h>
@@ -22,14 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 using test::ChildResult;
 using test::dropRootPrivileges;
+using test::readFile;
 using test::runInChild;
 using test::TempDir;
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 void writePlainFile(const fs::path& path, const std::string& text)
 {

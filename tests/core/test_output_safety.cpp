@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/protected_inputs.h"
 #include "support/child_process.h"
+#include "support/read_file.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -21,18 +22,13 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::ChildResult;
+using test::readFile;
 using test::runInChild;
 using test::TempDir;
 
 void writePlainFile(const fs::path& path, const std::string& text)
 {
     std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // The message of the IoError that making a writer for path throws ("" when none is thrown).

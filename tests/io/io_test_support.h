@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "io/load_monitor.h"
+#include "support/read_file.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,12 +33,6 @@ inline void writeFile(const std::filesystem::path& path, std::string_view bytes)
     std::ofstream out(path, std::ios::binary);
     out.write(bytes.data(), std::streamsize(bytes.size()));
     ASSERT_TRUE(out.good()) << "cannot write test file " << path;
-}
-
-inline std::string readFile(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 inline std::string asText(const void* data, std::size_t n)
