@@ -11,6 +11,8 @@
 #include "mesh_export/obj_writer.h"
 #include "mesh_export/stl_writer.h"
 #include "support/child_process.h"
+#include "support/locale_guard.h"
+#include "support/read_file.h"
 #include "support/synthetic_volumes.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
@@ -21,7 +23,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <clocale>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -29,7 +30,6 @@
 #include <initializer_list>
 #include <iterator>
 #include <limits>
-#include <locale>
 #include <map>
 #include <signal.h>
 #include <sstream>
@@ -44,16 +44,13 @@ namespace {
 namespace fs = std::filesystem;
 using test::ChildResult;
 using test::dropRootPrivileges;
+using test::GlobalLocaleGuard;
+using test::readFile;
 using test::runInChild;
 using test::TempDir;
+using test::useCommaDecimalGlobally;
 
 constexpr double kPi = glm::pi<double>();
-
-std::string readBytes(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 std::string formatName(MeshFormat format)
 {
@@ -450,7 +447,7 @@ TEST_P(MeshExportPlyColor, VertexColourIsReadBackByVtk)
     options.vertexColor = glm::u8vec3(200, 100, 7);
     exportMesh(path, mesh, {}, options);
 
-    const std::string bytes = readBytes(path);
+    const std::string bytes = readFile(path);
     EXPECT_NE(bytes.find("property float nz\n"
                          "property uchar red\n"
                          "property uchar green\n"
@@ -477,7 +474,7 @@ TEST_P(MeshExportPlyColor, WithoutNormalsTheColourFollowsThePosition)
     options.vertexColor = glm::u8vec3(0, 255, 128);
     exportMesh(path, makeTetrahedron({}), {}, options);
 
-    const std::string bytes = readBytes(path);
+    const std::string bytes = readFile(path);
     EXPECT_EQ(bytes.find("property float nx"), std::string::npos);
     EXPECT_NE(bytes.find("property float z\nproperty uchar red\n"), std::string::npos);
     if (GetParam() == PlyEncoding::BinaryLittleEndian) {
@@ -508,12 +505,12 @@ TEST(MeshExport, PlyCommentNamesTheAxes)
     exportMesh(dir.path() / "lps.ply", mesh, {}, {.axes = PatientAxes::Lps});
     exportMesh(dir.path() / "voxel.ply", mesh, {},
                {.space = MeshSpace::VoxelIndex, .axes = PatientAxes::Ras});
-    EXPECT_NE(readBytes(dir.path() / "ras.ply").find("\ncomment isoview SPACE=RAS units=mm\n"),
+    EXPECT_NE(readFile(dir.path() / "ras.ply").find("\ncomment isoview SPACE=RAS units=mm\n"),
               std::string::npos);
-    EXPECT_NE(readBytes(dir.path() / "lps.ply").find("\ncomment isoview SPACE=LPS units=mm\n"),
+    EXPECT_NE(readFile(dir.path() / "lps.ply").find("\ncomment isoview SPACE=LPS units=mm\n"),
               std::string::npos);
     EXPECT_NE(
-        readBytes(dir.path() / "voxel.ply").find("\ncomment isoview SPACE=voxel units=index\n"),
+        readFile(dir.path() / "voxel.ply").find("\ncomment isoview SPACE=voxel units=index\n"),
         std::string::npos);
 }
 
@@ -526,14 +523,13 @@ TEST(MeshExport, WritersTakeDesignatedOptions)
              {.encoding = PlyEncoding::Ascii, .space = MeshSpace::VoxelIndex});
     writeStl(dir.path() / "m.stl", mesh, {}, {.axes = PatientAxes::Ras});
     writeObj(dir.path() / "m.obj", mesh, {}, {.normals = false});
-    EXPECT_EQ(readBytes(dir.path() / "m.ply")
+    EXPECT_EQ(readFile(dir.path() / "m.ply")
                   .rfind("ply\nformat ascii 1.0\n"
                          "comment isoview SPACE=voxel units=index\n",
                          0),
               0u);
-    EXPECT_EQ(readBytes(dir.path() / "m.stl").rfind("isoview binary STL SPACE=RAS units=mm", 0),
-              0u);
-    EXPECT_EQ(readBytes(dir.path() / "m.obj").find("vn"), std::string::npos);
+    EXPECT_EQ(readFile(dir.path() / "m.stl").rfind("isoview binary STL SPACE=RAS units=mm", 0), 0u);
+    EXPECT_EQ(readFile(dir.path() / "m.obj").find("vn"), std::string::npos);
     for (const char* name : {"m.ply", "m.stl", "m.obj"}) {
         const VtkMesh vtk = readWithVtk(dir.path() / name);
         ASSERT_EQ(vtk.exitStatus, 0) << vtk.output;
@@ -579,7 +575,7 @@ TEST(MeshExport, StlBytesAreExact)
     expected += littleEndianFloats(
         {0.0f, 0.0f, 1.0f, 1.0f, 2.0f, 3.0f, 3.0f, 2.0f, 3.0f, 1.0f, 3.0f, 3.0f});
     expected += std::string("\x00\x00", 2);
-    EXPECT_EQ(readBytes(path), expected);
+    EXPECT_EQ(readFile(path), expected);
 }
 
 // The 12 floats of STL triangle t: normal, then three corners.
@@ -607,7 +603,7 @@ TEST(MeshExport, StlFacetNormalFollowsTheWrittenCorners)
     const fs::path path = dir.path() / "mirrored.stl";
     exportMesh(path, oneTriangle(), geometry,
                {.format = MeshFormat::Stl, .axes = PatientAxes::Ras});
-    const std::string bytes = readBytes(path);
+    const std::string bytes = readFile(path);
     ASSERT_EQ(bytes.size(), 134u);
     EXPECT_EQ(bytes.substr(0, 38), std::string("isoview binary STL SPACE=RAS units=mm\0", 38));
     const std::array<glm::vec3, 4> written = stlTriangle(bytes, 0);
@@ -618,7 +614,7 @@ TEST(MeshExport, StlFacetNormalFollowsTheWrittenCorners)
 
     // Unmirrored, LPS: the corners in their own order and the normal +z.
     exportMesh(path, oneTriangle(), {}, {.format = MeshFormat::Stl});
-    const std::array<glm::vec3, 4> plain = stlTriangle(readBytes(path), 0);
+    const std::array<glm::vec3, 4> plain = stlTriangle(readFile(path), 0);
     EXPECT_EQ(plain[0], glm::vec3(0.0f, 0.0f, 1.0f));
     EXPECT_EQ(plain[2], glm::vec3(2.0f, 0.0f, 0.0f));
 }
@@ -630,39 +626,15 @@ TEST(MeshExport, EmptyMeshGivesValidFiles)
     exportMesh(dir.path() / "empty.obj", IsoMesh{}, {}, {.format = MeshFormat::Obj});
     std::string expectedStl = "isoview binary STL SPACE=LPS units=mm";
     expectedStl.resize(84, '\0');
-    EXPECT_EQ(readBytes(dir.path() / "empty.stl"), expectedStl);
-    EXPECT_EQ(readBytes(dir.path() / "empty.obj"), "# isoview OBJ SPACE=LPS units=mm\n"
-                                                   "# 0 vertices, 0 triangles\n");
+    EXPECT_EQ(readFile(dir.path() / "empty.stl"), expectedStl);
+    EXPECT_EQ(readFile(dir.path() / "empty.obj"), "# isoview OBJ SPACE=LPS units=mm\n"
+                                                  "# 0 vertices, 0 triangles\n");
 }
-
-// Restores the C and C++ global locales however the test ends.
-class GlobalLocaleGuard {
-public:
-    GlobalLocaleGuard() : m_cpp(std::locale()), m_c(std::setlocale(LC_ALL, nullptr)) {}
-    ~GlobalLocaleGuard()
-    {
-        std::locale::global(m_cpp);
-        std::setlocale(LC_ALL, m_c.c_str());
-    }
-
-private:
-    std::locale m_cpp;
-    std::string m_c;
-};
-
-// German-style numbers without needing an installed locale.
-class CommaDecimal : public std::numpunct<char> {
-protected:
-    char do_decimal_point() const override { return ','; }
-    char do_thousands_sep() const override { return '.'; }
-    std::string do_grouping() const override { return "\3"; }
-};
 
 TEST(MeshExport, ObjTextIsExactUnderACommaLocale)
 {
     const GlobalLocaleGuard guard;
-    std::setlocale(LC_ALL, "de_DE.UTF-8"); // where installed; the facet needs none
-    std::locale::global(std::locale(std::locale::classic(), new CommaDecimal));
+    useCommaDecimalGlobally();
     std::ostringstream probe;
     probe << 1234.5;
     ASSERT_EQ(probe.str(), "1.234,5") << "the comma locale is not in effect";
@@ -675,21 +647,21 @@ TEST(MeshExport, ObjTextIsExactUnderACommaLocale)
     exportMesh(dir.path() / "n.obj", mesh, {}, {.format = MeshFormat::Obj});
     exportMesh(dir.path() / "plain.obj", mesh, {},
                {.format = MeshFormat::Obj, .space = MeshSpace::VoxelIndex, .normals = false});
-    EXPECT_EQ(readBytes(dir.path() / "n.obj"), "# isoview OBJ SPACE=LPS units=mm\n"
-                                               "# 3 vertices, 1 triangles\n"
-                                               "v 1234.5 0.25 -2.5\n"
-                                               "vn 0.6 0.8 0\n"
-                                               "v 1e-07 123456.79 0.1\n"
-                                               "vn 0 0 1\n"
-                                               "v 0 0 1\n"
-                                               "vn 0 0 0\n"
-                                               "f 1//1 2//2 3//3\n");
-    EXPECT_EQ(readBytes(dir.path() / "plain.obj"), "# isoview OBJ SPACE=voxel units=index\n"
-                                                   "# 3 vertices, 1 triangles\n"
-                                                   "v 1234.5 0.25 -2.5\n"
-                                                   "v 1e-07 123456.79 0.1\n"
-                                                   "v 0 0 1\n"
-                                                   "f 1 2 3\n");
+    EXPECT_EQ(readFile(dir.path() / "n.obj"), "# isoview OBJ SPACE=LPS units=mm\n"
+                                              "# 3 vertices, 1 triangles\n"
+                                              "v 1234.5 0.25 -2.5\n"
+                                              "vn 0.6 0.8 0\n"
+                                              "v 1e-07 123456.79 0.1\n"
+                                              "vn 0 0 1\n"
+                                              "v 0 0 1\n"
+                                              "vn 0 0 0\n"
+                                              "f 1//1 2//2 3//3\n");
+    EXPECT_EQ(readFile(dir.path() / "plain.obj"), "# isoview OBJ SPACE=voxel units=index\n"
+                                                  "# 3 vertices, 1 triangles\n"
+                                                  "v 1234.5 0.25 -2.5\n"
+                                                  "v 1e-07 123456.79 0.1\n"
+                                                  "v 0 0 1\n"
+                                                  "f 1 2 3\n");
 }
 
 // --- Progress and cancellation ------------------------------------------------------------------
@@ -780,7 +752,7 @@ TEST_P(MeshExportProgress, CancelAtTheLastReportLeavesTheOldFileUntouched)
     } catch (const CancelledError& e) {
         EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
     }
-    EXPECT_EQ(readBytes(path), "old content");
+    EXPECT_EQ(readFile(path), "old content");
     EXPECT_EQ(dir.entries(), std::vector<std::string>{path.filename().string()});
 }
 
@@ -897,7 +869,7 @@ TEST(MeshExport, StlWriteFailingPartWayThrowsIoErrorAndLeavesNoFile)
     EXPECT_EQ(child.exitCode, kThrewIoError) << child.message;
     EXPECT_NE(child.message.find(target.string()), std::string::npos) << child.message;
     EXPECT_NE(child.message.find("File too large"), std::string::npos) << child.message;
-    EXPECT_EQ(readBytes(target), "old content");
+    EXPECT_EQ(readFile(target), "old content");
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"sphere.stl"});
 }
 
@@ -909,7 +881,7 @@ TEST(MeshExportVtkCheck, BrokenFilesMakeTheScriptFail)
     // An STL whose count promises more triangles than it holds (VTK alone would not notice).
     const fs::path stl = dir.path() / "short.stl";
     exportMesh(stl, makeTetrahedron({}), {}, {.format = MeshFormat::Stl});
-    std::string bytes = readBytes(stl);
+    std::string bytes = readFile(stl);
     bytes[80] = char(5);
     std::ofstream(stl, std::ios::binary | std::ios::trunc) << bytes;
     EXPECT_NE(readWithVtk(stl).exitStatus, 0);
@@ -940,7 +912,7 @@ TEST(MeshExportProcessingNote, EveryFormatRecordsTheStepsApplied)
     for (MeshFormat format : {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj}) {
         const fs::path path = dir.path() / ("note." + formatName(format));
         exportMesh(path, mesh, volume.geometry(), {.format = format, .processing = steps});
-        const std::string bytes = readBytes(path);
+        const std::string bytes = readFile(path);
         const std::string expected = format == MeshFormat::Ply   ? "comment isoview processing: "
                                      : format == MeshFormat::Obj ? "# isoview processing: "
                                                                  : "processing: ";
@@ -951,7 +923,7 @@ TEST(MeshExportProcessingNote, EveryFormatRecordsTheStepsApplied)
             << formatName(format);
         // Without processing, no such line.
         exportMesh(path, mesh, volume.geometry(), {.format = format});
-        EXPECT_EQ(readBytes(path).substr(0, 400).find("processing"), std::string::npos);
+        EXPECT_EQ(readFile(path).substr(0, 400).find("processing"), std::string::npos);
 
         const fs::path refused = dir.path() / ("refused." + formatName(format));
         EXPECT_THROW(exportMesh(refused, mesh, volume.geometry(),
