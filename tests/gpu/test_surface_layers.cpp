@@ -6,7 +6,6 @@
 #include "extraction/cpu_marching_cubes.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
-#include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
@@ -175,11 +174,7 @@ Image render(SceneRenderer& scene, glm::vec3 background, float nearPlane = 1.0f,
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, nearPlane, farPlane);
     p.backgroundTop = p.backgroundBottom = background;
     p.orientationMarker = false;
-    gpu::OffscreenTarget target(kImageSize.x, kImageSize.y);
-    p.viewportSize = kImageSize;
-    p.targetFramebuffer = framebufferOf(target);
-    scene.render(p);
-    return {kImageSize.x, kImageSize.y, target.readPixels()};
+    return renderFrame(scene, p, kImageSize);
 }
 
 constexpr std::uint32_t kRed = 10;
