@@ -22,6 +22,10 @@ namespace {
 namespace fs = std::filesystem;
 using test::ChildResult;
 using test::dropRootPrivileges;
+using test::expectIoErrorInChild;
+using test::kSetupFailed;
+using test::kThrewIoError;
+using test::limitFileSize;
 using test::readFile;
 using test::runInChild;
 using test::TempDir;
@@ -35,13 +39,6 @@ fs::perms permissionsOf(const fs::path& path)
 {
     return fs::status(path).permissions() & fs::perms::mask;
 }
-
-// Exit codes of the failure children below.
-constexpr int kThrewIoError = 0;
-constexpr int kDidNotThrow = 1;
-constexpr int kWrongException = 2;
-constexpr int kLeftFiles = 3;
-constexpr int kSetupFailed = 4;
 
 TEST(AtomicFile, CommitWritesExactlyTheBytes)
 {
@@ -200,17 +197,13 @@ TEST(AtomicFile, UnwritableFolderThrowsIoErrorAndCreatesNothing)
             message = "cannot drop root privileges";
             return kSetupFailed;
         }
-        try {
-            AtomicFileWriter writer(target);
-            writer.write("x", 1);
-            writer.commit();
-            return kDidNotThrow;
-        } catch (const IoError& e) {
-            message = e.what();
-        } catch (...) {
-            return kWrongException;
-        }
-        return fs::is_empty(locked) ? kThrewIoError : kLeftFiles;
+        return expectIoErrorInChild(
+            [&] {
+                AtomicFileWriter writer(target);
+                writer.write("x", 1);
+                writer.commit();
+            },
+            message, [&] { return fs::is_empty(locked); });
     });
     fs::permissions(locked, fs::perms(0755));
 
@@ -253,27 +246,17 @@ TEST_P(AtomicFileSizeLimit, WriteFailureThrowsIoErrorAndLeavesNoFile)
     constexpr rlim_t kLimit = 64 * 1024;
 
     const ChildResult child = runInChild([&](std::string& message) {
-        // Without this the kernel kills the child with SIGXFSZ instead of failing write().
-        if (::signal(SIGXFSZ, SIG_IGN) == SIG_ERR) return kSetupFailed;
-        const rlimit limit{kLimit, kLimit};
-        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) {
-            message = "setrlimit failed";
-            return kSetupFailed;
-        }
+        if (!limitFileSize(kLimit, message)) return kSetupFailed;
         const std::string block(4096, 'z');
-        try {
-            AtomicFileWriter writer(target);
-            for (std::size_t done = 0; done < bytesToWrite; done += block.size()) {
-                writer.write(block.data(), block.size());
-            }
-            writer.commit();
-            return kDidNotThrow;
-        } catch (const IoError& e) {
-            message = e.what();
-        } catch (...) {
-            return kWrongException;
-        }
-        return fs::is_empty(dir.path()) ? kThrewIoError : kLeftFiles;
+        return expectIoErrorInChild(
+            [&] {
+                AtomicFileWriter writer(target);
+                for (std::size_t done = 0; done < bytesToWrite; done += block.size()) {
+                    writer.write(block.data(), block.size());
+                }
+                writer.commit();
+            },
+            message, [&] { return fs::is_empty(dir.path()); });
     });
 
     ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal << " (SIGXFSZ is "

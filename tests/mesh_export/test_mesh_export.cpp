@@ -31,7 +31,6 @@
 #include <iterator>
 #include <limits>
 #include <map>
-#include <signal.h>
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
@@ -44,7 +43,11 @@ namespace {
 namespace fs = std::filesystem;
 using test::ChildResult;
 using test::dropRootPrivileges;
+using test::expectIoErrorInChild;
 using test::GlobalLocaleGuard;
+using test::kSetupFailed;
+using test::kThrewIoError;
+using test::limitFileSize;
 using test::readFile;
 using test::runInChild;
 using test::TempDir;
@@ -762,13 +765,6 @@ INSTANTIATE_TEST_SUITE_P(Formats, MeshExportProgress,
 
 // --- Failures -----------------------------------------------------------------------------------
 
-// Exit codes of the children below.
-constexpr int kThrewIoError = 0;
-constexpr int kDidNotThrow = 1;
-constexpr int kWrongException = 2;
-constexpr int kLeftFiles = 3;
-constexpr int kSetupFailed = 4;
-
 class MeshExportFailure : public ::testing::TestWithParam<MeshFormat> {};
 
 TEST_P(MeshExportFailure, UnwritableFolderThrowsIoErrorAndLeavesNothing)
@@ -787,15 +783,8 @@ TEST_P(MeshExportFailure, UnwritableFolderThrowsIoErrorAndLeavesNothing)
             message = "cannot drop root privileges";
             return kSetupFailed;
         }
-        try {
-            exportMesh(target, mesh, {}, {.format = GetParam()});
-            return kDidNotThrow;
-        } catch (const IoError& e) {
-            message = e.what();
-        } catch (...) {
-            return kWrongException;
-        }
-        return fs::is_empty(locked) ? kThrewIoError : kLeftFiles;
+        return expectIoErrorInChild([&] { exportMesh(target, mesh, {}, {.format = GetParam()}); },
+                                    message, [&] { return fs::is_empty(locked); });
     });
     fs::permissions(locked, fs::perms(0755));
 
@@ -847,22 +836,10 @@ TEST(MeshExport, StlWriteFailingPartWayThrowsIoErrorAndLeavesNoFile)
     const fs::path target = dir.path() / "sphere.stl";
     std::ofstream(target, std::ios::binary) << "old content";
     const ChildResult child = runInChild([&](std::string& message) {
-        // Without this the kernel kills the child with SIGXFSZ instead of failing write().
-        if (::signal(SIGXFSZ, SIG_IGN) == SIG_ERR) return kSetupFailed;
-        const rlimit limit{kLimit, kLimit};
-        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) {
-            message = "setrlimit failed";
-            return kSetupFailed;
-        }
-        try {
-            exportMesh(target, sphere.mesh, sphere.geometry, {.format = MeshFormat::Stl});
-            return kDidNotThrow;
-        } catch (const IoError& e) {
-            message = e.what();
-        } catch (...) {
-            return kWrongException;
-        }
-        return kThrewIoError;
+        if (!limitFileSize(kLimit, message)) return kSetupFailed;
+        return expectIoErrorInChild(
+            [&] { exportMesh(target, sphere.mesh, sphere.geometry, {.format = MeshFormat::Stl}); },
+            message);
     });
 
     ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal;
