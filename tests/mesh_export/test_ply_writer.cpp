@@ -1,6 +1,7 @@
 // writePly: exact header text, values read back by an independent reader written here (and by
 // VTK), winding under mirroring geometry, locale independence of the ASCII form.
 #include "core/error.h"
+#include "mesh_export/mesh_export_test_support.h"
 #include "mesh_export/ply_writer.h"
 #include "support/locale_guard.h"
 #include "support/read_file.h"
@@ -27,6 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::GlobalLocaleGuard;
+using test::makeTetrahedron;
 using test::readFile;
 using test::TempDir;
 using test::useCommaDecimalGlobally;
@@ -132,25 +134,6 @@ PlyFile readPly(const fs::path& path)
 }
 
 // --- Test meshes -------------------------------------------------------------------------
-
-// A closed tetrahedron in index space, counter-clockwise seen from outside, with outward
-// normals expressed in the physical space of geometry (as the extractor would produce them).
-IsoMesh makeTetrahedron(const VolumeGeometry& geometry)
-{
-    IsoMesh mesh;
-    mesh.positions = {
-        {1.0f, 1.0f, 1.0f}, {3.0f, 1.0f, 1.0f}, {1.0f, 4.0f, 1.0f}, {1.0f, 1.0f, 5.5f}};
-    mesh.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-    const glm::vec3 centre =
-        (mesh.positions[0] + mesh.positions[1] + mesh.positions[2] + mesh.positions[3]) / 4.0f;
-    const glm::dmat3 toPhysical = geometry.gradientToPhysical();
-    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-        const glm::dvec3 indexNormal = glm::dvec3(mesh.positions[v] - centre);
-        mesh.normals.push_back(glm::vec3(glm::normalize(toPhysical * indexNormal)));
-        mesh.edgeKeys.push_back(makeEdgeKey(v, 0));
-    }
-    return mesh;
-}
 
 VolumeGeometry anisotropicGeometry()
 {
