@@ -30,26 +30,6 @@ using gpu::SceneParams;
 using gpu::SceneRenderer;
 using gpu::SurfaceLayer;
 
-// Two interleaved surfaces of one field, optionally on an unevenly spaced, sheared stack.
-Volume wavyField(bool sheared)
-{
-    VolumeGeometry g;
-    g.spacing = {0.8, 0.9, 1.7};
-    if (sheared) {
-        double z = 0.0;
-        for (std::uint32_t k = 0; k < 30; ++k) {
-            g.sliceOrigins.emplace_back(0.0, 0.15 * k, z);
-            z += k % 3 == 0 ? 2.5 : 1.5;
-        }
-    }
-    return makeFloatField(
-        {40, 36, 30},
-        [](glm::vec3 p) {
-            return std::sin(0.31f * p.x) * std::cos(0.23f * p.y) + std::sin(0.19f * p.z + 0.4f);
-        },
-        g);
-}
-
 void expectSame(const IsoMesh& gpu, const IsoMesh& cpu, const std::string& what)
 {
     const MeshComparison c = compareMeshes(gpu, cpu);
@@ -88,7 +68,7 @@ class SurfaceLayersTest : public GlPathTest {};
 // re-extracts both for the new cells. 128-texel textures put the volume in 5 bricks.
 TEST_P(SurfaceLayersTest, EachLayerIsTheCpuReferenceWhileTheLiveOneIsDragged)
 {
-    const Volume volume = wavyField(false);
+    const Volume volume = makeWavyField(false);
     for (std::uint32_t maxTexture : {0u, 128u}) {
         SCOPED_TRACE(maxTexture == 0 ? "one brick" : "bricked");
         SceneRenderer scene(options(limitToGl33(), maxTexture));
@@ -129,7 +109,7 @@ TEST_P(SurfaceLayersTest, EachLayerIsTheCpuReferenceWhileTheLiveOneIsDragged)
 // A new isovalue of a stored layer, a live layer that becomes stored and hidden layers.
 TEST_P(SurfaceLayersTest, StoredLayersFollowTheirIsovalueAndVisibility)
 {
-    const Volume volume = wavyField(false);
+    const Volume volume = makeWavyField(false);
     SceneRenderer scene(options(limitToGl33()));
     scene.setVolume(volume);
     std::vector<SurfaceLayer> layers = twoLayers(-0.5);
@@ -418,7 +398,7 @@ TEST_P(SurfaceLayersTest, OverlappingTranslucentLayersBlendByTheShadersDepthWeig
 // A stored mesh is drawn where the live one is, on an unevenly spaced, sheared stack too.
 TEST_P(SurfaceLayersTest, StoredAndLiveDrawingsOfOneSurfaceAreTheSameImage)
 {
-    const Volume volume = wavyField(true);
+    const Volume volume = makeWavyField(true);
     SceneRenderer scene(options(limitToGl33()));
     scene.setVolume(volume);
     const SurfaceLayer layer{.id = 5, .isovalue = 0.2, .color = {0.7f, 0.6f, 0.3f}};
