@@ -5,12 +5,13 @@
 //
 // Example:
 //   const isoview::test::GlobalLocaleGuard guard;
-//   isoview::test::useCommaDecimalGlobally();
+//   ASSERT_EQ(isoview::test::useCommaDecimalGlobally(), "1.234,5");
 //   writePly(path, mesh, {}, {.encoding = PlyEncoding::Ascii}); // must still write "1234.5"
 #pragma once
 
 #include <clocale>
 #include <locale>
+#include <sstream>
 #include <string>
 
 namespace isoview::test {
@@ -41,11 +42,15 @@ protected:
 };
 
 // The C locale as well, where de_DE.UTF-8 is installed; the C++ facet needs no installed
-// locale. The caller checks that the comma is in effect (a probe stream) before relying on it.
-inline void useCommaDecimalGlobally()
+// locale. Returns how a fresh stream now prints 1234.5 ("1.234,5" when the comma is in
+// effect), for the caller to assert before relying on it.
+inline std::string useCommaDecimalGlobally()
 {
     std::setlocale(LC_ALL, "de_DE.UTF-8");
     std::locale::global(std::locale(std::locale::classic(), new CommaDecimal));
+    std::ostringstream probe;
+    probe << 1234.5;
+    return probe.str();
 }
 
 } // namespace isoview::test
