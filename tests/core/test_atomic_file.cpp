@@ -21,8 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::ChildResult;
-using test::dropRootPrivileges;
 using test::expectIoErrorInChild;
+using test::expectIoErrorWithoutRoot;
 using test::kSetupFailed;
 using test::kThrewIoError;
 using test::limitFileSize;
@@ -192,19 +192,13 @@ TEST(AtomicFile, UnwritableFolderThrowsIoErrorAndCreatesNothing)
 
     // Root ignores folder permissions, so the child gives up root first; the child also keeps
     // the identity change out of this process.
-    const ChildResult child = runInChild([&](std::string& message) {
-        if (!dropRootPrivileges()) {
-            message = "cannot drop root privileges";
-            return kSetupFailed;
-        }
-        return expectIoErrorInChild(
-            [&] {
-                AtomicFileWriter writer(target);
-                writer.write("x", 1);
-                writer.commit();
-            },
-            message, [&] { return fs::is_empty(locked); });
-    });
+    const ChildResult child = expectIoErrorWithoutRoot(
+        [&] {
+            AtomicFileWriter writer(target);
+            writer.write("x", 1);
+            writer.commit();
+        },
+        [&] { return fs::is_empty(locked); });
     fs::permissions(locked, fs::perms(0755));
 
     ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal;

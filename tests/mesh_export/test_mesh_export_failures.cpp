@@ -25,8 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 using test::anisotropicGeometry;
 using test::ChildResult;
-using test::dropRootPrivileges;
 using test::expectIoErrorInChild;
+using test::expectIoErrorWithoutRoot;
 using test::formatName;
 using test::kSetupFailed;
 using test::kThrewIoError;
@@ -151,14 +151,9 @@ TEST_P(MeshExportFailure, UnwritableFolderThrowsIoErrorAndLeavesNothing)
     const IsoMesh mesh = makeTetrahedron({});
 
     // Root ignores folder permissions, so the child gives up root first.
-    const ChildResult child = runInChild([&](std::string& message) {
-        if (!dropRootPrivileges()) {
-            message = "cannot drop root privileges";
-            return kSetupFailed;
-        }
-        return expectIoErrorInChild([&] { exportMesh(target, mesh, {}, {.format = GetParam()}); },
-                                    message, [&] { return fs::is_empty(locked); });
-    });
+    const ChildResult child =
+        expectIoErrorWithoutRoot([&] { exportMesh(target, mesh, {}, {.format = GetParam()}); },
+                                 [&] { return fs::is_empty(locked); });
     fs::permissions(locked, fs::perms(0755));
 
     ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal;

@@ -105,4 +105,16 @@ int expectIoErrorInChild(const std::function<void()>& write, std::string& messag
     return leftNothing() ? kThrewIoError : kLeftFiles;
 }
 
+ChildResult expectIoErrorWithoutRoot(const std::function<void()>& write,
+                                     const std::function<bool()>& leftNothing)
+{
+    return runInChild([&](std::string& message) {
+        if (!dropRootPrivileges()) {
+            message = "cannot drop root privileges";
+            return kSetupFailed;
+        }
+        return expectIoErrorInChild(write, message, leftNothing);
+    });
+}
+
 } // namespace isoview::test

@@ -13,7 +13,7 @@
 //
 // Example:
 //   const ChildResult child = runInChild([&](std::string& message) {
-//       if (!dropRootPrivileges()) return kSetupFailed;
+//       if (!limitFileSize(16 * 1024, message)) return kSetupFailed;
 //       return expectIoErrorInChild([&] { exportMesh(target, mesh, {}, {}); }, message,
 //                                   [&] { return fs::is_empty(folder); });
 //   });
@@ -58,5 +58,11 @@ constexpr int kSetupFailed = 4;
 int expectIoErrorInChild(
     const std::function<void()>& write, std::string& message,
     const std::function<bool()>& leftNothing = [] { return true; });
+
+// runInChild with a body that gives up root first (root ignores folder permissions;
+// kSetupFailed when it cannot) and then runs write as expectIoErrorInChild does: for a write
+// into a folder the test made read-only.
+ChildResult expectIoErrorWithoutRoot(const std::function<void()>& write,
+                                     const std::function<bool()>& leftNothing);
 
 } // namespace isoview::test
