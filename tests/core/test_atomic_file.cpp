@@ -3,12 +3,11 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "support/child_process.h"
-#include "support/read_file.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <signal.h>
 #include <string>
 #include <sys/resource.h>
@@ -29,11 +28,7 @@ using test::limitFileSize;
 using test::readFile;
 using test::runInChild;
 using test::TempDir;
-
-void writePlainFile(const fs::path& path, const std::string& text)
-{
-    std::ofstream(path, std::ios::binary) << text;
-}
+using test::writeFile;
 
 fs::perms permissionsOf(const fs::path& path)
 {
@@ -89,7 +84,7 @@ TEST(AtomicFile, ExistingFileStaysUntilCommitThenIsReplaced)
 {
     TempDir dir;
     const fs::path target = dir.path() / "out.txt";
-    writePlainFile(target, "old content");
+    writeFile(target, "old content");
     {
         AtomicFileWriter abandoned(target);
         abandoned.write("new", 3);
@@ -113,7 +108,7 @@ TEST(AtomicFile, NewFileGetsUmaskPermissionsAndReplacedFileKeepsItsMode)
     EXPECT_EQ(permissionsOf(dir.path() / "new.bin"), fs::perms(0644));
 
     const fs::path kept = dir.path() / "kept.bin";
-    writePlainFile(kept, "old");
+    writeFile(kept, "old");
     fs::permissions(kept, fs::perms(0640));
     writeFileAtomically(kept, std::as_bytes(std::span("new", 3)));
     EXPECT_EQ(permissionsOf(kept), fs::perms(0640));
@@ -164,7 +159,7 @@ TEST(AtomicFile, MissingFolderThrowsIoErrorNamingThePath)
 TEST(AtomicFile, FolderThatIsAFileThrowsIoError)
 {
     TempDir dir;
-    writePlainFile(dir.path() / "plain", "x");
+    writeFile(dir.path() / "plain", "x");
     try {
         AtomicFileWriter writer(dir.path() / "plain" / "out.ply");
         FAIL() << "expected IoError";

@@ -1,7 +1,7 @@
 // The log seam: a warning or an error is on disk as soon as the call returns, so the log file an
 // error dialog names already holds it (it used to stay in the file sink's buffer until exit).
 #include "core/log.h"
-#include "support/read_file.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
-// Small helpers shared by the io tests (header-only, so it needs no build entry): writing test
-// files, compressing with zlib, catching an error's message, a volume's bytes and warnings, and
-// load monitors that record progress or cancel after a number of calls.
+// Small helpers shared by the io tests (header-only, so it needs no build entry): writing and
+// reading test files (tests/support/file_contents.h), compressing with zlib, catching an
+// error's message, a volume's bytes and warnings, and load monitors that record progress or
+// cancel after a number of calls.
 //
 // Example:
 //   writeFile(dir.path() / "a.nrrd", header + voxels);
@@ -10,7 +11,7 @@
 
 #include "core/error.h"
 #include "io/load_monitor.h"
-#include "support/read_file.h"
+#include "support/file_contents.h"
 #include "volume/volume.h"
 
 #include <gtest/gtest.h>
@@ -21,7 +22,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -29,13 +29,6 @@
 #include <zlib.h>
 
 namespace isoview::test {
-
-inline void writeFile(const std::filesystem::path& path, std::string_view bytes)
-{
-    std::ofstream out(path, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    ASSERT_TRUE(out.good()) << "cannot write test file " << path;
-}
 
 inline std::string asText(const void* data, std::size_t n)
 {

@@ -9,7 +9,7 @@
 #include "mesh_export/mesh_export_test_support.h"
 #include "mesh_export/obj_writer.h"
 #include "mesh_export/stl_writer.h"
-#include "support/read_file.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <glm/gtc/constants.hpp>

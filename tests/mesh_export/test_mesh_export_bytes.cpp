@@ -5,8 +5,8 @@
 #include "extraction/cpu_marching_cubes.h"
 #include "mesh_export/mesh_export.h"
 #include "mesh_export/mesh_export_test_support.h"
+#include "support/file_contents.h"
 #include "support/locale_guard.h"
-#include "support/read_file.h"
 #include "support/synthetic_volumes.h"
 #include "support/temp_dir.h"
 

@@ -6,7 +6,7 @@
 #include "mesh_export/mesh_export.h"
 #include "mesh_export/mesh_export_test_support.h"
 #include "support/child_process.h"
-#include "support/read_file.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>

@@ -3,8 +3,8 @@
 #include "core/error.h"
 #include "mesh_export/mesh_export_test_support.h"
 #include "mesh_export/ply_writer.h"
+#include "support/file_contents.h"
 #include "support/locale_guard.h"
-#include "support/read_file.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 

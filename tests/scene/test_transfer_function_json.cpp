@@ -3,7 +3,7 @@
 #include "core/error.h"
 #include "scene/transfer_function.h"
 #include "support/child_process.h"
-#include "support/read_file.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>

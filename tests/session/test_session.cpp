@@ -3,7 +3,7 @@
 // kind of bad file is refused with a message naming the key and the problem.
 #include "core/error.h"
 #include "session/session.h"
-#include "support/read_file.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
