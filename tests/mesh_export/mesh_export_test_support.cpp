@@ -17,6 +17,11 @@ std::string formatName(MeshFormat format)
     return std::string(meshFormatExtension(format));
 }
 
+std::string encodingName(PlyEncoding encoding)
+{
+    return encoding == PlyEncoding::Ascii ? "Ascii" : "Binary";
+}
+
 VtkMesh readWithVtk(const fs::path& path, bool listPoints)
 {
     const std::string script = std::string(test::kSourceDir) + "/tests/tools/read_mesh_vtk.py";

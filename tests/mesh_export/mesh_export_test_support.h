@@ -31,6 +31,9 @@ namespace isoview::test {
 // "ply", "stl" or "obj": file names and parameterised test names.
 std::string formatName(MeshFormat format);
 
+// "Ascii" or "Binary": parameterised test names.
+std::string encodingName(PlyEncoding encoding);
+
 // What read_mesh_vtk.py printed about one file.
 struct VtkMesh {
     int exitStatus = -1;

@@ -28,6 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::anisotropicGeometry;
+using test::encodingName;
 using test::formatName;
 using test::makeSphereMesh;
 using test::makeTetrahedron;
@@ -343,10 +344,7 @@ TEST_P(MeshExportPlyColor, WithoutNormalsTheColourFollowsThePosition)
 
 INSTANTIATE_TEST_SUITE_P(Encodings, MeshExportPlyColor,
                          ::testing::Values(PlyEncoding::BinaryLittleEndian, PlyEncoding::Ascii),
-                         [](const auto& info) {
-                             return info.param == PlyEncoding::Ascii ? std::string("Ascii")
-                                                                     : std::string("Binary");
-                         });
+                         [](const auto& info) { return encodingName(info.param); });
 
 TEST(MeshExport, PlyCommentNamesTheAxes)
 {

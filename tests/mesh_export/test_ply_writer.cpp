@@ -27,6 +27,7 @@ namespace isoview {
 namespace {
 
 namespace fs = std::filesystem;
+using test::encodingName;
 using test::GlobalLocaleGuard;
 using test::makeTetrahedron;
 using test::readFile;
@@ -486,10 +487,7 @@ TEST_P(PlyWriterVtk, VtkReadsTheCounts)
 
 INSTANTIATE_TEST_SUITE_P(Encodings, PlyWriterVtk,
                          ::testing::Values(PlyEncoding::BinaryLittleEndian, PlyEncoding::Ascii),
-                         [](const auto& info) {
-                             return info.param == PlyEncoding::Ascii ? std::string("Ascii")
-                                                                     : std::string("Binary");
-                         });
+                         [](const auto& info) { return encodingName(info.param); });
 
 TEST(PlyWriterVtkCheck, CorruptFileMakesTheVtkScriptFail)
 {
