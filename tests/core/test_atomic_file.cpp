@@ -3,12 +3,11 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "support/child_process.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 #include <signal.h>
 #include <string>
 #include <sys/resource.h>
@@ -21,32 +20,20 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::ChildResult;
-using test::dropRootPrivileges;
+using test::expectIoErrorInChild;
+using test::expectIoErrorWithoutRoot;
+using test::kSetupFailed;
+using test::kThrewIoError;
+using test::limitFileSize;
+using test::readFile;
 using test::runInChild;
 using test::TempDir;
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void writePlainFile(const fs::path& path, const std::string& text)
-{
-    std::ofstream(path, std::ios::binary) << text;
-}
+using test::writeFile;
 
 fs::perms permissionsOf(const fs::path& path)
 {
     return fs::status(path).permissions() & fs::perms::mask;
 }
-
-// Exit codes of the failure children below.
-constexpr int kThrewIoError = 0;
-constexpr int kDidNotThrow = 1;
-constexpr int kWrongException = 2;
-constexpr int kLeftFiles = 3;
-constexpr int kSetupFailed = 4;
 
 TEST(AtomicFile, CommitWritesExactlyTheBytes)
 {
@@ -97,7 +84,7 @@ TEST(AtomicFile, ExistingFileStaysUntilCommitThenIsReplaced)
 {
     TempDir dir;
     const fs::path target = dir.path() / "out.txt";
-    writePlainFile(target, "old content");
+    writeFile(target, "old content");
     {
         AtomicFileWriter abandoned(target);
         abandoned.write("new", 3);
@@ -121,7 +108,7 @@ TEST(AtomicFile, NewFileGetsUmaskPermissionsAndReplacedFileKeepsItsMode)
     EXPECT_EQ(permissionsOf(dir.path() / "new.bin"), fs::perms(0644));
 
     const fs::path kept = dir.path() / "kept.bin";
-    writePlainFile(kept, "old");
+    writeFile(kept, "old");
     fs::permissions(kept, fs::perms(0640));
     writeFileAtomically(kept, std::as_bytes(std::span("new", 3)));
     EXPECT_EQ(permissionsOf(kept), fs::perms(0640));
@@ -172,7 +159,7 @@ TEST(AtomicFile, MissingFolderThrowsIoErrorNamingThePath)
 TEST(AtomicFile, FolderThatIsAFileThrowsIoError)
 {
     TempDir dir;
-    writePlainFile(dir.path() / "plain", "x");
+    writeFile(dir.path() / "plain", "x");
     try {
         AtomicFileWriter writer(dir.path() / "plain" / "out.ply");
         FAIL() << "expected IoError";
@@ -200,23 +187,13 @@ TEST(AtomicFile, UnwritableFolderThrowsIoErrorAndCreatesNothing)
 
     // Root ignores folder permissions, so the child gives up root first; the child also keeps
     // the identity change out of this process.
-    const ChildResult child = runInChild([&](std::string& message) {
-        if (!dropRootPrivileges()) {
-            message = "cannot drop root privileges";
-            return kSetupFailed;
-        }
-        try {
+    const ChildResult child = expectIoErrorWithoutRoot(
+        [&] {
             AtomicFileWriter writer(target);
             writer.write("x", 1);
             writer.commit();
-            return kDidNotThrow;
-        } catch (const IoError& e) {
-            message = e.what();
-        } catch (...) {
-            return kWrongException;
-        }
-        return fs::is_empty(locked) ? kThrewIoError : kLeftFiles;
-    });
+        },
+        [&] { return fs::is_empty(locked); });
     fs::permissions(locked, fs::perms(0755));
 
     ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal;
@@ -258,27 +235,17 @@ TEST_P(AtomicFileSizeLimit, WriteFailureThrowsIoErrorAndLeavesNoFile)
     constexpr rlim_t kLimit = 64 * 1024;
 
     const ChildResult child = runInChild([&](std::string& message) {
-        // Without this the kernel kills the child with SIGXFSZ instead of failing write().
-        if (::signal(SIGXFSZ, SIG_IGN) == SIG_ERR) return kSetupFailed;
-        const rlimit limit{kLimit, kLimit};
-        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) {
-            message = "setrlimit failed";
-            return kSetupFailed;
-        }
+        if (!limitFileSize(kLimit, message)) return kSetupFailed;
         const std::string block(4096, 'z');
-        try {
-            AtomicFileWriter writer(target);
-            for (std::size_t done = 0; done < bytesToWrite; done += block.size()) {
-                writer.write(block.data(), block.size());
-            }
-            writer.commit();
-            return kDidNotThrow;
-        } catch (const IoError& e) {
-            message = e.what();
-        } catch (...) {
-            return kWrongException;
-        }
-        return fs::is_empty(dir.path()) ? kThrewIoError : kLeftFiles;
+        return expectIoErrorInChild(
+            [&] {
+                AtomicFileWriter writer(target);
+                for (std::size_t done = 0; done < bytesToWrite; done += block.size()) {
+                    writer.write(block.data(), block.size());
+                }
+                writer.commit();
+            },
+            message, [&] { return fs::is_empty(dir.path()); });
     });
 
     ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal << " (SIGXFSZ is "

@@ -1,23 +1,18 @@
 // The log seam: a warning or an error is on disk as soon as the call returns, so the log file an
 // error dialog names already holds it (it used to stay in the file sink's buffer until exit).
 #include "core/log.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/basic_file_sink.h>
 
-#include <fstream>
-#include <iterator>
 #include <string>
 
 namespace isoview {
 namespace {
 
-std::string readFile(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::readFile;
 
 TEST(Log, WarningsAndErrorsReachTheFileWithoutClosingIt)
 {

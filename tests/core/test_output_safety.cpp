@@ -4,11 +4,11 @@
 #include "core/error.h"
 #include "core/protected_inputs.h"
 #include "support/child_process.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <signal.h>
 #include <string>
 #include <sys/stat.h>
@@ -21,19 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::ChildResult;
+using test::readFile;
 using test::runInChild;
 using test::TempDir;
-
-void writePlainFile(const fs::path& path, const std::string& text)
-{
-    std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using test::writeFile;
 
 // The message of the IoError that making a writer for path throws ("" when none is thrown).
 std::string refusal(const fs::path& path)
@@ -99,7 +90,7 @@ TEST(OutputSafety, AnInputOfAnOpenVolumeIsRefusedUnderAnyName)
     const fs::path input = dir.path() / "head.raw";
     const fs::path hardLink = dir.path() / "alias.raw";
     const fs::path symbolicLink = dir.path() / "link.raw";
-    writePlainFile(input, "voxels");
+    writeFile(input, "voxels");
     fs::create_hard_link(input, hardLink);
     fs::create_symlink(input, symbolicLink);
     {
@@ -121,7 +112,7 @@ TEST(OutputSafety, ProtectionLastsWhileAnyRegistrationLives)
 {
     TempDir dir;
     const fs::path input = dir.path() / "a.nrrd";
-    writePlainFile(input, "x");
+    writeFile(input, "x");
     auto first = std::make_unique<InputProtection>(std::vector<fs::path>{input});
     const InputProtection second({input, input}); // listed twice: counted once
     EXPECT_EQ(second.fileCount(), 1u);

@@ -74,12 +74,6 @@ void checkMosaic(std::uint32_t images, std::uint32_t columns, std::uint32_t rows
 
 } // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***)
-{
-    isoview::fuzz::quietLogs();
-    return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     if (size < 6) return 0;

@@ -11,12 +11,6 @@
 #include <cstdint>
 #include <string_view>
 
-extern "C" int LLVMFuzzerInitialize(int*, char***)
-{
-    isoview::fuzz::quietLogs();
-    return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -2,7 +2,6 @@
 // front face on every volume, mirrored ones included; and the renderer culls back faces only
 // where none can be seen (a closed opaque surface, the camera outside the crop box), so the
 // frame is the one drawn without culling.
-#include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
@@ -36,11 +35,7 @@ Image render(SceneRenderer& scene, float distance, float nearPlane = 0.5f)
     p.projection = glm::perspective(glm::radians(50.0f), 1.0f, nearPlane, 400.0f);
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
     p.orientationMarker = false;
-    gpu::OffscreenTarget target(kSize, kSize);
-    p.viewportSize = {kSize, kSize};
-    p.targetFramebuffer = framebufferOf(target);
-    scene.render(p);
-    return {kSize, kSize, target.readPixels()};
+    return renderFrame(scene, p, {kSize, kSize});
 }
 
 SceneRenderer::Options options(bool gl33, bool cull)

@@ -7,8 +7,8 @@
 #include "core/error.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "gpu/gl_loader.h"
-#include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/mesh_compare.h"
 #include "support/synthetic_volumes.h"
@@ -16,7 +16,6 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 
 namespace isoview::test {
@@ -26,26 +25,6 @@ using gpu::SceneRenderer;
 
 // 40 x 36 slices: 3 x 3 = 9 fit a 128-texel texture, so 30 slices take 5 slabs.
 constexpr std::uint32_t kSmallTexture = 128;
-
-Volume wavyField(bool sheared)
-{
-    VolumeGeometry g;
-    g.spacing = {0.8, 0.9, 1.7};
-    if (sheared) {
-        // Unevenly spaced, sheared slices: positions measured per slice.
-        double z = 0.0;
-        for (std::uint32_t k = 0; k < 30; ++k) {
-            g.sliceOrigins.emplace_back(0.0, 0.15 * k, z);
-            z += k % 3 == 0 ? 2.5 : 1.5;
-        }
-    }
-    return makeFloatField(
-        {40, 36, 30},
-        [](glm::vec3 p) {
-            return std::sin(0.31f * p.x) * std::cos(0.23f * p.y) + std::sin(0.19f * p.z + 0.4f);
-        },
-        g);
-}
 
 SceneRenderer::Options options(bool gl33, std::uint32_t maxTexture)
 {
@@ -81,7 +60,7 @@ TEST_P(BrickTest, BrickedSurfaceIsTheUnbrickedSurface)
 {
     for (bool sheared : {false, true}) {
         SCOPED_TRACE(sheared ? "sheared stack" : "regular grid");
-        const Volume volume = wavyField(sheared);
+        const Volume volume = makeWavyField(sheared);
         SceneRenderer bricked(options(GetParam(), kSmallTexture));
         SceneRenderer whole(options(GetParam(), 0));
         bricked.setVolume(volume);
@@ -108,21 +87,17 @@ TEST_P(BrickTest, BrickedSurfaceIsTheUnbrickedSurface)
 
 TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
 {
-    const Volume volume = wavyField(false);
+    const Volume volume = makeWavyField(false);
     const glm::ivec2 size(80, 80);
     const auto render = [&](SceneRenderer& scene, RenderMode mode) {
-        gpu::OffscreenTarget target(size.x, size.y);
         gpu::SceneParams p;
         const glm::vec3 centre(16.0f, 16.0f, 25.0f);
         p.view = glm::lookAt(centre + glm::vec3(30.0f, -40.0f, 60.0f), centre, {0, 0, 1});
         p.projection = glm::perspective(0.8f, 1.0f, 1.0f, 300.0f);
-        p.viewportSize = size;
         p.mode = mode;
         p.orientationMarker = false;
-        p.targetFramebuffer = target.framebuffer();
         scene.setIsovalue(0.2);
-        scene.render(p);
-        return target.readPixels();
+        return renderFrame(scene, p, size).rgba;
     };
     SceneRenderer bricked(options(GetParam(), kSmallTexture));
     SceneRenderer whole(options(GetParam(), 0));
@@ -159,7 +134,7 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
 TEST(GpuMemoryCheck, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStays)
 {
     ASSERT_NO_THROW(glContext());
-    const Volume small = wavyField(false); // 43,200 voxels: about 0.0002 GB
+    const Volume small = makeWavyField(false); // 43,200 voxels: about 0.0002 GB
     SceneRenderer::Options o;
     o.memoryBudgetBytes = 2'000'000;
     SceneRenderer scene(o);

@@ -23,15 +23,7 @@ namespace {
 using gpu::SceneParams;
 using gpu::SceneRenderer;
 
-struct Frame {
-    int width = 0;
-    std::vector<std::uint8_t> rgba; // bottom row first
-    glm::ivec3 at(int x, int y) const
-    {
-        const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
-        return {rgba[i], rgba[i + 1], rgba[i + 2]};
-    }
-};
+using Frame = RgbaFrame;
 
 constexpr int kSize = 96;
 
@@ -50,12 +42,9 @@ SceneParams frontView()
     return p;
 }
 
-Frame render(SceneRenderer& renderer, SceneParams params)
+Frame render(SceneRenderer& renderer, const SceneParams& params)
 {
-    gpu::OffscreenTarget target(kSize, kSize);
-    params.targetFramebuffer = framebufferOf(target);
-    renderer.render(params);
-    return {kSize, target.readPixels()};
+    return renderFrame(renderer, params, {kSize, kSize});
 }
 
 // The pass's colours (crop_box_outline.cpp) as 8-bit values.

@@ -10,14 +10,13 @@
 // A failing or missing baseline writes <name>_actual.png (and <name>_diff.png) into
 // <build>/tests/image-output/. Look at them; if the new image is right, run the test with
 // ISOVIEW_UPDATE_BASELINES=1 to rewrite the baselines, and commit them.
-#include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "scene/transfer_function.h"
+#include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/shared_data.h"
 #include "test_paths.h"
 
-#include <epoxy/gl.h>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include <QImage>
@@ -81,11 +80,14 @@ gpu::SceneParams anteriorView(const Volume& volume, RenderMode mode)
     return p;
 }
 
-QImage toQImage(const std::vector<std::uint8_t>& bottomRowFirst, int w, int h)
+QImage toQImage(const RgbaFrame& frame)
 {
+    const int w = frame.width;
+    const int h = frame.height;
     QImage image(w, h, QImage::Format_RGBA8888);
     for (int y = 0; y < h; ++y) {
-        const std::uint8_t* row = bottomRowFirst.data() + std::size_t(h - 1 - y) * w * 4;
+        const std::uint8_t* row =
+            frame.rgba.data() + std::size_t(h - 1 - y) * w * 4; // bottom first
         std::copy(row, row + std::size_t(w) * 4, image.scanLine(y));
     }
     return image;
@@ -99,15 +101,7 @@ QImage renderHead(const Volume& volume, RenderMode mode, bool withVolume = true)
         renderer.setIsovalue(40.0f); // the skin (stored units)
         renderer.setTransferFunction(defaultTransferFunction(volume));
     }
-    gpu::OffscreenTarget target(kSize, kSize);
-    target.bind();
-    GLint framebuffer = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    gpu::SceneParams params = anteriorView(volume, mode);
-    params.targetFramebuffer = GLuint(framebuffer);
-    renderer.render(params);
-    return toQImage(target.readPixels(), kSize, kSize);
+    return toQImage(renderFrame(renderer, anteriorView(volume, mode), {kSize, kSize}));
 }
 
 int channelDifference(QRgb a, QRgb b)

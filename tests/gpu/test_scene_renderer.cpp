@@ -32,26 +32,8 @@ namespace {
 using gpu::SceneParams;
 using gpu::SceneRenderer;
 
-struct Image {
-    int width = 0;
-    int height = 0;
-    std::vector<std::uint8_t> rgba; // bottom row first
-
-    glm::ivec4 at(int x, int y) const
-    {
-        const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
-        return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
-    }
-};
-
-Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
-{
-    gpu::OffscreenTarget target(size.x, size.y);
-    params.viewportSize = size;
-    params.targetFramebuffer = framebufferOf(target);
-    renderer.render(params);
-    return {size.x, size.y, target.readPixels()};
-}
+// Frames with their alpha: the background's is 255.
+using Image = RgbaFrame;
 
 // The synthetic volumes are 48^3 voxels around (23.5, 23.5, 23.5), seen along -z through an
 // orthographic camera that maps 48 units onto the image: 2 pixels per voxel at 96 x 96.
@@ -107,7 +89,7 @@ std::size_t countDifferent(const Image& a, const Image& b, int threshold)
     std::size_t n = 0;
     for (int y = 0; y < a.height; ++y)
         for (int x = 0; x < a.width; ++x)
-            if (maxChannelDifference(a.at(x, y), b.at(x, y)) > threshold) ++n;
+            if (maxChannelDifference(a.pixel(x, y), b.pixel(x, y)) > threshold) ++n;
     return n;
 }
 
@@ -135,7 +117,7 @@ TEST_F(SceneRendererTest, EveryProgramRunsForEverySamplerType)
             p.projection = glm::perspective(0.6f, 1.0f, 1.0f, 200.0f);
             p.mode = mode;
             p.volumeResolutionScale = mode == RenderMode::Volume ? 0.5f : 1.0f;
-            render(renderer, p, {32, 32});
+            renderFrame(renderer, p, {32, 32});
         }
         EXPECT_NO_THROW(gpu::throwOnGlError("rendering every mode"));
     }
@@ -149,18 +131,18 @@ TEST_F(SceneRendererTest, OpaqueVolumeSilhouetteIsTheIsosurfaceSilhouette)
     renderer.setIsovalue(0.0f);
     renderer.setTransferFunction(opaqueAbove(0.0));
 
-    const Image surface = render(renderer, frontView(RenderMode::Surface), kImageSize);
+    const Image surface = renderFrame(renderer, frontView(RenderMode::Surface), kImageSize);
     SceneParams volumeParams = frontView(RenderMode::Volume);
     volumeParams.volumeShading = false; // white where opaque: the mask is the alpha
-    const Image volume = render(renderer, volumeParams, kImageSize);
+    const Image volume = renderFrame(renderer, volumeParams, kImageSize);
 
     std::size_t surfacePixels = 0;
     std::size_t volumePixels = 0;
     std::size_t disagreeing = 0;
     for (int y = 0; y < kImageSize.y; ++y) {
         for (int x = 0; x < kImageSize.x; ++x) {
-            const bool s = surface.at(x, y).r > 0 || surface.at(x, y).g > 0;
-            const bool v = volume.at(x, y).g > 127;
+            const bool s = surface.pixel(x, y).r > 0 || surface.pixel(x, y).g > 0;
+            const bool v = volume.pixel(x, y).g > 127;
             surfacePixels += s;
             volumePixels += v;
             disagreeing += s != v;
@@ -201,7 +183,7 @@ TEST_F(SceneRendererTest, SurfaceHidesTheVolumeBehindItButNotTheVolumeInFront)
         renderer.setVolume(ballInShell(backHalf));
         renderer.setIsovalue(5.0f);
         renderer.setTransferFunction(translucentRedBelow(-12.0, 0.2f));
-        return render(renderer, frontView(mode), kImageSize);
+        return renderFrame(renderer, frontView(mode), kImageSize);
     };
     const Image full = renderBoth(true, RenderMode::SurfaceAndVolume);
     const Image frontOnly = renderBoth(false, RenderMode::SurfaceAndVolume);
@@ -214,7 +196,7 @@ TEST_F(SceneRendererTest, SurfaceHidesTheVolumeBehindItButNotTheVolumeInFront)
     int worstInside = 0;
     forDisc(full, 12.0f, [&](int x, int y) {
         worstInside =
-            std::max(worstInside, maxChannelDifference(full.at(x, y), frontOnly.at(x, y)));
+            std::max(worstInside, maxChannelDifference(full.pixel(x, y), frontOnly.pixel(x, y)));
     });
     EXPECT_LE(worstInside, 1);
 
@@ -222,18 +204,18 @@ TEST_F(SceneRendererTest, SurfaceHidesTheVolumeBehindItButNotTheVolumeInFront)
     // half, which then shows: the comparison above could fail.
     const int cx = kImageSize.x / 2;
     const int cy = kImageSize.y / 2;
-    EXPECT_GT(maxChannelDifference(volumeFull.at(cx, cy), volumeFrontOnly.at(cx, cy)), 20);
+    EXPECT_GT(maxChannelDifference(volumeFull.pixel(cx, cy), volumeFrontOnly.pixel(cx, cy)), 20);
 
     // The front half of the shell is composited over the surface: redder than the bare surface.
-    const glm::ivec4 composite = full.at(cx, cy);
-    const glm::ivec4 bare = surfaceOnly.at(cx, cy);
+    const glm::ivec4 composite = full.pixel(cx, cy);
+    const glm::ivec4 bare = surfaceOnly.pixel(cx, cy);
     EXPECT_GT(composite.r - composite.g, bare.r - bare.g + 30)
         << "composite " << composite.r << "," << composite.g << " bare " << bare.r << "," << bare.g;
     EXPECT_LT(composite.g, bare.g);
 
     // Beside the ball (10 voxels from the axis) no surface stops the rays: the back half shows.
     const int besideX = cx + int(10.0f * kPixelsPerVoxel);
-    EXPECT_GT(maxChannelDifference(full.at(besideX, cy), frontOnly.at(besideX, cy)), 10);
+    EXPECT_GT(maxChannelDifference(full.pixel(besideX, cy), frontOnly.pixel(besideX, cy)), 10);
 }
 
 TEST_F(SceneRendererTest, HalvingTheStepKeepsTheImage)
@@ -248,14 +230,14 @@ TEST_F(SceneRendererTest, HalvingTheStepKeepsTheImage)
         SCOPED_TRACE(shading ? "shaded" : "unshaded");
         p.volumeShading = shading;
         p.volumeStepVoxels = 0.5f;
-        const Image coarse = render(renderer, p, kImageSize);
+        const Image coarse = renderFrame(renderer, p, kImageSize);
         p.volumeStepVoxels = 0.25f;
-        const Image fine = render(renderer, p, kImageSize);
+        const Image fine = renderFrame(renderer, p, kImageSize);
 
         if (!shading) {
             // The translucent shell (red 255, 38, 26) over grey 77 is neither absent nor opaque
             // at the centre.
-            const glm::ivec4 centre = fine.at(kImageSize.x / 2, kImageSize.y / 2);
+            const glm::ivec4 centre = fine.pixel(kImageSize.x / 2, kImageSize.y / 2);
             EXPECT_GT(centre.r, 77 + 40);
             EXPECT_GT(centre.g, 38 + 5);
             EXPECT_LT(centre.g, 77 - 10);
@@ -269,9 +251,9 @@ TEST_F(SceneRendererTest, HalvingTheStepKeepsTheImage)
     // An opaque volume stops the rays at once, whatever the step.
     renderer.setTransferFunction(opaqueAbove(5.0));
     p.volumeStepVoxels = 1.0f;
-    const Image opaqueCoarse = render(renderer, p, kImageSize);
+    const Image opaqueCoarse = renderFrame(renderer, p, kImageSize);
     p.volumeStepVoxels = 0.25f;
-    const Image opaqueFine = render(renderer, p, kImageSize);
+    const Image opaqueFine = renderFrame(renderer, p, kImageSize);
     EXPECT_LT(meanDifference(opaqueCoarse, opaqueFine), 1.5);
 }
 
@@ -282,16 +264,16 @@ TEST_F(SceneRendererTest, ReducedResolutionIsUpscaledNotCropped)
     renderer.setIsovalue(0.0f);
     renderer.setTransferFunction(opaqueAbove(0.0));
     SceneParams p = frontView(RenderMode::Volume);
-    const Image full = render(renderer, p, kImageSize);
+    const Image full = renderFrame(renderer, p, kImageSize);
     p.volumeResolutionScale = 0.5f;
-    const Image half = render(renderer, p, kImageSize);
+    const Image half = renderFrame(renderer, p, kImageSize);
     // The same disc, softer at the rim: the half-size image covers the whole viewport.
     EXPECT_LT(meanDifference(full, half), 6.0);
     const auto lit = [](const Image& image) {
         std::size_t n = 0;
         for (int y = 0; y < image.height; ++y)
             for (int x = 0; x < image.width; ++x)
-                n += image.at(x, y).g > 60;
+                n += image.pixel(x, y).g > 60;
         return double(n);
     };
     EXPECT_NEAR(lit(half) / lit(full), 1.0, 0.05);
@@ -333,8 +315,8 @@ TEST_F(SceneRendererTest, MarkerIsDrawnWhereItsLayoutSays)
     const glm::ivec2 size(320, 240);
     p.viewportSize = size;
     const OrientationMarkerLayout layout = orientationMarkerLayout(p.view, p.viewportSize);
-    const Image image = render(renderer, p, size);
-    const auto pixelAt = [&](glm::vec2 pos) { return image.at(int(pos.x), int(pos.y)); };
+    const Image image = renderFrame(renderer, p, size);
+    const auto pixelAt = [&](glm::vec2 pos) { return image.pixel(int(pos.x), int(pos.y)); };
     const glm::vec2 c = layout.center;
     const glm::ivec4 xArrow = pixelAt(c + glm::vec2(layout.radius * 0.85f, 0.0f));
     const glm::ivec4 yArrow = pixelAt(c + glm::vec2(0.0f, layout.radius * 0.85f));
@@ -358,7 +340,7 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     renderer.setIsovalue(2.0f);
     EXPECT_FALSE(renderer.renderedIsovalue()) << "setIsovalue only records the value";
     SceneParams p = frontView(RenderMode::Surface);
-    render(renderer, p, {32, 32});
+    renderFrame(renderer, p, {32, 32});
     ASSERT_TRUE(renderer.renderedIsovalue());
     EXPECT_EQ(*renderer.renderedIsovalue(), 2.0f);
     // The surface on the GPU is the one of the newest value, not of an earlier one.
@@ -371,7 +353,7 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     EXPECT_FALSE(first.volumeMs);
 
     // The next frame, with no new isovalue, extracts nothing: its timings have no extraction.
-    render(renderer, p, {32, 32});
+    renderFrame(renderer, p, {32, 32});
     gpu::finishGpuWork();
     const FrameGpuTimes second = renderer.lastGpuTimes();
     EXPECT_FALSE(second.extractMs);
@@ -381,9 +363,9 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     // The same value again is no change either; a new volume forgets the isovalue.
     renderer.setIsovalue(2.0f);
     gpu::finishGpuWork();
-    render(renderer, p, {32, 32});
+    renderFrame(renderer, p, {32, 32});
     gpu::finishGpuWork();
-    render(renderer, p, {32, 32});
+    renderFrame(renderer, p, {32, 32});
     EXPECT_FALSE(renderer.lastGpuTimes().extractMs);
     renderer.setVolume(makeSphere({16, 16, 16}, glm::vec3(7.5f), 5.0f));
     EXPECT_FALSE(renderer.renderedIsovalue());
@@ -419,17 +401,17 @@ TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWh
         std::size_t lit = 0;
         for (int y = 0; y < image.height; ++y)
             for (int x = 0; x < image.width; ++x)
-                lit += maxChannelDifference(image.at(x, y), glm::ivec4(0)) > 8;
+                lit += maxChannelDifference(image.pixel(x, y), glm::ivec4(0)) > 8;
         return lit;
     };
 
     renderer.setIsovalue(smallIso);
-    EXPECT_GT(litPixels(render(renderer, p, kImageSize)), 0u);
+    EXPECT_GT(litPixels(renderFrame(renderer, p, kImageSize)), 0u);
     EXPECT_FALSE(renderer.surfaceError());
 
     renderer.setIsovalue(largeIso);
     Image image;
-    EXPECT_NO_THROW(image = render(renderer, p, kImageSize));
+    EXPECT_NO_THROW(image = renderFrame(renderer, p, kImageSize));
     EXPECT_EQ(litPixels(image), 0u) << "no part of a surface that does not fit is drawn";
     ASSERT_TRUE(renderer.surfaceError());
     EXPECT_NE(renderer.surfaceError()->find("the isosurface mesh buffers ("), std::string::npos)
@@ -441,7 +423,7 @@ TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWh
         << *renderer.surfaceError();
 
     renderer.setIsovalue(smallIso);
-    EXPECT_GT(litPixels(render(renderer, p, kImageSize)), 0u);
+    EXPECT_GT(litPixels(renderFrame(renderer, p, kImageSize)), 0u);
     EXPECT_FALSE(renderer.surfaceError());
     EXPECT_EQ(renderer.capture().triangleCount(),
               extractIsosurfaceCpu(sphere, smallIso).triangleCount());
@@ -472,16 +454,17 @@ TEST_F(SceneRendererTest, OddSizedFramebufferIsFilledEdgeToEdge)
     std::size_t magenta = 0;
     for (int y = 0; y < size.y; ++y)
         for (int x = 0; x < size.x; ++x)
-            magenta += image.at(x, y) == glm::ivec4(255, 0, 255, 255);
+            magenta += image.pixel(x, y) == glm::ivec4(255, 0, 255, 255);
     EXPECT_EQ(magenta, 0u);
     // The gradient runs from the bottom colour to the top colour (dither within 1/255).
-    EXPECT_LE(maxChannelDifference(image.at(size.x - 1, 0), glm::ivec4(0, 26, 51, 255)), 2);
-    EXPECT_LE(maxChannelDifference(image.at(size.x - 1, size.y - 1), glm::ivec4(51, 102, 153, 255)),
-              2);
+    EXPECT_LE(maxChannelDifference(image.pixel(size.x - 1, 0), glm::ivec4(0, 26, 51, 255)), 2);
+    EXPECT_LE(
+        maxChannelDifference(image.pixel(size.x - 1, size.y - 1), glm::ivec4(51, 102, 153, 255)),
+        2);
     // The sphere is in the middle, round: as wide as high.
-    const glm::ivec4 middle = image.at(size.x / 2, size.y / 2);
+    const glm::ivec4 middle = image.pixel(size.x / 2, size.y / 2);
     EXPECT_GT(middle.r, 150);
-    const auto onSphere = [&](int x, int y) { return image.at(x, y).r > 60; };
+    const auto onSphere = [&](int x, int y) { return image.pixel(x, y).r > 60; };
     int width = 0;
     int height = 0;
     for (int x = 0; x < size.x; ++x)
@@ -561,10 +544,10 @@ TEST_F(SceneRendererTest, VolumeWithoutTransferFunctionShowsOnlyTheBackground)
 {
     SceneRenderer renderer;
     renderer.setVolume(makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f));
-    const Image image = render(renderer, frontView(RenderMode::Volume), {40, 40});
+    const Image image = renderFrame(renderer, frontView(RenderMode::Volume), {40, 40});
     for (int y = 0; y < 40; ++y)
         for (int x = 0; x < 40; ++x)
-            ASSERT_EQ(image.at(x, y), glm::ivec4(0, 0, 0, 255));
+            ASSERT_EQ(image.pixel(x, y), glm::ivec4(0, 0, 0, 255));
 }
 
 } // namespace

@@ -50,18 +50,9 @@ Volume rampAlongI()
         ValueRescale{2.0, -100.0});
 }
 
-std::vector<std::uint8_t> renderRgba(SceneRenderer& renderer, SceneParams params)
+RgbaFrame render(SceneRenderer& renderer, const SceneParams& params)
 {
-    gpu::OffscreenTarget target(kSize, kSize);
-    params.targetFramebuffer = framebufferOf(target);
-    renderer.render(params);
-    return target.readPixels(); // bottom row first
-}
-
-glm::ivec4 pixel(const std::vector<std::uint8_t>& rgba, int x, int y)
-{
-    const std::size_t i = (std::size_t(y) * kSize + std::size_t(x)) * 4;
-    return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
+    return renderFrame(renderer, params, {kSize, kSize});
 }
 
 class SlicePlanesTest : public GlTest {};
@@ -75,7 +66,7 @@ TEST_F(SlicePlanesTest, PlaneShowsItsVoxelsThroughTheWindow)
     p.slicePlanes.index = {0, 0, 30};   // the i and j planes edge-on at the image's edges
     p.slicePlanes.windowCenter = -40.0; // real -80 .. 0: stored 10 .. 50, clamped above i = 50
     p.slicePlanes.windowWidth = 80.0;
-    const std::vector<std::uint8_t> image = renderRgba(renderer, p);
+    const RgbaFrame image = render(renderer, p);
 
     int checked = 0;
     for (int y = 8; y < kSize - 8; y += 11) {
@@ -83,7 +74,7 @@ TEST_F(SlicePlanesTest, PlaneShowsItsVoxelsThroughTheWindow)
             const int i = int(std::lround(0.5 * x - 0.25));
             const double real = 2.0 * i - 100.0;
             const double expected = std::clamp((real - (-80.0)) / 80.0, 0.0, 1.0) * 255.0;
-            const glm::ivec4 c = pixel(image, x, y);
+            const glm::ivec4 c = image.pixel(x, y);
             ASSERT_NEAR(c.r, expected, 1.5) << "pixel (" << x << ", " << y << "), voxel i " << i;
             ASSERT_EQ(c.g, c.r) << "grey at (" << x << ", " << y << ")";
             ASSERT_EQ(c.b, c.r) << "grey at (" << x << ", " << y << ")";
@@ -99,8 +90,8 @@ TEST_F(SlicePlanesTest, PlanesAreOffUnlessShown)
     renderer.setVolume(rampAlongI());
     SceneParams p = frontView();
     p.slicePlanes.index = {0, 0, 30};
-    const std::vector<std::uint8_t> image = renderRgba(renderer, p);
-    EXPECT_EQ(pixel(image, kSize / 2, kSize / 2), glm::ivec4(0, 0, 255, 255));
+    const RgbaFrame image = render(renderer, p);
+    EXPECT_EQ(image.pixel(kSize / 2, kSize / 2), glm::ivec4(0, 0, 255, 255));
 }
 
 TEST_F(SlicePlanesTest, PlaneAndSurfaceHideEachOtherByDepth)
@@ -115,10 +106,10 @@ TEST_F(SlicePlanesTest, PlaneAndSurfaceHideEachOtherByDepth)
     p.slicePlanes.windowCenter = 0.0;
     p.slicePlanes.windowWidth = 100.0;
     p.slicePlanes.index = {0, 0, 20}; // behind the near pole: the surface shows
-    const glm::ivec4 surface = pixel(renderRgba(renderer, p), kSize / 2, kSize / 2);
+    const glm::ivec4 surface = render(renderer, p).pixel(kSize / 2, kSize / 2);
     EXPECT_GT(surface.r, surface.g + 20) << "the surface in front of the plane";
     p.slicePlanes.index = {0, 0, 40}; // in front of the sphere: the plane covers it
-    const glm::ivec4 plane = pixel(renderRgba(renderer, p), kSize / 2, kSize / 2);
+    const glm::ivec4 plane = render(renderer, p).pixel(kSize / 2, kSize / 2);
     EXPECT_EQ(plane.r, plane.g) << "the plane (grey) in front of the surface";
     EXPECT_EQ(plane.g, plane.b);
 }
@@ -192,7 +183,7 @@ TEST_F(SlicePlanesTest, EveryGlObjectIsFreedWithTheRenderer)
         SceneParams p = frontView();
         p.slicePlanes.show = true;
         p.slicePlanes.index = {10, 20, 30};
-        renderRgba(renderer, p);
+        render(renderer, p);
         EXPECT_NE(gpu::liveGlObjects(), before);
     }
     EXPECT_EQ(gpu::liveGlObjects(), before) << gpu::liveGlObjects().describe();

@@ -6,7 +6,6 @@
 #include "extraction/cpu_marching_cubes.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_objects.h"
-#include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
@@ -30,26 +29,6 @@ namespace {
 using gpu::SceneParams;
 using gpu::SceneRenderer;
 using gpu::SurfaceLayer;
-
-// Two interleaved surfaces of one field, optionally on an unevenly spaced, sheared stack.
-Volume wavyField(bool sheared)
-{
-    VolumeGeometry g;
-    g.spacing = {0.8, 0.9, 1.7};
-    if (sheared) {
-        double z = 0.0;
-        for (std::uint32_t k = 0; k < 30; ++k) {
-            g.sliceOrigins.emplace_back(0.0, 0.15 * k, z);
-            z += k % 3 == 0 ? 2.5 : 1.5;
-        }
-    }
-    return makeFloatField(
-        {40, 36, 30},
-        [](glm::vec3 p) {
-            return std::sin(0.31f * p.x) * std::cos(0.23f * p.y) + std::sin(0.19f * p.z + 0.4f);
-        },
-        g);
-}
 
 void expectSame(const IsoMesh& gpu, const IsoMesh& cpu, const std::string& what)
 {
@@ -89,7 +68,7 @@ class SurfaceLayersTest : public GlPathTest {};
 // re-extracts both for the new cells. 128-texel textures put the volume in 5 bricks.
 TEST_P(SurfaceLayersTest, EachLayerIsTheCpuReferenceWhileTheLiveOneIsDragged)
 {
-    const Volume volume = wavyField(false);
+    const Volume volume = makeWavyField(false);
     for (std::uint32_t maxTexture : {0u, 128u}) {
         SCOPED_TRACE(maxTexture == 0 ? "one brick" : "bricked");
         SceneRenderer scene(options(limitToGl33(), maxTexture));
@@ -130,7 +109,7 @@ TEST_P(SurfaceLayersTest, EachLayerIsTheCpuReferenceWhileTheLiveOneIsDragged)
 // A new isovalue of a stored layer, a live layer that becomes stored and hidden layers.
 TEST_P(SurfaceLayersTest, StoredLayersFollowTheirIsovalueAndVisibility)
 {
-    const Volume volume = wavyField(false);
+    const Volume volume = makeWavyField(false);
     SceneRenderer scene(options(limitToGl33()));
     scene.setVolume(volume);
     std::vector<SurfaceLayer> layers = twoLayers(-0.5);
@@ -175,11 +154,7 @@ Image render(SceneRenderer& scene, glm::vec3 background, float nearPlane = 1.0f,
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, nearPlane, farPlane);
     p.backgroundTop = p.backgroundBottom = background;
     p.orientationMarker = false;
-    gpu::OffscreenTarget target(kImageSize.x, kImageSize.y);
-    p.viewportSize = kImageSize;
-    p.targetFramebuffer = framebufferOf(target);
-    scene.render(p);
-    return {kImageSize.x, kImageSize.y, target.readPixels()};
+    return renderFrame(scene, p, kImageSize);
 }
 
 constexpr std::uint32_t kRed = 10;
@@ -423,7 +398,7 @@ TEST_P(SurfaceLayersTest, OverlappingTranslucentLayersBlendByTheShadersDepthWeig
 // A stored mesh is drawn where the live one is, on an unevenly spaced, sheared stack too.
 TEST_P(SurfaceLayersTest, StoredAndLiveDrawingsOfOneSurfaceAreTheSameImage)
 {
-    const Volume volume = wavyField(true);
+    const Volume volume = makeWavyField(true);
     SceneRenderer scene(options(limitToGl33()));
     scene.setVolume(volume);
     const SurfaceLayer layer{.id = 5, .isovalue = 0.2, .color = {0.7f, 0.6f, 0.3f}};

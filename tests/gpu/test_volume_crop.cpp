@@ -27,26 +27,8 @@ namespace {
 using gpu::SceneParams;
 using gpu::SceneRenderer;
 
-struct Image {
-    int width = 0;
-    int height = 0;
-    std::vector<std::uint8_t> rgba; // bottom row first
-
-    glm::ivec4 at(int x, int y) const
-    {
-        const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
-        return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
-    }
-};
-
-Image render(SceneRenderer& renderer, SceneParams params, glm::ivec2 size)
-{
-    gpu::OffscreenTarget target(size.x, size.y);
-    params.viewportSize = size;
-    params.targetFramebuffer = framebufferOf(target);
-    renderer.render(params);
-    return {size.x, size.y, target.readPixels()};
-}
+// Frames with their alpha: the background's is 255.
+using Image = RgbaFrame;
 
 // 48^3 voxels around (23.5, 23.5, 23.5) seen along -z (the camera at +z, so high k is in
 // front) through an orthographic camera: 2 pixels per voxel at 96 x 96, voxel i's centre on
@@ -86,7 +68,7 @@ constexpr glm::ivec4 kBackground{0, 0, 0, 255};
 
 bool isBackground(const Image& image, int x, int y)
 {
-    return image.at(x, y) == kBackground;
+    return image.pixel(x, y) == kBackground;
 }
 
 class VolumeCropTest : public GlTest {};
@@ -96,12 +78,12 @@ TEST_F(VolumeCropTest, OutsideTheBoxIsBackgroundAndRaysInsideItAreUnchanged)
     SceneRenderer renderer;
     renderer.setVolume(shell());
     renderer.setTransferFunction(translucentRed());
-    const Image whole = render(renderer, frontView(), kSize);
+    const Image whole = renderFrame(renderer, frontView(), kSize);
     ASSERT_FALSE(isBackground(whole, 48 + 2 * 10, 48)) << "the shell must show uncropped";
 
     // I from 0 to 23: the box's right face (i = 23) projects to column 47.
     renderer.setCrop({{0, 0, 0}, {23, 47, 47}});
-    const Image left = render(renderer, frontView(), kSize);
+    const Image left = renderFrame(renderer, frontView(), kSize);
     std::size_t shown = 0;
     for (int y = 0; y < kSize.y; ++y) {
         for (int x = 0; x < kSize.x; ++x) {
@@ -109,7 +91,7 @@ TEST_F(VolumeCropTest, OutsideTheBoxIsBackgroundAndRaysInsideItAreUnchanged)
                 EXPECT_TRUE(isBackground(left, x, y)) << "column " << x << " row " << y;
             } else if (x <= 45) {
                 // Rays along -z through the kept half meet the same voxels as before.
-                EXPECT_EQ(left.at(x, y), whole.at(x, y)) << "column " << x << " row " << y;
+                EXPECT_EQ(left.pixel(x, y), whole.pixel(x, y)) << "column " << x << " row " << y;
                 shown += !isBackground(left, x, y);
             }
         }
@@ -122,13 +104,13 @@ TEST_F(VolumeCropTest, CroppingTheFrontRemovesWhatWasInFront)
     SceneRenderer renderer;
     renderer.setVolume(shell());
     renderer.setTransferFunction(translucentRed());
-    const Image whole = render(renderer, frontView(), kSize);
+    const Image whole = renderFrame(renderer, frontView(), kSize);
 
     // K from 0 to 23: the front half (toward the camera) is cut away, the back half stays.
     renderer.setCrop({{0, 0, 0}, {47, 47, 23}});
-    const Image back = render(renderer, frontView(), kSize);
-    const glm::ivec4 c0 = whole.at(48, 48);
-    const glm::ivec4 c1 = back.at(48, 48);
+    const Image back = renderFrame(renderer, frontView(), kSize);
+    const glm::ivec4 c0 = whole.pixel(48, 48);
+    const glm::ivec4 c1 = back.pixel(48, 48);
     // Through the centre the ray crossed the shell twice; now once: about half as red.
     EXPECT_GT(c0.r, c1.r + 20) << "whole " << c0.r << ", back half " << c1.r;
     EXPECT_GT(c1.r, 20) << "the back half of the shell must still show";
@@ -138,7 +120,7 @@ TEST_F(VolumeCropTest, CroppingTheFrontRemovesWhatWasInFront)
 
     // A box of no depth in front of everything shows nothing at all.
     renderer.setCrop({{0, 0, 47}, {47, 47, 47}});
-    const Image none = render(renderer, frontView(), kSize);
+    const Image none = renderFrame(renderer, frontView(), kSize);
     for (int y = 0; y < kSize.y; y += 3)
         for (int x = 0; x < kSize.x; x += 3)
             ASSERT_TRUE(isBackground(none, x, y)) << "column " << x << " row " << y;
@@ -151,16 +133,16 @@ TEST_F(VolumeCropTest, ResetCropGivesTheUncroppedFrameBitForBit)
     renderer.setTransferFunction(translucentRed());
     SceneParams p = frontView();
     p.view = glm::lookAt(kCenter + glm::vec3(60.0f, 40.0f, 70.0f), kCenter, {0.0f, 1.0f, 0.0f});
-    const Image before = render(renderer, p, kSize);
+    const Image before = renderFrame(renderer, p, kSize);
     renderer.setCrop({{5, 6, 7}, {30, 31, 32}});
-    const Image cropped = render(renderer, p, kSize);
+    const Image cropped = renderFrame(renderer, p, kSize);
     EXPECT_NE(cropped.rgba, before.rgba);
     renderer.setCrop(VoxelBox::whole(kDims));
-    EXPECT_EQ(render(renderer, p, kSize).rgba, before.rgba);
+    EXPECT_EQ(renderFrame(renderer, p, kSize).rgba, before.rgba);
     // A new volume forgets the crop.
     renderer.setCrop({{5, 6, 7}, {30, 31, 32}});
     renderer.setVolume(shell());
-    EXPECT_EQ(render(renderer, p, kSize).rgba, before.rgba);
+    EXPECT_EQ(renderFrame(renderer, p, kSize).rgba, before.rgba);
 }
 
 TEST_F(VolumeCropTest, BrickedVolumeIsClippedAtTheSamePlace)
@@ -174,7 +156,7 @@ TEST_F(VolumeCropTest, BrickedVolumeIsClippedAtTheSamePlace)
     ASSERT_GT(renderer.brickCount(), 1u);
     renderer.setTransferFunction(translucentRed());
     renderer.setCrop({{0, 0, 0}, {23, 47, 47}});
-    const Image left = render(renderer, frontView(), kSize);
+    const Image left = renderFrame(renderer, frontView(), kSize);
     std::size_t shownLeft = 0;
     for (int y = 0; y < kSize.y; ++y) {
         for (int x = 48; x < kSize.x; ++x)

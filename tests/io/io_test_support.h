@@ -1,14 +1,18 @@
-// Small helpers shared by the io tests (header-only, so it needs no build entry): writing test
-// files, compressing with zlib, catching an error's message, and load monitors that record
-// progress or cancel after a number of calls.
+// Small helpers shared by the io tests (header-only, so it needs no build entry): writing and
+// reading test files (tests/support/file_contents.h), compressing with zlib, catching an
+// error's message, a volume's bytes and warnings, and load monitors that record progress or
+// cancel after a number of calls.
 //
 // Example:
 //   writeFile(dir.path() / "a.nrrd", header + voxels);
 //   EXPECT_NE(messageOf([&] { io::readNrrd(path); }).find("truncated"), std::string::npos);
+//   const std::string why = messageOf<IoError>([&] { io::scanDicom(cut); }); // fails if none
 #pragma once
 
 #include "core/error.h"
 #include "io/load_monitor.h"
+#include "support/file_contents.h"
+#include "volume/volume.h"
 
 #include <gtest/gtest.h>
 
@@ -18,28 +22,13 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
 #include <zlib.h>
 
 namespace isoview::test {
-
-inline void writeFile(const std::filesystem::path& path, std::string_view bytes)
-{
-    std::ofstream out(path, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    ASSERT_TRUE(out.good()) << "cannot write test file " << path;
-}
-
-inline std::string readFile(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 inline std::string asText(const void* data, std::size_t n)
 {
@@ -88,6 +77,44 @@ inline std::string messageOf(const std::function<void()>& action)
 inline bool contains(const std::string& text, std::string_view part)
 {
     return text.find(part) != std::string::npos;
+}
+
+// The message of the exception of type E that f throws; a test failure (and "") when f throws
+// nothing or another type.
+template <typename E, typename F> std::string messageOf(F&& f)
+{
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "unexpected exception type: " << e.what();
+        return {};
+    }
+    ADD_FAILURE() << "no exception was thrown";
+    return {};
+}
+
+inline std::vector<std::byte> voxelBytes(const Volume& volume)
+{
+    return std::vector<std::byte>(volume.bytes(), volume.bytes() + volume.byteCount());
+}
+
+// Every warning of the volume's metadata, one a line (for failure messages).
+inline std::string allWarnings(const Volume& volume)
+{
+    std::string text;
+    for (const std::string& w : volume.metadata().warnings) {
+        text += w + "\n";
+    }
+    return text;
+}
+
+inline bool anyWarningContains(const Volume& volume, std::string_view text)
+{
+    const auto& warnings = volume.metadata().warnings;
+    return std::any_of(warnings.begin(), warnings.end(),
+                       [&](const std::string& w) { return contains(w, text); });
 }
 
 // Records every progress call; asks to cancel once `cancelAfter` calls have been seen.

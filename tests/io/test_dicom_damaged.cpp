@@ -4,6 +4,7 @@
 // strict loading is asked for.
 #include "core/error.h"
 #include "io/dicom/dicom_series_loader.h"
+#include "io/io_test_support.h"
 #include "io/volume_loader.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
@@ -13,65 +14,25 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
-#include <vector>
 
 namespace isoview {
 namespace {
 
 namespace fs = std::filesystem;
+using test::allWarnings;
+using test::contains;
+using test::messageOf;
+using test::readFile;
+using test::writeFile;
 
 const fs::path kPhantom = fs::path(test::kSharedDataDir) / "dicom" / "ct_philips_head_phantom_5mm";
 const fs::path kCtReference =
     fs::path(test::kSharedDataDir) / "dicom" / "single" /
     "CTImage.dcm_LittleEndianExplicitTransferSyntax_1.2.840.10008.1.2.1.dcm";
 
-std::vector<char> readBytes(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<char>(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeBytes(const fs::path& path, const std::vector<char>& bytes)
-{
-    std::ofstream out(path, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    ASSERT_TRUE(out.good()) << path;
-}
-
-// The message of the IoError that f throws (a failure when it throws nothing or another type).
-template <typename F> std::string ioErrorOf(F&& f)
-{
-    try {
-        f();
-    } catch (const IoError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "unexpected exception type: " << e.what();
-        return {};
-    }
-    ADD_FAILURE() << "no exception was thrown";
-    return {};
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
-
-std::string allWarnings(const Volume& volume)
-{
-    std::string text;
-    for (const std::string& w : volume.metadata().warnings) {
-        text += w + "\n";
-    }
-    return text;
-}
-
 // The offset of the first explicit-VR element header (group, element, VR) in bytes.
-std::size_t findElement(const std::vector<char>& bytes, std::uint16_t group, std::uint16_t element,
+std::size_t findElement(const std::string& bytes, std::uint16_t group, std::uint16_t element,
                         const char* vr)
 {
     const char header[6] = {char(group & 0xFF),
@@ -89,21 +50,21 @@ std::size_t findElement(const std::vector<char>& bytes, std::uint16_t group, std
 template <typename Edit> void copyPhantom(const fs::path& to, const std::string& damaged, Edit edit)
 {
     for (const auto& entry : fs::directory_iterator(kPhantom)) {
-        std::vector<char> bytes = readBytes(entry.path());
+        std::string bytes = readFile(entry.path());
         if (entry.path().filename() == damaged) edit(bytes);
-        writeBytes(to / entry.path().filename(), bytes);
+        writeFile(to / entry.path().filename(), bytes);
     }
 }
 
 TEST(DicomDamaged, CutAfterThePreambleIsDamagedDicomNotSomeOtherFile)
 {
     test::TempDir dir;
-    std::vector<char> bytes = readBytes(kCtReference);
+    std::string bytes = readFile(kCtReference);
     bytes.resize(132); // preamble and "DICM"
     const fs::path cut = dir.path() / "I50";
-    writeBytes(cut, bytes);
+    writeFile(cut, bytes);
 
-    const std::string message = ioErrorOf([&] { io::scanDicom(cut); });
+    const std::string message = messageOf<IoError>([&] { io::scanDicom(cut); });
     EXPECT_TRUE(contains(message, "'" + cut.string() + "' is DICOM but damaged")) << message;
     EXPECT_FALSE(contains(message, "not a DICOM file")) << message;
     EXPECT_TRUE(contains(message, "no readable DICOM image series")) << message;
@@ -113,13 +74,13 @@ TEST(DicomDamaged, CutAfterThePreambleIsDamagedDicomNotSomeOtherFile)
 TEST(DicomDamaged, CutInsideTheHeaderSaysWhereDcmtkStopped)
 {
     test::TempDir dir;
-    std::vector<char> bytes = readBytes(kCtReference);
+    std::string bytes = readFile(kCtReference);
     const std::size_t rows = findElement(bytes, 0x0028, 0x0010, "US");
     bytes.resize(rows + 9); // inside the value of Rows (0028,0010)
     const fs::path cut = dir.path() / "I50";
-    writeBytes(cut, bytes);
+    writeFile(cut, bytes);
 
-    const std::string message = ioErrorOf([&] { io::scanDicom(cut); });
+    const std::string message = messageOf<IoError>([&] { io::scanDicom(cut); });
     EXPECT_TRUE(contains(message, "is DICOM but damaged: DCMTK stopped at byte")) << message;
     EXPECT_TRUE(contains(message, "of " + std::to_string(bytes.size()))) << message;
     EXPECT_TRUE(contains(message, "(0028,0010) Rows") || contains(message, "(0028,0004)"))
@@ -133,7 +94,7 @@ TEST(DicomDamaged, CutInsideTheHeaderSaysWhereDcmtkStopped)
 TEST(DicomDamaged, CorruptLengthInTheHeaderNamesTheElement)
 {
     test::TempDir dir;
-    std::vector<char> bytes = readBytes(kCtReference);
+    std::string bytes = readFile(kCtReference);
     // Rows (0028,0010) US, length 2 -> a 16-bit length of 0xFFF0: its value would run past the
     // next elements, so parsing derails right there.
     const std::size_t rows = findElement(bytes, 0x0028, 0x0010, "US");
@@ -141,9 +102,9 @@ TEST(DicomDamaged, CorruptLengthInTheHeaderNamesTheElement)
     bytes[rows + 7] = char(0xFF);
     bytes.resize(rows + 200);
     const fs::path broken = dir.path() / "I60";
-    writeBytes(broken, bytes);
+    writeFile(broken, bytes);
 
-    const std::string message = ioErrorOf([&] { io::scanDicom(broken); });
+    const std::string message = messageOf<IoError>([&] { io::scanDicom(broken); });
     EXPECT_TRUE(contains(message, "'" + broken.string() + "' is DICOM but damaged")) << message;
     EXPECT_TRUE(contains(message, "DCMTK stopped at byte")) << message;
     EXPECT_TRUE(contains(message, "(0028,0010) Rows")) << message;
@@ -152,16 +113,16 @@ TEST(DicomDamaged, CorruptLengthInTheHeaderNamesTheElement)
 TEST(DicomDamaged, FlippedVrBytesAreReportedAsDamagedDicom)
 {
     test::TempDir dir;
-    std::vector<char> bytes = readBytes(kCtReference);
+    std::string bytes = readFile(kCtReference);
     // The VR of Columns (0028,0011) "US" becomes two control bytes: DCMTK then reads the VR
     // and length as a 32-bit implicit length far beyond the end of the file.
     const std::size_t columns = findElement(bytes, 0x0028, 0x0011, "US");
     bytes[columns + 4] = char(0x01);
     bytes[columns + 5] = char(0x7F);
     const fs::path broken = dir.path() / "I70";
-    writeBytes(broken, bytes);
+    writeFile(broken, bytes);
 
-    const std::string message = ioErrorOf([&] { io::scanDicom(broken); });
+    const std::string message = messageOf<IoError>([&] { io::scanDicom(broken); });
     EXPECT_TRUE(contains(message, "I70' is DICOM but damaged: element (0028,0011) Columns has "
                                   "an invalid value representation"))
         << message;
@@ -171,12 +132,12 @@ TEST(DicomDamaged, FlippedVrBytesAreReportedAsDamagedDicom)
 TEST(DicomDamaged, TruncatedPixelDataSaysWhereAndWhichFrame)
 {
     test::TempDir dir;
-    std::vector<char> bytes = readBytes(kCtReference);
+    std::string bytes = readFile(kCtReference);
     bytes.resize(300000);
     const fs::path cut = dir.path() / "cut.dcm";
-    writeBytes(cut, bytes);
+    writeFile(cut, bytes);
     const io::DicomScan scan = io::scanDicom(cut); // the header is intact
-    const std::string message = ioErrorOf([&] { io::loadDicomSeries(scan.series.at(0)); });
+    const std::string message = messageOf<IoError>([&] { io::loadDicomSeries(scan.series.at(0)); });
     // 531324 bytes in the original, 524288 of them pixels from byte 7036.
     EXPECT_TRUE(contains(message, "cut.dcm' is truncated at byte 300000")) << message;
     EXPECT_TRUE(contains(message, "from byte 7036")) << message;
@@ -188,7 +149,7 @@ TEST(DicomDamaged, OneTruncatedSliceLeavesAnHonestGapUnlessStrict)
 {
     test::TempDir dir;
     // I140 is instance 14 at z = 761.21: cut in its pixel data.
-    copyPhantom(dir.path(), "I140", [](std::vector<char>& bytes) { bytes.resize(200000); });
+    copyPhantom(dir.path(), "I140", [](std::string& bytes) { bytes.resize(200000); });
     const io::DicomScan scan = io::scanDicom(dir.path());
     ASSERT_EQ(scan.series.size(), 1u);
 
@@ -212,7 +173,7 @@ TEST(DicomDamaged, OneTruncatedSliceLeavesAnHonestGapUnlessStrict)
         }
     }
 
-    const std::string strict = ioErrorOf([&] {
+    const std::string strict = messageOf<IoError>([&] {
         io::loadDicomSeries(scan.series[0], nullptr, io::DicomLoadOptions{.strict = true});
     });
     EXPECT_TRUE(contains(strict, "I140' is truncated at byte 200000")) << strict;
@@ -227,21 +188,21 @@ TEST(DicomDamaged, OneTruncatedSliceLeavesAnHonestGapUnlessStrict)
 TEST(DicomDamaged, SlicesDamagedAfterTheScanAreLeftOutByName)
 {
     test::TempDir dir;
-    copyPhantom(dir.path(), "", [](std::vector<char>&) {});
+    copyPhantom(dir.path(), "", [](std::string&) {});
     const io::DicomScan scan = io::scanDicom(dir.path());
     // After the scan: I10 (the first slice) becomes garbage and I280 (the last) loses its
     // header; I200 is cut inside its pixel data.
-    std::vector<char> garbage(4000);
+    std::string garbage(4000, '\0');
     for (std::size_t i = 0; i < garbage.size(); ++i) {
         garbage[i] = char((i * 7919 + 13) % 251);
     }
-    writeBytes(dir.path() / "I10", garbage);
-    std::vector<char> last = readBytes(dir.path() / "I280");
+    writeFile(dir.path() / "I10", garbage);
+    std::string last = readFile(dir.path() / "I280");
     last.resize(132);
-    writeBytes(dir.path() / "I280", last);
-    std::vector<char> cut = readBytes(dir.path() / "I200");
+    writeFile(dir.path() / "I280", last);
+    std::string cut = readFile(dir.path() / "I200");
     cut.resize(300000);
-    writeBytes(dir.path() / "I200", cut);
+    writeFile(dir.path() / "I200", cut);
 
     const Volume ct = io::loadDicomSeries(scan.series.at(0));
     EXPECT_EQ(ct.dims().z, 25u);
@@ -259,14 +220,14 @@ TEST(DicomDamaged, SlicesDamagedAfterTheScanAreLeftOutByName)
 TEST(DicomDamaged, EverySliceUnreadableIsAnError)
 {
     test::TempDir dir;
-    copyPhantom(dir.path(), "", [](std::vector<char>&) {});
+    copyPhantom(dir.path(), "", [](std::string&) {});
     const io::DicomScan scan = io::scanDicom(dir.path());
     for (const auto& entry : fs::directory_iterator(dir.path())) {
-        std::vector<char> bytes = readBytes(entry.path());
+        std::string bytes = readFile(entry.path());
         bytes.resize(100000);
-        writeBytes(entry.path(), bytes);
+        writeFile(entry.path(), bytes);
     }
-    const std::string message = ioErrorOf([&] { io::loadDicomSeries(scan.series.at(0)); });
+    const std::string message = messageOf<IoError>([&] { io::loadDicomSeries(scan.series.at(0)); });
     EXPECT_TRUE(contains(message, "none of the 28 slices of the DICOM series can be read"))
         << message;
     EXPECT_TRUE(contains(message, "is truncated at byte 100000")) << message;
@@ -277,11 +238,11 @@ TEST(DicomDamaged, AFolderOfOnlyDamagedFilesSaysSo)
 {
     test::TempDir dir;
     for (const char* name : {"I10", "I20"}) {
-        std::vector<char> bytes = readBytes(kPhantom / name);
+        std::string bytes = readFile(kPhantom / name);
         bytes.resize(400);
-        writeBytes(dir.path() / name, bytes);
+        writeFile(dir.path() / name, bytes);
     }
-    const std::string message = ioErrorOf([&] { io::scanDicom(dir.path()); });
+    const std::string message = messageOf<IoError>([&] { io::scanDicom(dir.path()); });
     EXPECT_TRUE(contains(message, "no readable DICOM image series")) << message;
     EXPECT_TRUE(contains(message, "2 DICOM files are damaged")) << message;
     // I10 ends at an element boundary (DCMTK reads it without complaint), I20 inside one.

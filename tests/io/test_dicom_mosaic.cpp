@@ -7,6 +7,7 @@
 #include "io/dicom/dicom_mosaic.h"
 #include "io/dicom/dicom_series_loader.h"
 #include "io/dicom/siemens_csa_header.h"
+#include "io/io_test_support.h"
 #include "io/volume_loader.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
@@ -20,8 +21,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -31,20 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using io::dicom::CsaHeader;
 using io::dicom::parseCsaHeader;
-
-template <typename E, typename F> std::string messageOf(F&& f)
-{
-    try {
-        f();
-    } catch (const E& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "unexpected exception type: " << e.what();
-        return {};
-    }
-    ADD_FAILURE() << "no exception was thrown";
-    return {};
-}
+using test::messageOf;
 
 // ---------------------------------------------------------------------------------------------
 // A CSA table writer (SV10 or the old format), for the parser's tests and synthetic mosaics.
@@ -391,8 +377,7 @@ struct Nifti {
 
 Nifti readNifti(const fs::path& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), {}};
+    const std::string bytes = test::readFile(path);
     Nifti n;
     if (bytes.size() < 352) {
         ADD_FAILURE() << "cannot read " << path;

@@ -24,14 +24,10 @@ namespace fs = std::filesystem;
 using test::contains;
 using test::messageOf;
 using test::RecordingMonitor;
+using test::voxelBytes;
 
 const char* const kCtFolder = "dicom/ct_philips_head_phantom_5mm";
 const char* const kMrFolder = "dicom/mr_philips_mprage_sag";
-
-std::vector<std::byte> voxelBytes(const Volume& volume)
-{
-    return std::vector<std::byte>(volume.bytes(), volume.bytes() + volume.byteCount());
-}
 
 void expectSameVolume(const Volume& a, const Volume& b)
 {

@@ -1,7 +1,10 @@
 // writePly: exact header text, values read back by an independent reader written here (and by
 // VTK), winding under mirroring geometry, locale independence of the ASCII form.
 #include "core/error.h"
+#include "mesh_export/mesh_export_test_support.h"
 #include "mesh_export/ply_writer.h"
+#include "support/file_contents.h"
+#include "support/locale_guard.h"
 #include "support/temp_dir.h"
 #include "test_paths.h"
 
@@ -10,14 +13,11 @@
 #include <array>
 #include <bit>
 #include <charconv>
-#include <clocale>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <limits>
-#include <locale>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -27,7 +27,12 @@ namespace isoview {
 namespace {
 
 namespace fs = std::filesystem;
+using test::encodingName;
+using test::GlobalLocaleGuard;
+using test::makeTetrahedron;
+using test::readFile;
 using test::TempDir;
+using test::useCommaDecimalGlobally;
 
 // --- A small PLY reader, independent of the writer: it knows only the PLY format. ----------
 
@@ -36,12 +41,6 @@ struct PlyFile {
     std::vector<std::array<float, 6>> vertices;
     std::vector<std::array<std::int32_t, 3>> faces;
 };
-
-std::string readBytes(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 std::uint32_t littleEndian32(const std::string& bytes, std::size_t at)
 {
@@ -63,7 +62,7 @@ template <class T> T parseToken(std::string_view token)
 
 PlyFile readPly(const fs::path& path)
 {
-    const std::string bytes = readBytes(path);
+    const std::string bytes = readFile(path);
     const std::string endHeader = "end_header\n";
     const std::size_t headerEnd = bytes.find(endHeader);
     if (bytes.rfind("ply\n", 0) != 0 || headerEnd == std::string::npos) {
@@ -136,25 +135,6 @@ PlyFile readPly(const fs::path& path)
 }
 
 // --- Test meshes -------------------------------------------------------------------------
-
-// A closed tetrahedron in index space, counter-clockwise seen from outside, with outward
-// normals expressed in the physical space of geometry (as the extractor would produce them).
-IsoMesh makeTetrahedron(const VolumeGeometry& geometry)
-{
-    IsoMesh mesh;
-    mesh.positions = {
-        {1.0f, 1.0f, 1.0f}, {3.0f, 1.0f, 1.0f}, {1.0f, 4.0f, 1.0f}, {1.0f, 1.0f, 5.5f}};
-    mesh.indices = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-    const glm::vec3 centre =
-        (mesh.positions[0] + mesh.positions[1] + mesh.positions[2] + mesh.positions[3]) / 4.0f;
-    const glm::dmat3 toPhysical = geometry.gradientToPhysical();
-    for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-        const glm::dvec3 indexNormal = glm::dvec3(mesh.positions[v] - centre);
-        mesh.normals.push_back(glm::vec3(glm::normalize(toPhysical * indexNormal)));
-        mesh.edgeKeys.push_back(makeEdgeKey(v, 0));
-    }
-    return mesh;
-}
 
 VolumeGeometry anisotropicGeometry()
 {
@@ -230,7 +210,7 @@ TEST(PlyWriter, BinaryHeaderIsExact)
     TempDir dir;
     const fs::path path = dir.path() / "mesh.ply";
     writePly(path, makeTetrahedron({}), {});
-    const std::string bytes = readBytes(path);
+    const std::string bytes = readFile(path);
     EXPECT_EQ(bytes.substr(0, kBinaryPhysicalHeader.size()), kBinaryPhysicalHeader);
     EXPECT_EQ(bytes.size(), kBinaryPhysicalHeader.size() + 4 * 24 + 4 * 13);
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"mesh.ply"});
@@ -305,7 +285,7 @@ TEST(PlyWriter, BinaryIsLittleEndian)
     mesh.normals.assign(3, glm::vec3(0.0f));
     mesh.indices = {0, 1, 2};
     writePly(path, mesh, {});
-    const std::string bytes = readBytes(path);
+    const std::string bytes = readFile(path);
     const std::size_t body = bytes.find("end_header\n") + 11;
     // 1.0f is 0x3f800000: least significant byte first.
     EXPECT_EQ(bytes.substr(body, 4), std::string("\x00\x00\x80\x3f", 4));
@@ -388,38 +368,10 @@ TEST(PlyWriter, AsciiRoundTripIsExact)
     EXPECT_EQ(ascii.faces, binary.faces);
 }
 
-// Restores the C and C++ global locales however the test ends.
-class GlobalLocaleGuard {
-public:
-    GlobalLocaleGuard() : m_cpp(std::locale()), m_c(std::setlocale(LC_ALL, nullptr)) {}
-    ~GlobalLocaleGuard()
-    {
-        std::locale::global(m_cpp);
-        std::setlocale(LC_ALL, m_c.c_str());
-    }
-
-private:
-    std::locale m_cpp;
-    std::string m_c;
-};
-
-// German-style numbers without needing an installed locale.
-class CommaDecimal : public std::numpunct<char> {
-protected:
-    char do_decimal_point() const override { return ','; }
-    char do_thousands_sep() const override { return '.'; }
-    std::string do_grouping() const override { return "\3"; }
-};
-
 TEST(PlyWriter, AsciiUsesDotDecimalPointUnderACommaLocale)
 {
     const GlobalLocaleGuard guard;
-    // The C locale as well, where installed; the C++ facet below needs no installed locale.
-    std::setlocale(LC_ALL, "de_DE.UTF-8");
-    std::locale::global(std::locale(std::locale::classic(), new CommaDecimal));
-    std::ostringstream probe;
-    probe << 1234.5;
-    ASSERT_EQ(probe.str(), "1.234,5") << "the comma locale is not in effect";
+    ASSERT_EQ(useCommaDecimalGlobally(), "1.234,5") << "the comma locale is not in effect";
 
     TempDir dir;
     const fs::path path = dir.path() / "locale.ply";
@@ -431,7 +383,7 @@ TEST(PlyWriter, AsciiUsesDotDecimalPointUnderACommaLocale)
     options.encoding = PlyEncoding::Ascii;
     writePly(path, mesh, {}, options);
 
-    const std::string bytes = readBytes(path);
+    const std::string bytes = readFile(path);
     const std::string body = bytes.substr(bytes.find("end_header\n") + 11);
     EXPECT_EQ(body.find(','), std::string::npos) << body;
     EXPECT_EQ(body, "1234.5 0.25 -2.5 0.6 0.8 0\n"
@@ -535,10 +487,7 @@ TEST_P(PlyWriterVtk, VtkReadsTheCounts)
 
 INSTANTIATE_TEST_SUITE_P(Encodings, PlyWriterVtk,
                          ::testing::Values(PlyEncoding::BinaryLittleEndian, PlyEncoding::Ascii),
-                         [](const auto& info) {
-                             return info.param == PlyEncoding::Ascii ? std::string("Ascii")
-                                                                     : std::string("Binary");
-                         });
+                         [](const auto& info) { return encodingName(info.param); });
 
 TEST(PlyWriterVtkCheck, CorruptFileMakesTheVtkScriptFail)
 {

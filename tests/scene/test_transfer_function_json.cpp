@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "scene/transfer_function.h"
 #include "support/child_process.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +13,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -26,14 +26,9 @@ namespace {
 namespace fs = std::filesystem;
 using test::ChildResult;
 using test::dropRootPrivileges;
+using test::readFile;
 using test::runInChild;
 using test::TempDir;
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // The message of the InvalidInputError that parsing json throws (a failure if none).
 std::string parseError(const std::string& json)

@@ -3,6 +3,7 @@
 // kind of bad file is refused with a message naming the key and the problem.
 #include "core/error.h"
 #include "session/session.h"
+#include "support/file_contents.h"
 #include "support/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -19,13 +19,8 @@ namespace isoview {
 namespace {
 
 namespace fs = std::filesystem;
+using test::readFile;
 using test::TempDir;
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 void writeFile(const fs::path& path, const std::string& text)
 {

@@ -1,11 +1,15 @@
 #include "support/child_process.h"
 
+#include "core/error.h"
+
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <exception>
 #include <grp.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +74,47 @@ bool dropRootPrivileges()
 {
     if (::geteuid() != 0) return true;
     return ::setgroups(0, nullptr) == 0 && ::setgid(65534) == 0 && ::setuid(65534) == 0;
+}
+
+bool limitFileSize(std::uint64_t bytes, std::string& message)
+{
+    // Without this the kernel kills the child with SIGXFSZ instead of failing write().
+    if (::signal(SIGXFSZ, SIG_IGN) == SIG_ERR) {
+        message = "cannot ignore SIGXFSZ";
+        return false;
+    }
+    const rlimit limit{rlim_t(bytes), rlim_t(bytes)};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) {
+        message = "setrlimit failed";
+        return false;
+    }
+    return true;
+}
+
+int expectIoErrorInChild(const std::function<void()>& write, std::string& message,
+                         const std::function<bool()>& leftNothing)
+{
+    try {
+        write();
+        return kDidNotThrow;
+    } catch (const IoError& e) {
+        message = e.what();
+    } catch (...) {
+        return kWrongException;
+    }
+    return leftNothing() ? kThrewIoError : kLeftFiles;
+}
+
+ChildResult expectIoErrorWithoutRoot(const std::function<void()>& write,
+                                     const std::function<bool()>& leftNothing)
+{
+    return runInChild([&](std::string& message) {
+        if (!dropRootPrivileges()) {
+            message = "cannot drop root privileges";
+            return kSetupFailed;
+        }
+        return expectIoErrorInChild(write, message, leftNothing);
+    });
 }
 
 } // namespace isoview::test

@@ -8,15 +8,20 @@
 // parent: report through the exit code and message instead). Failures of pipe/fork/waitpid
 // are reported with ADD_FAILURE() in the parent. Call from the test's own thread only.
 //
+// For a write that must fail cleanly, expectIoErrorInChild() is the usual body: it runs the
+// write, expects IoError and checks that nothing was left behind.
+//
 // Example:
 //   const ChildResult child = runInChild([&](std::string& message) {
-//       if (!dropRootPrivileges()) return kSetupFailed;
-//       ...
+//       if (!limitFileSize(16 * 1024, message)) return kSetupFailed;
+//       return expectIoErrorInChild([&] { exportMesh(target, mesh, {}, {}); }, message,
+//                                   [&] { return fs::is_empty(folder); });
 //   });
 //   ASSERT_TRUE(child.exited) << "child killed by signal " << child.signal;
-//   EXPECT_EQ(child.exitCode, 0) << child.message;
+//   EXPECT_EQ(child.exitCode, kThrewIoError) << child.message;
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -34,5 +39,30 @@ ChildResult runInChild(const std::function<int(std::string&)>& body);
 // Inside a child: gives up root (to uid/gid 65534, no supplementary groups), because root
 // ignores file permissions. Does nothing when not running as root. False when that fails.
 bool dropRootPrivileges();
+
+// Inside a child: makes a write past `bytes` in a file fail with EFBIG ("File too large")
+// instead of killing the process with SIGXFSZ (RLIMIT_FSIZE and SIGXFSZ ignored), the way a
+// full disk makes it fail part-way. False, with message saying why, when that cannot be set.
+bool limitFileSize(std::uint64_t bytes, std::string& message);
+
+// Exit codes of a child body that expects a write to fail with IoError.
+constexpr int kThrewIoError = 0;
+constexpr int kDidNotThrow = 1;
+constexpr int kWrongException = 2;
+constexpr int kLeftFiles = 3;
+constexpr int kSetupFailed = 4;
+
+// Inside a child: runs write, which must throw IoError. kThrewIoError (the error's message in
+// message) when it does and leftNothing() then holds, kLeftFiles when it does not;
+// kDidNotThrow, or kWrongException when another exception escapes.
+int expectIoErrorInChild(
+    const std::function<void()>& write, std::string& message,
+    const std::function<bool()>& leftNothing = [] { return true; });
+
+// runInChild with a body that gives up root first (root ignores folder permissions;
+// kSetupFailed when it cannot) and then runs write as expectIoErrorInChild does: for a write
+// into a folder the test made read-only.
+ChildResult expectIoErrorWithoutRoot(const std::function<void()>& write,
+                                     const std::function<bool()>& leftNothing);
 
 } // namespace isoview::test

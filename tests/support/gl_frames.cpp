@@ -13,4 +13,13 @@ GLuint framebufferOf(const gpu::OffscreenTarget& target)
     return GLuint(id);
 }
 
+RgbaFrame renderFrame(gpu::SceneRenderer& renderer, gpu::SceneParams params, glm::ivec2 size)
+{
+    gpu::OffscreenTarget target(size.x, size.y);
+    params.viewportSize = size;
+    params.targetFramebuffer = framebufferOf(target);
+    renderer.render(params);
+    return {size.x, size.y, target.readPixels()};
+}
+
 } // namespace isoview::test

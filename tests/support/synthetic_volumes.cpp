@@ -67,6 +67,26 @@ Volume makeSphere(glm::uvec3 dims, glm::vec3 center, float radius, VolumeGeometr
         geometry);
 }
 
+Volume makeWavyField(bool sheared)
+{
+    VolumeGeometry g;
+    g.spacing = {0.8, 0.9, 1.7};
+    if (sheared) {
+        // Unevenly spaced, sheared slices: positions measured per slice.
+        double z = 0.0;
+        for (std::uint32_t k = 0; k < 30; ++k) {
+            g.sliceOrigins.emplace_back(0.0, 0.15 * k, z);
+            z += k % 3 == 0 ? 2.5 : 1.5;
+        }
+    }
+    return makeFloatField(
+        {40, 36, 30},
+        [](glm::vec3 p) {
+            return std::sin(0.31f * p.x) * std::cos(0.23f * p.y) + std::sin(0.19f * p.z + 0.4f);
+        },
+        g);
+}
+
 ValueRange randomValueRange(ScalarType type)
 {
     switch (type) {

@@ -30,6 +30,11 @@ Volume makeFloatField(glm::uvec3 dims, const std::function<float(glm::vec3 p)>& 
 // with anisotropic spacing the physical shape stays a sphere.
 Volume makeSphere(glm::uvec3 dims, glm::vec3 center, float radius, VolumeGeometry geometry = {});
 
+// A 40 x 36 x 30 float32 field, sin(0.31 x) cos(0.23 y) + sin(0.19 z + 0.4) in index space,
+// with spacing 0.8 x 0.9 x 1.7: interleaved surfaces at any isovalue in -2 .. 2. sheared: the
+// slices are unevenly spaced (gaps of 2.5 and 1.5) and sheared along y, positions per slice.
+Volume makeWavyField(bool sheared);
+
 // The range makeRandomVolume draws from: 0..255 (uint8), -128..127 (int8), 0..4095 (uint16,
 // uint32), -1000..3000 (int16, int32), -1..1 (float32, float64).
 ValueRange randomValueRange(ScalarType type);
