@@ -77,7 +77,7 @@ public:
     // isovalue is setIsovalue's).
     void editSurface(const Surface& values);
     void setIsovalue(std::uint32_t id, double isovalue); // real units
-    void setLiveIsovalue(double isovalue);              // the selected surface's
+    void setLiveIsovalue(double isovalue);               // the selected surface's
     void selectSurface(std::uint32_t id);
     void resetSurfaces(const std::vector<Surface>& surfaces, std::size_t selected);
 

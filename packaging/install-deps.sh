@@ -24,8 +24,9 @@ packages=(
   # dynamic loader, which match only in symbolized stacks, and Debian's ld-linux is stripped,
   # its names only in libc6-dbg's detached symbols
   clang libclang-rt-14-dev llvm-14 libc6-dbg
-  # static analysis of src/ and app/ (packaging/run-clang-tidy.sh): clang-tidy-14
-  clang-tidy
+  # static analysis of src/ and app/ (packaging/run-clang-tidy.sh): clang-tidy-14; the
+  # formatting the build keeps (packaging/check-code-habits.sh): clang-format-14
+  clang-tidy clang-format
   # the Debian package (cpack -G DEB: dpkg-shlibdeps computes its Depends, on the binaries
   # CPack picks out with file) and packaging/check-deb-package.sh (validators of its desktop
   # entry and AppStream metadata, the MIME database its types go into)

@@ -22,7 +22,7 @@ struct DocumentSource {
     std::function<bool()> isLoading;
     // Opens a volume file or folder; isovalue: real units to start at instead of the suggested.
     std::function<void(const QString& path, std::optional<double> isovalue,
-                        const io::LoadOptions& options)>
+                       const io::LoadOptions& options)>
         open;
 };
 

@@ -39,8 +39,7 @@ VolumeOpener::VolumeOpener(QWidget* dialogParent)
     : QObject(dialogParent), m_dialogParent(dialogParent)
 {
     QToolButton* cancelLoad = nullptr;
-    m_progress =
-        makeProgressWidget(dialogParent, &m_progressLabel, &m_progressBar, &cancelLoad);
+    m_progress = makeProgressWidget(dialogParent, &m_progressLabel, &m_progressBar, &cancelLoad);
     m_progress->setObjectName("loadProgress");
     connect(cancelLoad, &QToolButton::clicked, &m_task, &BackgroundTask::cancel);
 }

@@ -89,7 +89,10 @@ struct Scene {
     // The live (selected) surface's isovalue, real units.
     double liveIsovalue() const { return surfaces.selected().isovalue; }
     // Sets it. Throws InvalidInputError for a non-finite value.
-    void setLiveIsovalue(double isovalue) { surfaces.setIsovalue(surfaces.selected().id, isovalue); }
+    void setLiveIsovalue(double isovalue)
+    {
+        surfaces.setIsovalue(surfaces.selected().id, isovalue);
+    }
     // The crop box where it fits the volume, else the whole volume (an empty box without one).
     VoxelBox cropBox() const;
     // Whether the 3D view draws the slice planes: asked for, slice views shown, a volume.

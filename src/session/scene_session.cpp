@@ -94,8 +94,7 @@ Scene sceneFromSession(const Session& session, const Scene& current,
     scene.renderMode = session.renderMode;
     scene.orientationMarker = session.orientationMarker;
     scene.distancePoints.clear();
-    if (session.distance)
-        scene.distancePoints = {(*session.distance)[0], (*session.distance)[1]};
+    if (session.distance) scene.distancePoints = {(*session.distance)[0], (*session.distance)[1]};
     if (session.sliceViews) {
         const SessionSliceViews& slices = *session.sliceViews;
         for (const auto& [arrangement, name] : kArrangementNames)
