@@ -543,9 +543,9 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
         statusBar()->showMessage(
             tr("%1 loader note(s), see the log panel (Ctrl+L)").arg(v.metadata().warnings.size()),
             8000);
-    log::get("app")->info("opened {} ({}x{}x{}), isovalue {} {}", doc->path.toStdString(), d.x, d.y,
-                          d.z, iso,
-                          v.metadata().units.empty() ? "(real units)" : v.metadata().units);
+    log::get("app")->info("opened {} ({}x{}x{}), isovalue {} in {}", doc->path.toStdString(), d.x,
+                          d.y, d.z, iso,
+                          v.metadata().units.empty() ? "real units" : v.metadata().units);
     emit volumeLoaded();
 }
 

@@ -140,11 +140,6 @@ void SceneModel::selectSurface(std::uint32_t id)
     m_scene.surfaces.select(id);
 }
 
-void SceneModel::resetSurfaces(const std::vector<Surface>& surfaces, std::size_t selected)
-{
-    m_scene.surfaces.reset(surfaces, selected);
-}
-
 void SceneModel::setCrop(const VoxelBox& requested)
 {
     if (!m_scene.volume) return;

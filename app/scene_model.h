@@ -79,7 +79,6 @@ public:
     void setIsovalue(std::uint32_t id, double isovalue); // real units
     void setLiveIsovalue(double isovalue);               // the selected surface's
     void selectSurface(std::uint32_t id);
-    void resetSurfaces(const std::vector<Surface>& surfaces, std::size_t selected);
 
     // Clamped into the volume; the whole volume is stored as none.
     void setCrop(const VoxelBox& box);

@@ -17,13 +17,6 @@ struct FrameWorker::RenderThreadState {
     std::unique_ptr<gpu::SceneRenderer> renderer;
     std::unique_ptr<gpu::OffscreenTarget> target;
     std::shared_ptr<const Volume> volume;
-    std::optional<double> appliedIsovalue;
-    VoxelBox appliedCrop;
-    std::optional<TransferFunction> appliedTransferFunction;
-    // The surfaces last given to the renderer, the live one's isovalue left out (it goes
-    // through setIsovalue, so a slider drag never resends the list).
-    std::optional<std::vector<gpu::SurfaceLayer>> appliedSurfaces;
-    std::uint32_t appliedLive = 0;
 };
 
 FrameWorker::FrameWorker() : m_state(std::make_unique<RenderThreadState>())
@@ -113,10 +106,7 @@ std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volu
     runOnRenderThread([&] {
         try {
             m_state->renderer->setVolume(*volume);
-            m_state->appliedCrop = VoxelBox::whole(volume->dims());
             m_state->volume = std::move(volume);
-            m_state->appliedIsovalue.reset(); // the renderer needs it again
-            m_state->appliedSurfaces.reset();
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what()) + m_budgetNote;
         }
@@ -124,29 +114,11 @@ std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volu
     return error;
 }
 
-CapturedSurface FrameWorker::capture()
-{
-    CapturedSurface surface;
-    runOnRenderThread([&] {
-        const std::optional<double> isovalue = m_state->renderer->renderedIsovalue();
-        if (!m_state->volume || !isovalue) return;
-        surface.mesh = m_state->renderer->capture();
-        surface.isovalue = *isovalue;
-        surface.crop = m_state->renderer->crop();
-    });
-    return surface;
-}
-
 CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)
 {
     CapturedSurface surface;
     runOnRenderThread([&] {
-        if (!m_state->volume) return;
-        const std::optional<double> isovalue = m_state->renderer->extractedIsovalue(surfaceId);
-        if (!isovalue) return;
-        surface.mesh = m_state->renderer->capture(surfaceId);
-        surface.isovalue = *isovalue;
-        surface.crop = m_state->renderer->crop();
+        if (m_state->volume) surface = m_state->renderer->capture(surfaceId);
     });
     return surface;
 }
@@ -164,8 +136,9 @@ void FrameWorker::request(FrameRequest request)
 
 namespace {
 
-// Renders one request on the render thread: applies the isovalue and transfer function when
-// they changed, renders into the offscreen target and reads it back. Throws Error.
+// Renders one request on the render thread: hands its scene to the renderer (which does what
+// changed since the scene before), renders into the offscreen target and reads it back. Throws
+// Error.
 std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
                                            const FrameRequest& request);
 
@@ -202,50 +175,12 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
                                            const FrameRequest& request)
 {
     const Scene& scene = request.scene;
-    const VoxelBox crop = scene.crop && scene.crop->fitsIn(s.volume->dims())
-                              ? *scene.crop
-                              : VoxelBox::whole(s.volume->dims());
-    if (!(crop == s.appliedCrop)) {
-        s.renderer->setCrop(crop);
-        s.appliedCrop = crop;
-        s.appliedIsovalue.reset(); // extract again for the new cells
-    }
-    const std::uint32_t live = scene.surfaces.selected().id;
-    const double isovalue = scene.liveIsovalue();
-    std::vector<gpu::SurfaceLayer> layers;
-    std::vector<gpu::SurfaceLayer> compared;
-    for (const Surface& surface : scene.surfaces.surfaces()) {
-        gpu::SurfaceLayer layer{surface.id, surface.isovalue,
-                                surfaceDrawColor(surface, scene.transferFunction), surface.opacity,
-                                surface.visible};
-        layers.push_back(layer);
-        if (surface.id == live) layer.isovalue = 0.0;
-        compared.push_back(layer);
-    }
-    if (s.appliedSurfaces != compared || s.appliedLive != live) {
-        s.renderer->setSurfaces(layers, live);
-        s.appliedSurfaces = std::move(compared);
-        s.appliedLive = live;
-    }
-    if (s.appliedIsovalue != isovalue) {
-        s.renderer->setIsovalue(isovalue);
-        s.appliedIsovalue = isovalue;
-    }
-    if (scene.transferFunction.size() > 0 && s.appliedTransferFunction != scene.transferFunction) {
-        s.renderer->setTransferFunction(scene.transferFunction);
-        s.appliedTransferFunction = scene.transferFunction;
-    }
+    s.renderer->setScene(scene);
     const glm::ivec2 size = request.params.viewportSize;
     if (!s.target || s.target->width() != size.x || s.target->height() != size.y)
         s.target = std::make_unique<gpu::OffscreenTarget>(size.x, size.y);
-    gpu::SceneParams params = request.params;
+    gpu::FrameParams params = request.params;
     params.targetFramebuffer = s.target->framebuffer();
-    params.mode = scene.renderMode;
-    params.orientationMarker = scene.orientationMarker;
-    params.slicePlanes.show = scene.slicePlanesShown();
-    params.slicePlanes.index = scene.sliceIndices();
-    params.slicePlanes.windowCenter = scene.slices.window.center;
-    params.slicePlanes.windowWidth = scene.slices.window.width;
     s.renderer->render(params);
     auto frame = std::make_shared<RenderedFrame>();
     // The frame is opaque and read in the window system's own 32-bit layout: the view paints it
@@ -255,12 +190,13 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     s.target->readPixelsBgra(frame->image.bits(), std::size_t(frame->image.bytesPerLine()));
     frame->image.mirror(); // GL's rows go bottom up
     frame->params = params;
-    frame->requestedIsovalue = isovalue;
+    frame->requestedIsovalue = scene.liveIsovalue();
     frame->fullResolution = request.fullResolution;
     frame->renderMode = scene.renderMode;
     frame->orientationMarker = scene.orientationMarker;
-    frame->crop = crop;
+    frame->crop = s.renderer->crop();
     frame->isovalue = s.renderer->renderedIsovalue();
+    frame->liveExtractions = s.renderer->liveExtractions();
     frame->vertexCount = s.renderer->pollVertexCount();
     if (const std::optional<std::string> error = s.renderer->surfaceError())
         frame->surfaceError = QString::fromStdString(*error);

@@ -37,7 +37,7 @@ namespace isoview::app {
 // another loses nothing; and how: this view's camera matrices, size and volume quality.
 struct FrameRequest {
     Scene scene;
-    gpu::SceneParams params; // targetFramebuffer is the render thread's own
+    gpu::FrameParams params; // targetFramebuffer is the render thread's own
     // A full-resolution frame of a still view (or a screenshot) beyond the adaptive volume
     // resolution: its ray-casting time does not steer the adaptation.
     bool fullResolution = false;
@@ -45,7 +45,7 @@ struct FrameRequest {
 
 struct RenderedFrame {
     QImage image; // device pixels, top row first
-    gpu::SceneParams params;
+    gpu::FrameParams params;
     bool fullResolution = false;                 // the request's
     RenderMode renderMode = RenderMode::Surface; // the request's scene's
     bool orientationMarker = true;               // the request's scene's
@@ -53,17 +53,15 @@ struct RenderedFrame {
     std::optional<double> isovalue;              // of the surface in the image (real units)
     std::optional<std::uint32_t> vertexCount;    // triangle corners, when the GPU had it
     QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
-    VoxelBox crop;        // the request scene's: the cells the surface in the image keeps
+    VoxelBox crop;        // the cells the surface in the image keeps
+    // The live surface's extractions so far (SceneRenderer::liveExtractions): a new isovalue is
+    // extracted once, whatever else the frames change.
+    std::uint64_t liveExtractions = 0;
     FrameGpuTimes gpuTimes;
 };
 
-// The welded mesh of the surface on screen with what it was extracted at, which print
-// preparation needs to close it at the border (a capture can outlive the next frame's values).
-struct CapturedSurface {
-    IsoMesh mesh;          // index space
-    double isovalue = 0.0; // real units
-    VoxelBox crop;
-};
+// A surface's mesh with the isovalue and crop it was extracted at (scene_renderer.h).
+using gpu::CapturedSurface;
 
 class FrameWorker : public QObject {
     Q_OBJECT
@@ -89,8 +87,6 @@ public:
     // without a volume. Throws Error.
     std::shared_ptr<const RenderedFrame> renderNow(const FrameRequest& request);
 
-    // The surface last rendered (empty mesh when none). Throws GlError.
-    CapturedSurface capture();
     // One surface of the scene (its id) as last extracted (empty mesh when none yet, hidden or
     // unknown). Throws GlError.
     CapturedSurface capture(std::uint32_t surfaceId);

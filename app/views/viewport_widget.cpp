@@ -135,8 +135,8 @@ void ViewportWidget::startRenderThread()
 std::optional<QString> ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume)
 {
     if (!m_worker || !volume || volume == m_uploaded) return std::nullopt;
-    if (const std::optional<QString> failure = m_worker->setVolume(volume))
-        return failure; // the renderer kept the previous volume
+    std::optional<QString> failure = m_worker->setVolume(volume);
+    if (failure) return failure; // the renderer kept the previous volume
     m_uploaded = std::move(volume);
     return std::nullopt;
 }
@@ -207,7 +207,7 @@ std::optional<float> ViewportWidget::shownVolumeResolution() const
 CapturedSurface ViewportWidget::captureSurface()
 {
     if (!volumeUploaded()) return {};
-    return m_worker->capture();
+    return m_worker->capture(m_scene->scene().surfaces.selected().id);
 }
 
 CapturedSurface ViewportWidget::captureSurface(std::uint32_t surfaceId)
@@ -274,7 +274,7 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     const qreal dpr = devicePixelRatioF();
     FrameRequest request;
     request.scene = m_scene->scene(); // the whole scene: the renderer diffs it
-    gpu::SceneParams& params = request.params;
+    gpu::FrameParams& params = request.params;
     params.viewportSize = glm::ivec2(std::max(1, int(std::lround(width() * dpr))),
                                      std::max(1, int(std::lround(height() * dpr))));
     params.view = viewMatrix();
@@ -368,7 +368,7 @@ QString ViewportWidget::emptySurfaceHint() const
                                : hint;
 }
 
-void ViewportWidget::paintOrientationLabels(const gpu::SceneParams& params, bool anatomical)
+void ViewportWidget::paintOrientationLabels(const gpu::FrameParams& params, bool anatomical)
 {
     const OrientationMarkerLayout layout =
         orientationMarkerLayout(params.view, params.viewportSize);

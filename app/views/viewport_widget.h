@@ -30,7 +30,6 @@
 namespace isoview::app {
 
 class FrameWorker;
-struct CapturedSurface;
 struct FrameRequest;
 struct RenderedFrame;
 class OrientationLabels;
@@ -68,9 +67,9 @@ public:
     // The live surface as last rendered, as a welded mesh with the isovalue and crop it was
     // extracted at (GPU capture; waits for the frame in flight); empty when nothing is shown.
     // Throws GlError if the GPU fails.
-    CapturedSurface captureSurface();
+    gpu::CapturedSurface captureSurface();
     // One surface (a scene surface id) as last extracted; empty for a hidden or unknown one.
-    CapturedSurface captureSurface(std::uint32_t surfaceId);
+    gpu::CapturedSurface captureSurface(std::uint32_t surfaceId);
     // The isovalue (real units) of the live surface on screen.
     std::optional<double> renderedIsovalue() const;
     // Whether the frame on screen shows the live surface at the scene's isovalue and crop, its
@@ -79,6 +78,9 @@ public:
     bool showsCurrentSurface() const;
     // The figures of the last frame shown.
     const FrameStats& lastFrameStats() const { return m_framePolicy.stats(); }
+    // The frame on screen with what it was rendered from (frame_worker.h); null before the
+    // first and after a new volume.
+    const RenderedFrame* shownFrame() const { return m_shown.get(); }
     // The volume rendering resolution of the frame on screen (fraction of the view's), or
     // nullopt before the first frame.
     std::optional<float> shownVolumeResolution() const;
@@ -129,7 +131,7 @@ private:
     void showFrame(const std::shared_ptr<const RenderedFrame>& frame);
     void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
     glm::vec2 toNdc(const QPointF& p) const;
-    void paintOrientationLabels(const gpu::SceneParams& params, bool anatomical);
+    void paintOrientationLabels(const gpu::FrameParams& params, bool anatomical);
 
     SceneModel* m_scene;
     std::unique_ptr<FrameWorker> m_worker;

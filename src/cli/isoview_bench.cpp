@@ -153,7 +153,7 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
 }
 
 // A camera that frames the whole volume, so that every triangle is rasterised.
-isoview::gpu::SceneParams framing(const isoview::Volume& volume,
+isoview::gpu::FrameParams framing(const isoview::Volume& volume,
                                   const isoview::gpu::OffscreenTarget& target)
 {
     const glm::dmat4 indexToPhysical = volume.geometry().indexToPhysical();
@@ -167,13 +167,11 @@ isoview::gpu::SceneParams framing(const isoview::Volume& volume,
     const glm::mat4 projection =
         glm::perspective(glm::radians(45.0f), float(target.width()) / float(target.height()),
                          0.1f * radius, 10.0f * radius);
-    isoview::gpu::SceneParams params;
+    isoview::gpu::FrameParams params;
     params.view = view;
     params.projection = projection;
     params.viewportSize = {target.width(), target.height()};
     params.targetFramebuffer = target.framebuffer();
-    params.mode = isoview::RenderMode::Surface;
-    params.orientationMarker = false;
     return params;
 }
 
@@ -189,7 +187,7 @@ struct VolumeFigures {
     isoview::gpu::GpuMemoryUse memory;
 };
 
-VolumeFigures measure(isoview::gpu::SceneRenderer& scene,
+VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
                       const isoview::gpu::OffscreenTarget& target, const std::string& path,
                       double iso, int runs)
 {
@@ -207,45 +205,52 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& scene,
     // Nearby isovalues, as a slider drag visits them: +-10% around ISO (1% of the value range
     // around 0). Frames take values half a step off the builds', so each frame rebuilds the
     // pyramid as a drag does.
-    const ValueRange stored = volume.storedRange();
-    const double range = volume.rescale().toReal(stored.max) - volume.rescale().toReal(stored.min);
+    const ValueRange real = volume.realRange();
+    const double range = real.max - real.min;
     const double spread = iso != 0.0 ? 0.1 * std::abs(iso) : 0.01 * range;
     const double step = runs > 1 ? 2.0 * spread / (runs - 1) : 0.01 * spread;
-    scene.setVolume(volume);
-    const gpu::SceneParams params = framing(volume, target);
+    renderer.setVolume(volume);
+    const gpu::FrameParams params = framing(volume, target);
+    // One surface, surfaces only, no orientation marker: every triangle rasterised, nothing else.
+    Scene scene = Scene::withSurface(nullptr, iso);
+    scene.orientationMarker = false;
+    const auto show = [&](double isovalue) {
+        scene.setLiveIsovalue(isovalue);
+        renderer.setScene(scene);
+    };
 
     // Warm-up: first use compiles and pages in driver state.
-    scene.setIsovalue(iso);
-    scene.render(params);
-    scene.vertexCount();
+    show(iso);
+    renderer.render(params);
+    renderer.vertexCount();
     std::vector<double> build, render, frame, capture;
     for (int r = 0; r < runs; ++r) {
         const double value = iso - (runs > 1 ? spread : 0.0) + r * step;
         auto t = Clock::now();
-        scene.setIsovalue(value);
-        scene.extractSurface();
-        scene.vertexCount();
+        show(value);
+        renderer.extractSurface();
+        renderer.vertexCount();
         build.push_back(msSince(t));
 
         t = Clock::now();
-        scene.render(params);
+        renderer.render(params);
         gpu::finishGpuWork();
         render.push_back(msSince(t));
 
         t = Clock::now();
-        scene.setIsovalue(value + 0.5 * step);
-        scene.render(params);
+        show(value + 0.5 * step);
+        renderer.render(params);
         gpu::finishGpuWork();
         frame.push_back(msSince(t));
 
         t = Clock::now();
-        const IsoMesh mesh = scene.capture();
+        const IsoMesh mesh = renderer.capture(scene.surfaces.selected().id).mesh;
         capture.push_back(msSince(t));
     }
-    scene.setIsovalue(iso);
-    scene.extractSurface();
-    f.triangles = scene.vertexCount() / 3;
-    f.memory = scene.memoryUse();
+    show(iso);
+    renderer.extractSurface();
+    f.triangles = renderer.vertexCount() / 3;
+    f.memory = renderer.memoryUse();
     f.build = summarize(build);
     f.render = summarize(render);
     f.frame = summarize(frame);
@@ -310,22 +315,22 @@ int main(int argc, char** argv)
     log::setLevel(spdlog::level::err);
     try {
         gpu::HeadlessContext context;
-        gpu::SceneRenderer scene(gpu::SceneRenderer::Options{args->gl33});
+        gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{args->gl33});
         gpu::OffscreenTarget target(args->size.x, args->size.y);
-        json report = {{"renderer", scene.capabilities().summary()},
+        json report = {{"renderer", renderer.capabilities().summary()},
                        {"platform", context.platformDescription()},
                        {"size", {args->size.x, args->size.y}},
                        {"runs", args->runs},
                        {"gl33", args->gl33},
                        {"volumes", json::array()}};
         if (!args->json) {
-            std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
+            std::printf("renderer: %s (%s)\n", renderer.capabilities().summary().c_str(),
                         context.platformDescription().c_str());
             std::printf("runs per figure: %d (distinct isovalues), frames %dx%d, times in ms\n",
                         args->runs, args->size.x, args->size.y);
         }
         for (const auto& [path, iso] : args->jobs) {
-            const VolumeFigures figures = measure(scene, target, path, iso, args->runs);
+            const VolumeFigures figures = measure(renderer, target, path, iso, args->runs);
             if (args->json) {
                 report["volumes"].push_back(toJson(figures));
             } else {

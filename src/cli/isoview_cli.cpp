@@ -425,10 +425,10 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
                     text(g.sliceOrigins.front()).c_str(), text(g.sliceOrigins.back()).c_str());
     }
     const ValueRange r = volume.storedRange();
+    const ValueRange real = volume.realRange();
     std::printf("stored range: %g .. %g\n", r.min, r.max);
-    std::printf("value range: %g .. %g %s (real = stored * %g + %g)\n",
-                volume.rescale().toReal(r.min), volume.rescale().toReal(r.max), m.units.c_str(),
-                volume.rescale().slope, volume.rescale().intercept);
+    std::printf("value range: %g .. %g %s (real = stored * %g + %g)\n", real.min, real.max,
+                m.units.c_str(), volume.rescale().slope, volume.rescale().intercept);
     if (!m.modality.empty()) std::printf("modality: %s\n", m.modality.c_str());
     if (!m.seriesDescription.empty()) {
         std::printf("series description: %s\n", m.seriesDescription.c_str());
@@ -505,23 +505,29 @@ int main(int argc, char** argv)
         const glm::dvec3 s = volume.geometry().spacing;
 
         gpu::HeadlessContext context(gpu::HeadlessContext::Options{.debug = args->verbose});
-        gpu::SceneRenderer scene(gpu::SceneRenderer::Options{args->gl33});
+        gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{args->gl33});
         start = std::chrono::steady_clock::now();
-        scene.setVolume(volume);
+        renderer.setVolume(volume);
+        // What is extracted: one surface at a time, in the crop box when one is given (in real
+        // units, as the user gave them; the engine converts).
+        Scene scene = Scene::withSurface(nullptr, args->isos.front());
         if (args->crop) {
             const auto& c = *args->crop;
-            scene.setCrop({{c[0], c[2], c[4]}, {c[1], c[3], c[5]}}); // Error names the problem
+            const VoxelBox box{{c[0], c[2], c[4]}, {c[1], c[3], c[5]}};
+            requireInside(box, volume.dims()); // Error names the problem
+            scene.crop = box;
         }
+        renderer.setScene(scene); // a crop's pyramid is allocated here, in the upload's time
         gpu::finishGpuWork();
         const double uploadMs = millisecondsSince(start);
 
-        const gpu::GpuMemoryUse memory = scene.memoryUse();
+        const gpu::GpuMemoryUse memory = renderer.memoryUse();
         std::printf("volume: %s\n", args->volumePath.c_str());
         std::printf("dimensions: %ux%ux%u %s, spacing %g %g %g\n", d.x, d.y, d.z,
                     std::string(scalarTypeName(volume.type())).c_str(), s.x, s.y, s.z);
-        std::printf("renderer: %s (%s)\n", scene.capabilities().summary().c_str(),
+        std::printf("renderer: %s (%s)\n", renderer.capabilities().summary().c_str(),
                     context.platformDescription().c_str());
-        std::printf("bricks: %zu\n", scene.brickCount());
+        std::printf("bricks: %zu\n", renderer.brickCount());
         std::printf("load_ms: %.2f\nupload_ms: %.2f\n", loadMs, uploadMs);
         std::printf("gpu_bytes: volume %zu, pyramid %zu (%.2f bytes per voxel)\n",
                     memory.volumeTextureBytes, memory.pyramidBytes,
@@ -540,13 +546,15 @@ int main(int argc, char** argv)
             const double iso = args->isos[i];
             // Pyramid build plus the count read-back: the per-isovalue work before drawing.
             start = std::chrono::steady_clock::now();
-            scene.setIsovalue(iso);
-            scene.extractSurface();
-            const std::uint32_t vertexCount = scene.vertexCount();
+            scene.setLiveIsovalue(iso);
+            renderer.setScene(scene);
+            renderer.extractSurface();
+            const std::uint32_t vertexCount = renderer.vertexCount();
             const double extractMs = millisecondsSince(start);
 
             start = std::chrono::steady_clock::now();
-            IsoMesh mesh = scene.capture();
+            gpu::CapturedSurface captured = renderer.capture(scene.surfaces.selected().id);
+            IsoMesh mesh = std::move(captured.mesh);
             const double captureMs = millisecondsSince(start);
 
             if (several) std::printf("surface: %zu\n", i + 1);
@@ -558,7 +566,7 @@ int main(int argc, char** argv)
 
             if (args->steps.any()) {
                 start = std::chrono::steady_clock::now();
-                PreparedMesh p = prepareMesh(mesh, volume, iso, scene.crop(), args->steps);
+                PreparedMesh p = prepareMesh(mesh, volume, iso, captured.crop, args->steps);
                 std::printf("%s", p.report.text().c_str());
                 std::printf("processing_ms: %.2f\n", millisecondsSince(start));
                 mesh =

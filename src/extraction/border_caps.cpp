@@ -115,13 +115,13 @@ private:
 
 } // namespace
 
-IsoMesh closeAtBorders(const IsoMesh& surface, const Volume& volume, float isoStored,
+IsoMesh closeAtBorders(const IsoMesh& surface, const Volume& volume, StoredValue isovalue,
                        const VoxelBox& crop)
 {
     if (!crop.fitsIn(volume.dims())) throw Error("the crop box does not fit the volume");
     if (glm::any(glm::equal(crop.first, crop.last))) return surface;
 
-    CapBuilder caps(surface, volume, isoStored, crop);
+    CapBuilder caps(surface, volume, isovalue.classified(), crop);
     const Point f(crop.first);
     const Point l(crop.last);
     // The shell: padded cells (lowest corner from first - 1 to last) with a corner outside.

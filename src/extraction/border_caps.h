@@ -43,7 +43,7 @@ constexpr EdgeKey capEdgeKey(std::uint64_t linearVoxelIndex, int axis, bool uppe
 // close it at the crop's faces appended. Returns the surface unchanged when the box is one voxel
 // thick along some axis (it has no cells). Throws InvalidInputError when surface lacks a rim
 // vertex the caps need (it was not extracted from this volume, isovalue and crop).
-IsoMesh closeAtBorders(const IsoMesh& surface, const Volume& volume, float isoStored,
+IsoMesh closeAtBorders(const IsoMesh& surface, const Volume& volume, StoredValue isovalue,
                        const VoxelBox& crop);
 
 } // namespace isoview

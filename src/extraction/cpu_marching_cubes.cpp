@@ -57,13 +57,14 @@ glm::vec3 indexGradient(const Volume& volume, glm::uvec3 voxel)
     return gradient;
 }
 
-IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored)
+IsoMesh extractIsosurfaceCpu(const Volume& volume, StoredValue isovalue)
 {
-    return extractIsosurfaceCpu(volume, isoStored, VoxelBox::whole(volume.dims()));
+    return extractIsosurfaceCpu(volume, isovalue, VoxelBox::whole(volume.dims()));
 }
 
-IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored, const VoxelBox& crop)
+IsoMesh extractIsosurfaceCpu(const Volume& volume, StoredValue isovalue, const VoxelBox& crop)
 {
+    const float isoStored = isovalue.classified();
     const glm::uvec3 dims = volume.dims();
     if (!crop.fitsIn(dims)) throw Error("the crop box does not fit the volume");
     const glm::uvec3 cells = crop.last - crop.first; // per axis; 0 where the box is one voxel

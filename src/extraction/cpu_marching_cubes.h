@@ -17,7 +17,7 @@
 //   order, and the stream is welded by edge key (weldByEdgeKey).
 //
 // Example:
-//   IsoMesh mesh = extractIsosurfaceCpu(volume, float(volume.rescale().toStored(300.0)));
+//   IsoMesh mesh = extractIsosurfaceCpu(volume, volume.rescale().toStored(300.0));
 #pragma once
 
 #include "extraction/iso_mesh.h"
@@ -50,12 +50,12 @@ inline float edgeCrossing(float v0, float v1, float iso)
 
 // Extracts the isosurface at isoStored (in stored units, not rescaled ones). Positions are in
 // index space; a volume with any dimension of 1 has no cells and gives an empty mesh.
-IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored);
+IsoMesh extractIsosurfaceCpu(const Volume& volume, StoredValue isovalue);
 
 // The same limited to the cells inside a crop (all eight corners in `crop`, which must fit the
 // volume). Gradients still see the whole volume: a crop cuts the surface, it does not change
 // its normals.
-IsoMesh extractIsosurfaceCpu(const Volume& volume, float isoStored, const VoxelBox& crop);
+IsoMesh extractIsosurfaceCpu(const Volume& volume, StoredValue isovalue, const VoxelBox& crop);
 
 // The index-space gradient at a voxel: central differences inside the volume, one-sided
 // differences on its faces, 0 along an axis of extent 1. A non-finite neighbour is replaced

@@ -80,7 +80,7 @@ std::vector<ContourSegment> sliceContour(const VolumeSlice& slice, double isoval
 {
     if (slice.width == 0) return {};
     return extractContour(slice.stored, slice.width, slice.height,
-                          float(slice.rescale.toStored(isovalue)));
+                          slice.rescale.toStored(isovalue).classified());
 }
 
 } // namespace isoview

@@ -67,11 +67,11 @@ float PlaneMaxima::boundaryBound(const VoxelBox& box, unsigned faces) const
     return bound;
 }
 
-unsigned PlaneMaxima::openFaces(const VoxelBox& box, float storedIsovalue) const
+unsigned PlaneMaxima::openFaces(const VoxelBox& box, StoredValue isovalue) const
 {
     unsigned open = 0;
     for (unsigned face = 0; face < 6; ++face)
-        if (!(boundaryBound(box, 1u << face) < storedIsovalue)) open |= 1u << face;
+        if (!(boundaryBound(box, 1u << face) < isovalue.classified())) open |= 1u << face;
     return open;
 }
 

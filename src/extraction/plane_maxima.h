@@ -35,11 +35,11 @@ public:
     float boundaryBound(const VoxelBox& box, unsigned faces = kAllFaces) const;
     // The faces of the box with a voxel that may be inside the isosurface at this stored
     // isovalue (value >= isovalue, NaN isovalue: all): where the surface may be open.
-    unsigned openFaces(const VoxelBox& box, float storedIsovalue) const;
+    unsigned openFaces(const VoxelBox& box, StoredValue isovalue) const;
     // Whether every boundary voxel of the box is outside: the surface in the box is closed.
-    bool boundaryOutside(const VoxelBox& box, float storedIsovalue) const
+    bool boundaryOutside(const VoxelBox& box, StoredValue isovalue) const
     {
-        return openFaces(box, storedIsovalue) == 0;
+        return openFaces(box, isovalue) == 0;
     }
 
     // The maximum of plane `index` across `axis` (0 = x: the plane of voxels with i = index).

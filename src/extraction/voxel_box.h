@@ -29,4 +29,8 @@ struct VoxelBox {
     bool operator==(const VoxelBox&) const = default;
 };
 
+// Throws Error ("the crop box 1..9, 0..5, 0..5 does not lie in the volume's voxels (8x8x8)")
+// unless box.fitsIn(dims): what every caller that takes a crop box from a user says.
+void requireInside(const VoxelBox& box, glm::uvec3 dims);
+
 } // namespace isoview

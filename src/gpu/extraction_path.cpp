@@ -81,8 +81,9 @@ std::optional<HistoPyramid::Counts> ExtractionPath::meshToDraw(const LastExtract
 void ExtractionPath::failMesh(const GlError& error, float isovalue)
 {
     m_meshError = error.what();
-    log::get("engine")->error("the surface at isovalue {} is not drawn: {}", isovalue,
-                              error.what());
+    log::get("engine")->error("the surface at stored value {} (the volume's stored units) is "
+                              "not drawn: {}",
+                              isovalue, error.what());
 }
 
 void ExtractionPath::setCapacityUniforms(const ShaderProgram& p) const

@@ -10,9 +10,7 @@ namespace isoview::gpu {
 GpuVolume::GpuVolume(const Volume& volume, std::uint32_t maxTextureSize)
     : m_texture(volume, maxTextureSize), m_geometry(volume.geometry()), m_rescale(volume.rescale())
 {
-    const ValueRange stored = volume.storedRange();
-    // slope > 0 (Volume enforces it), so the stored extremes are the real ones.
-    m_realRange = {m_rescale.toReal(stored.min), m_rescale.toReal(stored.max)};
+    m_realRange = volume.realRange();
     if (!(m_realRange.max > m_realRange.min)) m_realRange.max = m_realRange.min + 1.0;
     m_blockRanges = BlockRanges::compute(volume, PyramidLayout::blockCountFor(volume.dims()));
 

@@ -44,8 +44,7 @@ public:
     // The real (rescaled) value range, widened to a non-empty interval for constant volumes.
     ValueRange realRange() const { return m_realRange; }
     // A real value in the stored units the shaders compare voxels with.
-    float toStored(double real) const { return float(m_rescale.toStored(real)); }
-    double toReal(float stored) const { return m_rescale.toReal(double(stored)); }
+    StoredValue toStored(double real) const { return m_rescale.toStored(real); }
     std::uint64_t voxelCount() const;
     // The value range of every pyramid block (PyramidLayout's blocks of this volume), for the
     // builds to skip blocks an isovalue cannot cross.

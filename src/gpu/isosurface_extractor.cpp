@@ -64,7 +64,7 @@ struct IsosurfaceExtractor::Impl {
     VoxelBox crop;          // the voxels whose cells the pyramid covers
     BlockRanges cropRanges; // the crop's block ranges (when cropped)
     bool cropped = false;
-    float iso = 0.0f;
+    StoredValue iso{0.0};
     bool extracted = false;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
 
@@ -138,24 +138,13 @@ struct IsosurfaceExtractor::Impl {
             pyramid ? pyramid->bytes() : 0, cropped ? " (cropped)" : "");
     }
 
-    static void requireInside(const GpuVolume& target, const VoxelBox& box)
-    {
-        const glm::uvec3 dims = target.dims();
-        if (box.fitsIn(dims)) return;
-        throw Error("the crop box " + std::to_string(box.first.x) + ".." +
-                    std::to_string(box.last.x) + ", " + std::to_string(box.first.y) + ".." +
-                    std::to_string(box.last.y) + ", " + std::to_string(box.first.z) + ".." +
-                    std::to_string(box.last.z) + " does not lie in the volume's voxels (" +
-                    std::to_string(dims.x) + "x" + std::to_string(dims.y) + "x" +
-                    std::to_string(dims.z) + ")");
-    }
-
     const BlockRanges& activeRanges() const { return cropped ? cropRanges : volume->blockRanges(); }
 
     // The last extract, lent to the path for one call (needs a pyramid).
     LastExtract last()
     {
-        return {*pyramid, programs.forVolume(*volume), activeBlocks, boundTextures(), iso};
+        return {*pyramid, programs.forVolume(*volume), activeBlocks, boundTextures(),
+                iso.classified()};
     }
 };
 
@@ -183,7 +172,7 @@ void IsosurfaceExtractor::setVolume(const GpuVolume& volume)
 
 void IsosurfaceExtractor::setVolume(const GpuVolume& volume, const VoxelBox& crop)
 {
-    m_impl->requireInside(volume, crop);
+    requireInside(crop, volume.dims());
     m_impl->adopt(volume, crop);
 }
 
@@ -191,7 +180,7 @@ void IsosurfaceExtractor::setCrop(const VoxelBox& box)
 {
     Impl& d = *m_impl;
     if (!d.volume) throw Error("a crop needs a volume");
-    d.requireInside(*d.volume, box);
+    requireInside(box, d.volume->dims());
     if (box == d.crop) return;
     d.adopt(*d.volume, box);
 }
@@ -206,7 +195,7 @@ bool IsosurfaceExtractor::hasVolume() const
     return m_impl->volume != nullptr;
 }
 
-void IsosurfaceExtractor::extract(float isovalue)
+void IsosurfaceExtractor::extract(StoredValue isovalue)
 {
     Impl& d = *m_impl;
     d.iso = isovalue;
@@ -221,9 +210,9 @@ void IsosurfaceExtractor::extract(float isovalue)
         d.buffers.reserveAhead(previous->vertices, previous->indices);
     d.path->beginExtract();
     const VolumePrograms& volumePrograms = d.programs.forVolume(*d.volume);
-    volumePrograms.setIsovalue(isovalue);
+    volumePrograms.setIsovalue(isovalue.classified());
     // Only the blocks whose value range straddles the isovalue can hold a crossing.
-    d.activeRanges().activeBlocks(isovalue, d.activeBlocks);
+    d.activeRanges().activeBlocks(isovalue.classified(), d.activeBlocks);
     {
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
         d.pyramid->build(d.programs.pyramidPrograms(volumePrograms), d.emptyVertexArray.id(),
@@ -232,7 +221,7 @@ void IsosurfaceExtractor::extract(float isovalue)
     d.path->finishExtract(d.last());
 }
 
-float IsosurfaceExtractor::isovalue() const
+StoredValue IsosurfaceExtractor::isovalue() const
 {
     return m_impl->iso;
 }

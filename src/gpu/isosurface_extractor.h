@@ -30,6 +30,7 @@
 #include "extraction/pyramid_layout.h"
 #include "extraction/voxel_box.h"
 #include "gpu/gl_loader.h"
+#include "volume/stored_value.h"
 
 #include <glm/glm.hpp>
 
@@ -92,8 +93,8 @@ public:
     VoxelBox crop() const;
 
     // Rebuilds the HistoPyramid for this isovalue (stored units). GPU work only, no wait.
-    void extract(float isovalue);
-    float isovalue() const;
+    void extract(StoredValue isovalue);
+    StoredValue isovalue() const;
 
     // Triangle corners (3 per triangle) of the last extract. Waits for the GPU on first call
     // after an extract (cached afterwards).

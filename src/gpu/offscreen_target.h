@@ -1,6 +1,6 @@
 // A framebuffer with an RGBA8 colour and a 24-bit depth attachment, for rendering without a
 // window (benchmarks, image tests, screenshots from the CLI). Part of the GPU facade: no GL types
-// here; framebuffer() is the name SceneParams::targetFramebuffer takes.
+// here; framebuffer() is the name FrameParams::targetFramebuffer takes.
 //
 // Contract: construction, use and destruction need the creating context current.
 // GL side effects: bind() binds the framebuffer and sets the viewport (not restored: the caller

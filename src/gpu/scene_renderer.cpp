@@ -114,13 +114,17 @@ struct SceneRenderer::Impl {
     SceneTarget target;
     GpuTimers timers;
 
-    // Real units, as the caller gave them; the extractor gets them in stored units.
-    std::optional<double> requestedIsovalue;
-    std::optional<double> renderedIsovalue;
-
-    // setSurfaces' layers; unset: the single live surface in SceneParams::surfaceColor.
-    std::optional<std::vector<SurfaceLayer>> layers;
+    // What setScene() last gave, as the passes use it. Real units throughout; the extraction
+    // converts to stored units.
+    std::vector<SurfaceLayer> layers; // the scene's surfaces in their draw colours
     std::optional<std::uint32_t> liveId;
+    std::optional<TransferFunction> transferFunction; // as sampled into the ray caster
+    RenderMode mode = RenderMode::Surface;
+    bool orientationMarker = true;
+    SlicePlaneSettings slicePlaneSettings;
+    // The live surface's isovalue as extracted (what is on screen), and how often it was.
+    std::optional<double> renderedIsovalue;
+    std::uint64_t liveExtractions = 0;
     // The isovalue (real units) the pyramid holds now: the live one's, or a stored layer's
     // while it is being stored.
     std::optional<double> pyramidIsovalue;
@@ -129,19 +133,18 @@ struct SceneRenderer::Impl {
     StoredSurfaceProgram storedProgram{surface.capabilities()};
     WeightedBlendedTransparency transparency;
 
-    SurfaceLayer* liveLayer()
+    const SurfaceLayer* liveLayer() const
     {
-        if (!layers || !liveId) return nullptr;
-        for (SurfaceLayer& layer : *layers)
-            if (layer.id == *liveId) return &layer;
+        for (const SurfaceLayer& layer : layers)
+            if (isLive(layer)) return &layer;
         return nullptr;
     }
-    const SurfaceLayer* liveLayer() const { return const_cast<Impl*>(this)->liveLayer(); }
-    // Whether the live surface is drawn (and so extracted) at all.
-    bool liveShown() const
+    // The live surface's isovalue when it is drawn (and so extracted) at all.
+    std::optional<double> shownLiveIsovalue() const
     {
         const SurfaceLayer* live = liveLayer();
-        return !layers || (live && live->visible);
+        if (!live || !live->visible) return std::nullopt;
+        return live->isovalue;
     }
     bool isLive(const SurfaceLayer& layer) const { return isLiveLayer(layer, liveId); }
 
@@ -153,7 +156,7 @@ struct SceneRenderer::Impl {
     }
 
     // Pass 1: the backdrop gradient, and depth cleared to the far plane.
-    void drawBackground(const SceneParams& p)
+    void drawBackground(const FrameParams& p)
     {
         ScopedClearValues clear(
             {p.backgroundBottom.r, p.backgroundBottom.g, p.backgroundBottom.b, 1.0f}, 1.0f);
@@ -168,33 +171,40 @@ struct SceneRenderer::Impl {
         glDrawArrays(GL_TRIANGLES, 0, 3);
     }
 
-    // Visible non-live layers whose stored mesh is missing or of another isovalue.
-    bool storedLayersStale() const { return layers && stored.stale(*layers, liveId); }
+    // The crop box for the surfaces and the rays: extracted again, stored layers too.
+    void setCrop(const VoxelBox& box)
+    {
+        surface.setCrop(box);
+        raycaster.setCrop(box, volumeIndexToPhysical);
+        renderedIsovalue.reset(); // extract again for the new cells
+        markStoredStale();
+    }
 
     // Pass 3: the stored layers that are stale, then the live isovalue if the pyramid does not
     // hold it (a drag of the live one extracts only it).
     void extractIfChanged()
     {
         if (!surface.hasVolume()) return;
-        const bool storing = storedLayersStale();
-        const bool live =
-            liveShown() && requestedIsovalue && (requestedIsovalue != renderedIsovalue || storing);
+        const bool storing = stored.stale(layers, liveId);
+        const std::optional<double> requested = shownLiveIsovalue();
+        const bool live = requested && (requested != renderedIsovalue || storing);
         if (!storing && !live) return;
         TimedPass timed(timers, GpuTimers::Extract);
-        if (storing) stored.storeStale(*layers, liveId, surface, pyramidIsovalue);
-        if (liveShown() && requestedIsovalue && requestedIsovalue != pyramidIsovalue) {
-            surface.extract(*requestedIsovalue);
-            pyramidIsovalue = requestedIsovalue;
+        if (storing) stored.storeStale(layers, liveId, surface, pyramidIsovalue);
+        if (requested && requested != pyramidIsovalue) {
+            surface.extract(*requested);
+            pyramidIsovalue = requested;
+            ++liveExtractions;
         }
-        if (liveShown()) {
-            renderedIsovalue = requestedIsovalue;
+        if (requested) {
+            renderedIsovalue = requested;
         } else if (storing) {
             renderedIsovalue.reset(); // the pyramid holds a stored layer's surface now
         }
     }
 
     // The layers' draw parameters under this camera.
-    static SurfaceDrawParams drawParams(const SceneParams& p, glm::vec3 color, float opacity)
+    static SurfaceDrawParams drawParams(const FrameParams& p, glm::vec3 color, float opacity)
     {
         SurfaceDrawParams draw;
         draw.physicalToClip = p.projection * p.view;
@@ -206,11 +216,11 @@ struct SceneRenderer::Impl {
 
     // Draws the visible layers that are opaque (translucent == false) or translucent, each
     // with the state the caller set up.
-    void drawLayers(const SceneParams& p, bool translucent)
+    void drawLayers(const FrameParams& p, bool translucent)
     {
         const unsigned facing =
             !translucent && cullHiddenBackFaces ? facesTowardCamera(p) : kNoCulling;
-        for (const SurfaceLayer& layer : *layers) {
+        for (const SurfaceLayer& layer : layers) {
             if (!layer.visible || (layer.opacity < kOpaqueFrom) != translucent) continue;
             const float opacity = translucent ? std::max(layer.opacity, 0.0f) : 1.0f;
             const SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
@@ -227,7 +237,7 @@ struct SceneRenderer::Impl {
     }
 
     // The crop box's faces this camera may look into (extraction/crop_face_visibility.h).
-    unsigned facesTowardCamera(const SceneParams& p) const
+    unsigned facesTowardCamera(const FrameParams& p) const
     {
         return cropFacesTowardCamera(surface.crop(), volumeGeometry,
                                      glm::dmat4(p.projection) * glm::dmat4(p.view));
@@ -245,14 +255,13 @@ struct SceneRenderer::Impl {
 
     bool hasTranslucentLayers() const
     {
-        if (!layers) return false;
-        for (const SurfaceLayer& layer : *layers)
+        for (const SurfaceLayer& layer : layers)
             if (layer.visible && layer.opacity < kOpaqueFrom) return true;
         return false;
     }
 
     // Pass 4: the opaque surfaces, depth tested and written (their depth limits the rays).
-    void drawOpaqueSurfaces(const SceneParams& p)
+    void drawOpaqueSurfaces(const FrameParams& p)
     {
         ScopedCapability depthTest(GL_DEPTH_TEST, true);
         ScopedDepthState depth(GL_LESS, true);
@@ -262,17 +271,11 @@ struct SceneRenderer::Impl {
         ScopedFaceState faces(outsideWinding, GL_BACK);
         ScopedCapability noBlend(GL_BLEND, false);
         TimedPass timed(timers, GpuTimers::Surface);
-        if (layers) {
-            drawLayers(p, false);
-        } else if (renderedIsovalue) {
-            const unsigned facing = cullHiddenBackFaces ? facesTowardCamera(p) : kNoCulling;
-            ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
-            surface.draw(drawParams(p, p.surfaceColor, 1.0f));
-        }
+        drawLayers(p, false);
     }
 
     // Pass 5: the volume, composited over the background and surface up to the surface's depth.
-    void drawVolume(const SceneParams& p)
+    void drawVolume(const FrameParams& p)
     {
         if (!surface.hasVolume() || !raycaster.hasTransferFunction()) return;
         RaycastFrame frame;
@@ -289,7 +292,7 @@ struct SceneRenderer::Impl {
 
     // Pass 6: the translucent surfaces over the opaque frame and the volume, in any order
     // (weighted blended transparency). Not timed: the timers have no pass for it.
-    void drawTranslucentSurfaces(const SceneParams& p)
+    void drawTranslucentSurfaces(const FrameParams& p)
     {
         if (!hasTranslucentLayers()) return;
         transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(), [&] {
@@ -349,20 +352,14 @@ void SceneRenderer::setVolume(const Volume& volume)
     d.outsideWinding = volume.geometry().isMirrored() ? GL_CW : GL_CCW;
     d.cropOutline.setGeometry(volume.geometry());
     d.volumeDims = volume.dims();
-    d.requestedIsovalue.reset();
+    // The next scene is applied whole: its surfaces, crop and transfer function.
+    d.layers.clear();
+    d.liveId.reset();
+    d.transferFunction.reset();
     d.renderedIsovalue.reset();
     d.storedProgram.setVolume(volume.dims(), volume.geometry());
     d.markStoredStale();
     d.stored.clearMeshes(); // of the previous volume
-}
-
-void SceneRenderer::setCrop(const VoxelBox& box)
-{
-    Impl& d = *m_impl;
-    d.surface.setCrop(box);
-    d.raycaster.setCrop(box, d.volumeIndexToPhysical);
-    d.renderedIsovalue.reset(); // extract again for the new cells
-    d.markStoredStale();
 }
 
 VoxelBox SceneRenderer::crop() const
@@ -385,48 +382,65 @@ std::size_t SceneRenderer::backFaceCulledSurfaces() const
     return m_impl->culledSurfaces;
 }
 
-void SceneRenderer::setIsovalue(double isovalue)
-{
-    m_impl->requestedIsovalue = isovalue;
-    if (SurfaceLayer* live = m_impl->liveLayer()) live->isovalue = isovalue;
-}
-
-void SceneRenderer::setSurfaces(const std::vector<SurfaceLayer>& layers,
-                                std::optional<std::uint32_t> liveId)
+void SceneRenderer::setScene(const Scene& scene)
 {
     Impl& d = *m_impl;
-    d.layers = layers;
-    d.liveId = liveId;
-    if (const SurfaceLayer* live = d.liveLayer()) d.requestedIsovalue = live->isovalue;
-    // Only layers that are still there and not live keep a stored mesh.
-    d.stored.retain(layers, liveId);
+    if (d.surface.hasVolume()) {
+        const VoxelBox box = scene.crop && scene.crop->fitsIn(d.volumeDims)
+                                 ? *scene.crop
+                                 : VoxelBox::whole(d.volumeDims);
+        if (!(box == d.surface.crop())) d.setCrop(box);
+    }
+    // The surfaces in their draw colours; the live one's isovalue is what extractIfChanged
+    // compares with what the pyramid holds.
+    std::vector<SurfaceLayer> layers;
+    layers.reserve(scene.surfaces.size());
+    for (const Surface& s : scene.surfaces.surfaces()) {
+        layers.push_back(
+            {s.id, s.isovalue, surfaceDrawColor(s, scene.transferFunction), s.opacity, s.visible});
+    }
+    const std::uint32_t live = scene.surfaces.selected().id;
+    if (layers != d.layers || d.liveId != live) {
+        d.layers = std::move(layers);
+        d.liveId = live;
+        d.stored.retain(d.layers, d.liveId); // the layers still listed and not live keep theirs
+    }
+    if (d.transferFunction != scene.transferFunction) {
+        if (scene.transferFunction.size() > 0)
+            d.raycaster.setTransferFunction(scene.transferFunction);
+        d.transferFunction = scene.transferFunction;
+    }
+    d.mode = scene.renderMode;
+    d.orientationMarker = scene.orientationMarker;
+    SlicePlaneSettings planes;
+    planes.show =
+        scene.slices.planesIn3D && scene.slices.arrangement != ViewArrangement::ThreeDOnly;
+    for (int axis = 0; axis < 3; ++axis) // the nearest voxel plane; draw() clamps to the volume
+        planes.index[axis] = std::uint32_t(std::max(0L, std::lround(scene.slices.crosshair[axis])));
+    planes.windowCenter = scene.slices.window.center;
+    planes.windowWidth = scene.slices.window.width;
+    d.slicePlaneSettings = planes;
 }
 
-IsoMesh SceneRenderer::capture(std::uint32_t layerId)
+CapturedSurface SceneRenderer::capture(std::uint32_t surfaceId)
 {
     Impl& d = *m_impl;
-    const SurfaceLayer* live = d.liveLayer();
-    if (live ? live->id == layerId : !d.layers && layerId == 0) return capture();
-    const SurfaceLayerCache::StoredLayer* entry = d.stored.find(layerId);
-    if (!entry || !entry->isovalue) return {};
-    return entry->mesh.download();
+    CapturedSurface captured;
+    if (d.liveId == surfaceId) {
+        if (!d.renderedIsovalue) return {};
+        captured.mesh = d.surface.capture();
+        captured.isovalue = *d.renderedIsovalue;
+    } else {
+        const SurfaceLayerCache::StoredLayer* entry = d.stored.find(surfaceId);
+        if (!entry || !entry->isovalue) return {};
+        captured.mesh = entry->mesh.download();
+        captured.isovalue = *entry->isovalue;
+    }
+    captured.crop = d.surface.crop();
+    return captured;
 }
 
-std::optional<double> SceneRenderer::extractedIsovalue(std::uint32_t layerId) const
-{
-    const Impl& d = *m_impl;
-    const SurfaceLayer* live = d.liveLayer();
-    if (live ? live->id == layerId : !d.layers && layerId == 0) return d.renderedIsovalue;
-    const SurfaceLayerCache::StoredLayer* entry = d.stored.find(layerId);
-    return entry ? entry->isovalue : std::nullopt;
-}
-
-void SceneRenderer::setTransferFunction(const TransferFunction& tf)
-{
-    m_impl->raycaster.setTransferFunction(tf);
-}
-
-void SceneRenderer::render(const SceneParams& params)
+void SceneRenderer::render(const FrameParams& params)
 {
     Impl& d = *m_impl;
     const glm::ivec2 size = params.viewportSize;
@@ -456,11 +470,11 @@ void SceneRenderer::render(const SceneParams& params)
             // Pass 2: the slice planes, opaque with depth, before the volume: its rays stop at
             // the planes.
             d.slicePlanes.draw(d.surface.raycastVolume(), d.volumeDims,
-                               params.projection * params.view, params.slicePlanes);
+                               params.projection * params.view, d.slicePlaneSettings);
             // Pass 3: the extraction of what changed.
             d.extractIfChanged();
-            const bool surface = params.mode != RenderMode::Volume;
-            const bool volume = params.mode != RenderMode::Surface;
+            const bool surface = d.mode != RenderMode::Volume;
+            const bool volume = d.mode != RenderMode::Surface;
             // Passes 4 to 6: the opaque surfaces, the volume up to their depth, the translucent
             // surfaces over both.
             if (surface) d.drawOpaqueSurfaces(params);
@@ -471,7 +485,7 @@ void SceneRenderer::render(const SceneParams& params)
                                params.cropBox);
         }
         // Pass 8: the orientation marker in its corner, over everything.
-        if (params.orientationMarker) d.marker.draw(params.view, size);
+        if (d.orientationMarker) d.marker.draw(params.view, size);
     }
     d.timers.endFrame();
 
@@ -492,6 +506,11 @@ std::optional<double> SceneRenderer::renderedIsovalue() const
     return m_impl->renderedIsovalue;
 }
 
+std::uint64_t SceneRenderer::liveExtractions() const
+{
+    return m_impl->liveExtractions;
+}
+
 std::uint32_t SceneRenderer::vertexCount()
 {
     return m_impl->renderedIsovalue ? m_impl->surface.vertexCount() : 0;
@@ -506,12 +525,6 @@ std::optional<std::string> SceneRenderer::surfaceError() const
 {
     if (!m_impl->renderedIsovalue) return std::nullopt;
     return m_impl->surface.meshError();
-}
-
-IsoMesh SceneRenderer::capture()
-{
-    if (!m_impl->renderedIsovalue) return {};
-    return m_impl->surface.capture();
 }
 
 GpuMemoryUse SceneRenderer::memoryUse() const

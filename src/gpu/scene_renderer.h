@@ -1,17 +1,21 @@
 // The GPU engine's facade: everything the window, the CLI and the benchmarks do with the GPU
 // goes through it. It owns the volume on the GPU (GpuVolume, uploaded once) and lends it to the
-// HistoPyramid extraction and the ray caster, and draws one frame of the viewer's scene: a
-// background, the isosurface, direct volume rendering (ray casting through the same flat-3D
-// texture with the transfer function) or both composited by depth, and an orientation marker.
-// The window, the headless screenshots and the image tests all render through it, so what the
-// tests see is what the user sees.
+// HistoPyramid extraction and the ray caster, and draws one frame of a Scene (scene/scene.h): a
+// background, the isosurfaces, direct volume rendering (ray casting through the same flat-3D
+// texture with the transfer function) or both composited by depth, the slice planes, the crop
+// box and an orientation marker. The window, the headless screenshots and the image tests all
+// render through it, so what the tests see is what the user sees.
 //
-// Units: isovalues and transfer functions are in the volume's REAL units (HU for CT); the
-// conversion to stored voxel values happens here, once.
+// The scene: setScene() takes the whole scene each frame and compares it with the one before,
+// once, doing only what the difference asks for: a new live isovalue re-extracts the live
+// surface alone, a changed surface that is not live is stored again, a new crop extracts every
+// surface, a new transfer function is sampled again. Nothing is done in setScene() itself: the
+// next render() or extractSurface() rebuilds the pyramid at most once, for the newest scene, so
+// a slider drag never queues work behind itself.
 //
-// Per frame: setIsovalue() only records the newest value; render() rebuilds the pyramid at most
-// once, for the newest value, so a slider drag never queues work behind itself. Without a
-// window, extractSurface() does the same rebuild without drawing.
+// Units: every value the facade takes or gives is in the volume's REAL units (HU for CT), as
+// the scene has it; the conversion to stored voxel values happens inside the engine, behind
+// StoredValue (volume/stored_value.h).
 //
 // Contract: every call, the constructor and the destructor need the same OpenGL 3.3+ core
 // context current. render() sets the GL state it needs itself (depth, blending, culling,
@@ -21,13 +25,14 @@
 // or more later). No GL type appears in this header.
 //
 // Example:
-//   SceneRenderer scene;
-//   scene.setVolume(volume);
-//   scene.setTransferFunction(defaultTransferFunction(volume));
-//   scene.setIsovalue(300.0); // HU
-//   scene.render({.view = camera.viewMatrix(), .projection = camera.projectionMatrix(aspect),
-//                 .viewportSize = {w, h}, .targetFramebuffer = fbo});
-//   IsoMesh mesh = scene.capture(); // the surface on screen, for export
+//   SceneRenderer renderer;
+//   renderer.setVolume(volume);
+//   Scene scene = Scene::withSurface(nullptr, 300.0); // HU
+//   scene.transferFunction = defaultTransferFunction(volume);
+//   renderer.setScene(scene);
+//   renderer.render({.view = camera.viewMatrix(), .projection = camera.projectionMatrix(aspect),
+//                    .viewportSize = {w, h}, .targetFramebuffer = fbo});
+//   CapturedSurface shown = renderer.capture(scene.surfaces.selected().id); // for export
 #pragma once
 
 #include "extraction/iso_mesh.h"
@@ -50,28 +55,17 @@
 
 namespace isoview::gpu {
 
-// The slice views' three planes in the 3D view (i = index.x, j = index.y, k = index.z; clamped
-// to the volume), in grey through a window/level in real units, opaque: the surface cuts them
-// and the volume's rays stop at them.
-struct SlicePlaneSettings {
-    bool show = false;
-    glm::uvec3 index{0};
-    double windowCenter = 40.0; // real units
-    double windowWidth = 400.0; // > 0
-};
-
-struct SceneParams {
+// How one frame is drawn, beyond the scene: the camera's matrices for this viewport, where the
+// frame goes, and the volume rendering's quality for this frame.
+struct FrameParams {
     glm::mat4 view{1.0f};       // physical -> view
     glm::mat4 projection{1.0f}; // view -> clip
     glm::ivec2 viewportSize{1, 1};
     // GL framebuffer name the frame ends up in (glBlitFramebuffer from the renderer's own
     // target, so it must be single-sampled, as QOpenGLWidget's is by default)
     unsigned int targetFramebuffer = 0;
-    RenderMode mode = RenderMode::Surface;
-    glm::vec3 surfaceColor{0.9f, 0.85f, 0.75f};
     glm::vec3 backgroundTop{0.32f, 0.34f, 0.43f};
     glm::vec3 backgroundBottom{0.05f, 0.05f, 0.08f};
-    bool orientationMarker = true;
     // Ray-casting step in voxels, and the fraction of the viewport's resolution the volume
     // is ray cast at (the viewer lowers it while the user drags, for a fluid frame rate).
     float volumeStepVoxels = 0.5f;
@@ -79,19 +73,18 @@ struct SceneParams {
     // Headlight shading of the volume by its gradient: clearer shapes, about twice the cost
     // where the volume is not transparent.
     bool volumeShading = true;
-    SlicePlaneSettings slicePlanes;
-    // The crop box's edges and face handles, over the frame (off by default).
+    // The crop box's edges and face handles, over the frame (off by default): the handles'
+    // hover state is the view's, not the scene's.
     CropBoxOverlay cropBox;
 };
 
-// One isosurface of the scene. ids are the caller's, stable across calls.
-struct SurfaceLayer {
-    std::uint32_t id = 0;
-    double isovalue = 0.0;               // real units
-    glm::vec3 color{0.9f, 0.85f, 0.75f}; // linear RGB
-    float opacity = 1.0f;                // 1: opaque; less: translucent (order-independent)
-    bool visible = true;
-    bool operator==(const SurfaceLayer&) const = default;
+// A surface's welded mesh as the GPU extracted it, with the isovalue and crop box it was
+// extracted at (what print preparation needs to close it at the border, and what outlives the
+// next frame's values).
+struct CapturedSurface {
+    IsoMesh mesh;          // index space
+    double isovalue = 0.0; // real units
+    VoxelBox crop;
 };
 
 class SceneRenderer {
@@ -128,8 +121,8 @@ public:
     // limit when it cannot be placed; before any upload when it would need more GPU memory
     // than the GPU has free (or the budget allows), and when the driver runs out of memory
     // during the upload or the pyramid allocation (GL_OUT_OF_MEMORY), with a message that gives
-    // the sizes and says what to do. The previous volume stays in every case. The isovalue
-    // must be set again afterwards.
+    // the sizes and says what to do. The previous volume stays in every case. The scene given
+    // next is applied whole (nothing of the previous volume's is kept).
     void setVolume(const Volume& volume);
     bool hasVolume() const;
     // Slabs the volume is extracted in: 1 unless it is too tall for one texture.
@@ -138,49 +131,52 @@ public:
     // (Options::cullHiddenBackFaces): not open towards the camera, the box beyond the near plane.
     std::size_t backFaceCulledSurfaces() const;
 
-    // Limits the surface to the cells inside the box (voxel indices, inclusive; the whole
-    // volume after setVolume) and clips the volume rendering's rays to it. Throws Error when the
-    // box does not lie in the volume. The next render() or extractSurface() extracts again.
-    void setCrop(const VoxelBox& box);
+    // The crop box the surfaces are extracted in now (the whole volume after setVolume).
     VoxelBox crop() const;
 
-    // Real units. Recorded only; the next render() or extractSurface() extracts it. With
-    // several surfaces: the live layer's isovalue.
-    void setIsovalue(double isovalue);
+    // The scene to draw from the next render() or extractSurface() on (the uploaded volume's;
+    // scene.volume is the caller's and not looked at). Compared with the scene before and
+    // recorded; the only GL work here is a new crop's pyramid allocation (no wait, no
+    // extraction). Throws GlError when that allocation fails (the previous crop stays). What it
+    // means:
+    // - surfaces: each visible one drawn in its colour (its own, else the transfer function's
+    //   at its isovalue). The live one (the selected) is extracted in the pyramid for each new
+    //   isovalue; every other one is extracted once when its isovalue, the crop or the volume
+    //   changes and then drawn from a stored copy of its mesh, so dragging one surface never
+    //   re-extracts the others (storing one waits for the GPU, in that one frame). Hidden ones
+    //   are neither drawn nor extracted until shown. Opaque ones (opacity >= 0.999) write depth
+    //   and limit the rays; translucent ones are composited by weighted blended order-independent
+    //   transparency after the volume rendering.
+    // - crop: the cells the surfaces keep and the rays are clipped to (a box that does not fit
+    //   the volume: the whole volume).
+    // - transferFunction: sampled over the volume's real range into the ray caster's table when
+    //   it changes; an empty one draws no volume.
+    // - renderMode, orientationMarker: what render() draws.
+    // - slices: the three planes through the crosshair (rounded, clamped to the volume), in grey
+    //   through the window, while planesIn3D is on and the arrangement shows slice views; the
+    //   surfaces cut them and the volume's rays stop at them.
+    // The camera is the caller's: render() takes its matrices (FrameParams).
+    void setScene(const Scene& scene);
 
-    // The surfaces to draw. The live one (liveId: the one the slider edits) is extracted in the
-    // pyramid for each new isovalue; every other one is extracted once when its isovalue, the
-    // crop or the volume changes and then drawn from a stored copy of its mesh, so dragging one
-    // surface never re-extracts the others. Recorded only; the next render()/extractSurface()
-    // does the work. After this call SceneParams::surfaceColor is not used; setIsovalue(v)
-    // sets the live layer's isovalue. Before any call: one live layer (id 0) with
-    // setIsovalue's value and SceneParams::surfaceColor, as today. Invisible layers are neither
-    // drawn nor extracted until shown. Opaque layers (opacity >= 0.999) write depth and limit
-    // the rays; translucent ones are composited by weighted blended order-independent
-    // transparency AFTER the volume rendering (the volume is not interleaved with them).
-    // An unknown liveId or nullopt: no live layer, every layer is stored. Storing a layer
-    // extracts it in the pyramid and copies its mesh (waits for the GPU, in that one frame),
-    // then the live one is extracted again.
-    void setSurfaces(const std::vector<SurfaceLayer>& layers, std::optional<std::uint32_t> liveId);
-    // The welded mesh of one layer at the isovalue it was last extracted at (empty if none yet
-    // or unknown id); waits for the GPU. Throws GlError if the GPU fails.
-    IsoMesh capture(std::uint32_t layerId);
-    // Its isovalue as extracted (real units), nullopt before its first extraction.
-    std::optional<double> extractedIsovalue(std::uint32_t layerId) const;
-    // Sampled over the volume's real value range into the ray caster's lookup table (kept and
-    // re-sampled for later volumes).
-    void setTransferFunction(const TransferFunction& tf);
-
-    void render(const SceneParams& params);
+    void render(const FrameParams& params);
 
     // Rebuilds the pyramid for the newest isovalue if it is not extracted yet, without drawing
     // (what render() does first). GPU work only, no wait. For headless extraction.
     void extractSurface();
 
-    // The single-surface calls below mean the live layer.
-    // The isovalue (real units) of the last extraction: what is on screen.
+    // One surface of the scene (its id) as last extracted, with the isovalue and crop it was
+    // extracted at: the live one from the pyramid, another from its stored copy. An empty mesh
+    // before its first extraction, or for a hidden or unknown surface. Waits for the GPU.
+    // Throws GlError if the GPU fails.
+    CapturedSurface capture(std::uint32_t surfaceId);
+
+    // The calls below mean the live surface.
+    // Its isovalue (real units) as last extracted: what is on screen.
     std::optional<double> renderedIsovalue() const;
-    // Vertices (3 per triangle) of the last extraction. Waits for the GPU.
+    // How many times it has been extracted since the renderer was made: a new isovalue once
+    // (what tests and benchmarks count; a camera move extracts nothing).
+    std::uint64_t liveExtractions() const;
+    // Vertices (3 per triangle) of its last extraction. Waits for the GPU.
     std::uint32_t vertexCount();
     // The same count without waiting: nullopt while the GPU is still building the pyramid,
     // never a count of an earlier isovalue. For per-frame statistics.
@@ -189,9 +185,6 @@ public:
     // GPU memory (or in what the budget leaves it); the message names the bytes. nullopt
     // otherwise.
     std::optional<std::string> surfaceError() const;
-    // The surface of the last extraction as a welded mesh (positions in index space, normals
-    // physical); empty before any. Waits for the GPU. Throws GlError if the GPU fails.
-    IsoMesh capture();
     // GPU memory of the volume texture, the pyramid and the stored surfaces' meshes.
     GpuMemoryUse memoryUse() const;
     // Collects the timer results that have completed since the last call (asks

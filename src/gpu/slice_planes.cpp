@@ -55,8 +55,8 @@ void SlicePlanes::draw(const GpuVolume& sampled, glm::uvec3 volumeDims,
     // digits. A negative slope gives a negative scale, which the shader's clamp handles.
     const ValueRescale& rescale = sampled.rescale();
     const double width = std::max(settings.windowWidth, 1e-12);
-    const double low = rescale.toStored(settings.windowCenter - width / 2.0);
-    const double high = rescale.toStored(settings.windowCenter + width / 2.0);
+    const double low = rescale.toStored(settings.windowCenter - width / 2.0).value();
+    const double high = rescale.toStored(settings.windowCenter + width / 2.0).value();
     const double span = high - low;
     const double scale =
         span != 0.0 && std::isfinite(span) ? 1.0 / span : std::numeric_limits<float>::max();

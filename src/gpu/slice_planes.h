@@ -33,6 +33,16 @@ namespace isoview::gpu {
 
 class GpuVolume;
 
+// The three planes (i = index.x, j = index.y, k = index.z; clamped to the volume), in grey
+// through a window/level in real units. SceneRenderer derives them from the scene's slice views.
+struct SlicePlaneSettings {
+    bool show = false;
+    glm::uvec3 index{0};
+    double windowCenter = 40.0; // real units
+    double windowWidth = 400.0; // > 0
+    bool operator==(const SlicePlaneSettings&) const = default;
+};
+
 class SlicePlanes {
 public:
     SlicePlanes() = default;

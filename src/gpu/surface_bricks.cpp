@@ -101,7 +101,7 @@ const GpuVolume& SurfaceBricks::raycastVolume() const
     return m_raycastVolume ? *m_raycastVolume : *m_bricks.front()->volume;
 }
 
-float SurfaceBricks::toStored(double real) const
+StoredValue SurfaceBricks::toStored(double real) const
 {
     return m_bricks.front()->volume->toStored(real);
 }
@@ -113,11 +113,7 @@ void SurfaceBricks::setCrop(const VoxelBox& box)
         m_crop = box;
         return;
     }
-    if (!box.fitsIn(m_dims)) {
-        throw Error("the crop box does not lie in the volume's voxels (" +
-                    std::to_string(m_dims.x) + "x" + std::to_string(m_dims.y) + "x" +
-                    std::to_string(m_dims.z) + ")");
-    }
+    requireInside(box, m_dims);
     for (auto& brick : m_bricks) {
         const std::optional<VoxelBox> local = brick->localCrop(box);
         brick->hasCells = local.has_value();

@@ -47,7 +47,7 @@ public:
     // subsampled copy. Only valid while hasVolume().
     const GpuVolume& raycastVolume() const;
     // A real isovalue in the volume's stored units.
-    float toStored(double real) const;
+    StoredValue toStored(double real) const;
 
     // Voxel indices of the whole volume; throws Error when the box does not lie in it.
     void setCrop(const VoxelBox& box);

@@ -43,12 +43,13 @@ void SurfaceLayerCache::storeStale(const std::vector<SurfaceLayer>& layers,
                 entry.mesh.store(surface.capture());
         } catch (const Error& e) {
             entry.mesh.clear();
-            log::get("engine")->error("surface {} at {} not stored: {}", layer.id, layer.isovalue,
-                                      e.what());
+            log::get("engine")->error("surface {} at isovalue {} (real units) not stored: {}",
+                                      layer.id, layer.isovalue, e.what());
         } catch (const std::bad_alloc&) {
             entry.mesh.clear();
-            log::get("engine")->error("surface {} at {} not stored: out of memory", layer.id,
-                                      layer.isovalue);
+            log::get("engine")->error(
+                "surface {} at isovalue {} (real units) not stored: out of memory", layer.id,
+                layer.isovalue);
         }
     }
 }

@@ -22,6 +22,17 @@
 
 namespace isoview::gpu {
 
+// One surface of the scene as the renderer draws it: its draw colour resolved (its own, else the
+// transfer function's), ids the scene's, stable across scenes.
+struct SurfaceLayer {
+    std::uint32_t id = 0;
+    double isovalue = 0.0;               // real units
+    glm::vec3 color{0.9f, 0.85f, 0.75f}; // linear RGB
+    float opacity = 1.0f;                // 1: opaque; less: translucent (order-independent)
+    bool visible = true;
+    bool operator==(const SurfaceLayer&) const = default;
+};
+
 // Whether the layer is the live one (the one the slider edits, extracted in the pyramid).
 inline bool isLiveLayer(const SurfaceLayer& layer, std::optional<std::uint32_t> liveId)
 {

@@ -115,8 +115,9 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double is
     r.trianglesBefore = surface.triangleCount();
 
     report("closing", 0.0);
-    const auto isoStored = float(volume.rescale().toStored(isovalue));
-    IsoMesh raw = steps.closeBorders ? closeAtBorders(surface, volume, isoStored, crop) : surface;
+    IsoMesh raw = steps.closeBorders
+                      ? closeAtBorders(surface, volume, volume.rescale().toStored(isovalue), crop)
+                      : surface;
     r.capTriangles = raw.triangleCount() - surface.triangleCount();
     raw = toPhysicalMesh(raw, volume.geometry());
     r.volumeBeforeMl = enclosedVolume(raw) / kMm3PerMl;

@@ -45,7 +45,7 @@ SurfaceMeasurements measureSurface(const IsoMesh& surface, const Volume& volume,
     const IsoMesh closed =
         topology.boundaryEdges == 0
             ? surface
-            : closeAtBorders(surface, volume, float(volume.rescale().toStored(isovalue)), crop);
+            : closeAtBorders(surface, volume, volume.rescale().toStored(isovalue), crop);
     result.capTriangles = closed.triangleCount() - result.triangles;
     result.openAtBorder = result.capTriangles > 0;
     report(progress, 0.4);

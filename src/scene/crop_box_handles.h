@@ -23,7 +23,7 @@ namespace isoview {
 
 constexpr int kCropBoxFaceCount = 6;
 
-// What the 3D view shows of the crop box (SceneParams::cropBox).
+// What the 3D view shows of the crop box (FrameParams::cropBox).
 struct CropBoxOverlay {
     bool show = false;
     int highlightedFace = -1; // 0..5 drawn brighter (the handle under the mouse), -1 none

@@ -225,6 +225,21 @@ void SurfaceList::reset(const std::vector<Surface>& surfaces, std::size_t select
     notify(Change::Reset, this->selected().id);
 }
 
+SurfaceList SurfaceList::withIds(const std::vector<Surface>& surfaces, std::size_t selected)
+{
+    SurfaceList list;
+    list.reset(surfaces, selected); // validates
+    for (std::size_t i = 0; i < surfaces.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (surfaces[i].id == surfaces[j].id)
+                throw InvalidInputError("two surfaces have id " + std::to_string(surfaces[i].id));
+        }
+        list.m_surfaces[i].id = surfaces[i].id;
+        list.m_nextId = std::max(list.m_nextId, surfaces[i].id + 1);
+    }
+    return list;
+}
+
 glm::vec3 transferFunctionSurfaceColor(const TransferFunction& tf, double isovalue)
 {
     glm::vec3 c = glm::vec3(tf.evaluate(isovalue));

@@ -94,6 +94,10 @@ public:
     // surfaces[selected]. Throws InvalidInputError for an empty list, an index out of range or
     // an invalid value; the list is unchanged then.
     void reset(const std::vector<Surface>& surfaces, std::size_t selected);
+    // A list of these surfaces with their own ids (for a caller that names surfaces by id
+    // across lists, as the engine's tests do), surfaces[selected] selected. Throws
+    // InvalidInputError as reset() does, and for two surfaces with one id.
+    static SurfaceList withIds(const std::vector<Surface>& surfaces, std::size_t selected);
 
     void setListener(Listener listener) { m_listener = std::move(listener); }
 

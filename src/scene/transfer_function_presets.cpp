@@ -177,12 +177,10 @@ TransferFunction transferFunctionPreset(TransferPreset preset, ValueRange realRa
 
 TransferFunction defaultTransferFunction(const Volume& volume)
 {
-    // Volume refuses slopes that are not positive, so the mapped range keeps its order. The
-    // real range may still overflow for huge float data; the preset needs finite ends.
+    // The real range may overflow for huge float data; the preset needs finite ends.
     constexpr double kMax = std::numeric_limits<double>::max();
-    const ValueRange stored = volume.storedRange();
-    const ValueRange real{std::clamp(volume.rescale().toReal(stored.min), -kMax, kMax),
-                          std::clamp(volume.rescale().toReal(stored.max), -kMax, kMax)};
+    const ValueRange range = volume.realRange();
+    const ValueRange real{std::clamp(range.min, -kMax, kMax), std::clamp(range.max, -kMax, kMax)};
 
     const VolumeMetadata& meta = volume.metadata();
     const bool ctInHu = equalsIgnoringCase(meta.modality, "CT") || meta.units == "HU";

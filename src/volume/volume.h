@@ -14,6 +14,8 @@
 //   float value = v.valueAt(3, 4, 5);
 #pragma once
 
+#include "volume/stored_value.h"
+
 #include <glm/glm.hpp>
 
 #include <cstddef>
@@ -76,12 +78,15 @@ struct VolumeGeometry {
     glm::dmat3 gradientToPhysical() const;
 };
 
+// Stored voxel values to real units and back: the one place the two meet (stored_value.h).
 struct ValueRescale {
     double slope = 1.0;
     double intercept = 0.0;
 
+    double toReal(StoredValue stored) const { return stored.value() * slope + intercept; }
+    // A stored voxel value or range end as read (Volume::storedRange, VolumeSlice::storedAt).
     double toReal(double stored) const { return stored * slope + intercept; }
-    double toStored(double real) const { return (real - intercept) / slope; }
+    StoredValue toStored(double real) const { return StoredValue((real - intercept) / slope); }
 };
 
 struct ValueRange {

@@ -1,6 +1,8 @@
 #include "app_test_support.h"
 
 #include "common/app_defaults.h"
+#include "surfaces/surface_list_panel.h"
+#include "test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +18,12 @@
 #include <cstdlib>
 
 namespace isoview::app::test {
+
+QString samplePath()
+{
+    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
+                                  "/resources/samples/mr_head.nhdr");
+}
 
 void setUpApplicationDefaults()
 {
@@ -89,6 +97,13 @@ QAction* action(const QObject& window, const char* name)
     auto* found = window.findChild<QAction*>(name);
     EXPECT_NE(found, nullptr) << "the window has no action " << name;
     return found;
+}
+
+std::optional<QColor> selectedSurfaceColor(const QObject& window)
+{
+    const std::optional<QColor> c = part<SurfaceListPanel>(window)->selectedColor();
+    if (!c) return std::nullopt;
+    return QColor::fromRgba(c->rgba());
 }
 
 } // namespace isoview::app::test

@@ -1,16 +1,21 @@
 // Shared helpers of the GUI tests.
 #pragma once
 
+#include <QColor>
 #include <QPalette>
 #include <QString>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QObject;
 class QWidget;
 
 namespace isoview::app::test {
+
+// The bundled sample (an MR head, resources/samples/mr_head.nhdr) in the source tree.
+QString samplePath();
 
 // What main() does before creating the QApplication (application names, settings
 // in a throw-away location so tests never read or write the user's settings).
@@ -37,6 +42,9 @@ bool activate(QWidget& widget, int timeoutMs = 20000);
 // finds it on screen, so the window need not hand its parts out. A missing part fails the test
 // (and gives null).
 template <class T> T* part(const QObject& window);
+// The window's surface colour (Surface > Colour): the selected surface's own colour as the
+// Surfaces dock gives it, none when the transfer function colours it.
+std::optional<QColor> selectedSurfaceColor(const QObject& window);
 // The window's action named `name` (QObject::objectName); a missing one fails the test.
 QAction* action(const QObject& window, const char* name);
 

@@ -52,13 +52,8 @@ namespace {
 
 using test::part;
 
+using test::samplePath;
 using test::waitUntil;
-
-QString samplePath()
-{
-    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
-                                  "/resources/samples/mr_head.nhdr");
-}
 
 // The triangle count the status bar shows, when it shows one.
 std::optional<std::uint64_t> shownTriangles(const MainWindow& w)
@@ -110,7 +105,7 @@ std::unique_ptr<MainWindow> openSample(double iso = 40.0)
 
 std::uint64_t cpuTriangles(const Volume& v, double real)
 {
-    return extractIsosurfaceCpu(v, float(v.rescale().toStored(real))).triangleCount();
+    return extractIsosurfaceCpu(v, v.rescale().toStored(real)).triangleCount();
 }
 
 // Reads a PLY with VTK (tests/tools/read_ply_vtk.py): returns "points N\ncells M".
@@ -224,7 +219,7 @@ TEST(MainWindowTest, TheCropBoxCutsTheSurfaceShownAndResetRestoresIt)
     const VoxelBox box{{10, 0, 20}, {100, 127, 60}};
     EXPECT_EQ(crop->box(), box);
     const std::uint64_t expected =
-        extractIsosurfaceCpu(v, float(v.rescale().toStored(40.0)), box).triangleCount();
+        extractIsosurfaceCpu(v, v.rescale().toStored(40.0), box).triangleCount();
     ASSERT_TRUE(waitUntil([&] { return shownTriangles(*w) == expected; }))
         << "shown " << shownTriangles(*w).value_or(0) << ", expected " << expected;
     EXPECT_LT(expected, whole);
@@ -324,9 +319,9 @@ TEST(MainWindowTest, ExportPreparedForPrintingIsClosedDecimatedAndReported)
               std::string::npos)
         << ply.header;
     // A quarter of the largest piece of the closed surface (the same one the CPU extracts).
-    const float iso = float(v.rescale().toStored(40.0));
-    const IsoMesh closed =
-        closeAtBorders(extractIsosurfaceCpu(v, iso), v, iso, VoxelBox::whole(v.dims()));
+    const float iso = v.rescale().toStored(40.0).classified();
+    const IsoMesh closed = closeAtBorders(extractIsosurfaceCpu(v, StoredValue(iso)), v,
+                                          StoredValue(iso), VoxelBox::whole(v.dims()));
     const std::size_t largest =
         filterComponents(closed, {.keepLargest = true}).mesh.triangleCount();
     const double fraction = double(ply.mesh.triangleCount()) / double(largest);

@@ -43,13 +43,8 @@ namespace {
 using test::part;
 
 namespace fs = std::filesystem;
+using test::samplePath;
 using test::waitUntil;
-
-QString samplePath()
-{
-    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
-                                  "/resources/samples/mr_head.nhdr");
-}
 
 // A shown, active window with the volume at path open and a frame of it on screen.
 std::unique_ptr<MainWindow> openVolume(const QString& path, std::optional<double> iso = {})

@@ -65,7 +65,7 @@ TEST(CpuMarchingCubes, SphereMatchesAnalyticAreaVolumeAndTopology)
     const float r = 24.0f;
     const glm::vec3 center(31.5f, 31.5f, 31.5f);
     const Volume volume = test::makeSphere({64, 64, 64}, center, r);
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     expectVerticesOnTheirEdges(mesh, volume.dims());
 
     const MeshTopology topo = analyzeTopology(mesh);
@@ -103,7 +103,7 @@ TEST(CpuMarchingCubes, AnisotropicSphereIsMeasuredInPhysicalSpace)
     const float r = 24.0f;
     const glm::vec3 center(21.5f, 36.5f, 35.0f); // physical: index (31.5, 31.5, 16)
     const Volume volume = test::makeSphere({64, 64, 33}, center, r, geometry);
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     expectClosedManifoldOriented(mesh, "anisotropic sphere");
     EXPECT_EQ(analyzeTopology(mesh).eulerCharacteristic, 2);
 
@@ -141,7 +141,7 @@ TEST(CpuMarchingCubes, RandomFieldsGiveClosedManifoldOrientedSurfaces)
             for (int repeat = 0; repeat < 3; ++repeat, ++seed) {
                 const Volume volume =
                     test::withBorder(test::makeRandomVolume(dims, type, seed), range.min);
-                const IsoMesh mesh = extractIsosurfaceCpu(volume, float(iso));
+                const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(float(iso)));
                 const std::string what =
                     std::string(scalarTypeName(type)) + " seed " + std::to_string(seed);
                 ASSERT_GT(mesh.triangleCount(), 0u) << what;
@@ -158,7 +158,7 @@ TEST(CpuMarchingCubes, PaddedRandomVolumeIsClosed)
     const Volume inner = test::makeRandomVolume({7, 5, 3}, ScalarType::Int16, 99);
     const Volume volume = test::padWithValue(inner, -2000.0);
     ASSERT_EQ(volume.dims(), glm::uvec3(9, 7, 5));
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 1000.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(1000.0f));
     ASSERT_GT(mesh.triangleCount(), 0u);
     expectClosedManifoldOriented(mesh, "padded");
     EXPECT_GT(enclosedVolume(mesh), 0.0);
@@ -168,8 +168,8 @@ TEST(CpuMarchingCubes, ExtractionIsDeterministic)
 {
     const Volume volume =
         test::withBorder(test::makeRandomVolume({9, 8, 7}, ScalarType::Float32, 5), -1.0);
-    const IsoMesh a = extractIsosurfaceCpu(volume, 0.1f);
-    const IsoMesh b = extractIsosurfaceCpu(volume, 0.1f);
+    const IsoMesh a = extractIsosurfaceCpu(volume, StoredValue(0.1f));
+    const IsoMesh b = extractIsosurfaceCpu(volume, StoredValue(0.1f));
     EXPECT_EQ(a.indices, b.indices);
     EXPECT_EQ(a.positions, b.positions);
     EXPECT_EQ(a.normals, b.normals);
@@ -180,7 +180,7 @@ TEST(CpuMarchingCubes, PlaneBetweenVoxelValuesGivesTwoTrianglesPerCell)
 {
     const glm::uvec3 dims(8, 6, 5);
     const Volume volume = test::makeFloatField(dims, [](glm::vec3 p) { return p.x; });
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 2.5f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(2.5f));
     ASSERT_EQ(mesh.triangleCount(), 2u * (dims.y - 1) * (dims.z - 1));
     EXPECT_EQ(mesh.vertexCount(), std::size_t(dims.y) * dims.z);
     for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
@@ -204,7 +204,7 @@ TEST(CpuMarchingCubes, IsovalueEqualToAVoxelValueIsWellDefined)
     // x = 3, and cells 3..4 are entirely inside.
     const glm::uvec3 dims(8, 6, 5);
     const Volume volume = test::makeFloatField(dims, [](glm::vec3 p) { return p.x; });
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 3.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(3.0f));
     ASSERT_EQ(mesh.triangleCount(), 2u * (dims.y - 1) * (dims.z - 1));
     expectVerticesOnTheirEdges(mesh, dims);
     for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
@@ -218,13 +218,13 @@ TEST(CpuMarchingCubes, IsovalueEqualToAVoxelValueIsWellDefined)
 TEST(CpuMarchingCubes, UniformOrOutOfRangeIsovaluesGiveNoTriangles)
 {
     const Volume constant = test::makeFloatField({6, 6, 6}, [](glm::vec3) { return 7.0f; });
-    EXPECT_EQ(extractIsosurfaceCpu(constant, 7.0f).triangleCount(), 0u);
-    EXPECT_EQ(extractIsosurfaceCpu(constant, 3.0f).triangleCount(), 0u);
+    EXPECT_EQ(extractIsosurfaceCpu(constant, StoredValue(7.0f)).triangleCount(), 0u);
+    EXPECT_EQ(extractIsosurfaceCpu(constant, StoredValue(3.0f)).triangleCount(), 0u);
 
     const Volume ramp = test::makeFloatField({6, 6, 6}, [](glm::vec3 p) { return p.x + p.y; });
-    EXPECT_EQ(extractIsosurfaceCpu(ramp, 10.5f).triangleCount(), 0u); // above max (10)
-    EXPECT_EQ(extractIsosurfaceCpu(ramp, -0.5f).triangleCount(), 0u); // below min (0)
-    EXPECT_GT(extractIsosurfaceCpu(ramp, 5.5f).triangleCount(), 0u);
+    EXPECT_EQ(extractIsosurfaceCpu(ramp, StoredValue(10.5f)).triangleCount(), 0u); // above max (10)
+    EXPECT_EQ(extractIsosurfaceCpu(ramp, StoredValue(-0.5f)).triangleCount(), 0u); // below min (0)
+    EXPECT_GT(extractIsosurfaceCpu(ramp, StoredValue(5.5f)).triangleCount(), 0u);
 }
 
 TEST(CpuMarchingCubes, VolumesWithoutCellsGiveAnEmptyMesh)
@@ -233,7 +233,7 @@ TEST(CpuMarchingCubes, VolumesWithoutCellsGiveAnEmptyMesh)
          {glm::uvec3(8, 8, 1), glm::uvec3(1, 8, 8), glm::uvec3(8, 1, 8), glm::uvec3(1, 1, 1)}) {
         const Volume slice = test::makeFloatField(dims, [](glm::vec3 p) { return p.x - 3.5f; });
         IsoMesh mesh;
-        EXPECT_NO_THROW(mesh = extractIsosurfaceCpu(slice, 0.0f));
+        EXPECT_NO_THROW(mesh = extractIsosurfaceCpu(slice, StoredValue(0.0f)));
         EXPECT_EQ(mesh.triangleCount(), 0u);
         EXPECT_EQ(mesh.vertexCount(), 0u);
     }
@@ -245,7 +245,7 @@ TEST(CpuMarchingCubes, SmallOddVolumeWorks)
     const Volume volume = test::makeFloatField({7, 5, 3}, [](glm::vec3 p) {
         return 1.5f - glm::length((p - glm::vec3(3.0f, 2.0f, 1.0f)) * glm::vec3(0.7f, 1.0f, 2.0f));
     });
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     ASSERT_GT(mesh.triangleCount(), 0u);
     expectClosedManifoldOriented(mesh, "7x5x3");
     EXPECT_EQ(analyzeTopology(mesh).eulerCharacteristic, 2);
@@ -263,8 +263,8 @@ TEST(CpuMarchingCubes, IntegerVolumeMatchesTheFloatField)
     };
     const Volume asFloat = test::makeTypedVolume<float>(dims, field);
     const Volume asInt16 = test::makeTypedVolume<std::int16_t>(dims, field);
-    const IsoMesh a = extractIsosurfaceCpu(asFloat, 50.0f);
-    const IsoMesh b = extractIsosurfaceCpu(asInt16, 50.0f);
+    const IsoMesh a = extractIsosurfaceCpu(asFloat, StoredValue(50.0f));
+    const IsoMesh b = extractIsosurfaceCpu(asInt16, StoredValue(50.0f));
     ASSERT_GT(a.triangleCount(), 0u);
     EXPECT_EQ(a.indices, b.indices);
     EXPECT_EQ(a.edgeKeys, b.edgeKeys);
@@ -292,7 +292,7 @@ TEST(CpuMarchingCubes, InfinityFollowsTheInsideRuleAndNaNIsOutside)
         if (p == glm::vec3(15, 0, 8)) return nan;
         return 6.0f - glm::length(p - glm::vec3(7.5f));
     });
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     expectVerticesOnTheirEdges(mesh, dims); // finite positions and normals
     expectClosedManifoldOriented(mesh, "non-finite");
     // Four spheres: the ball, two cavities, the island.
@@ -311,13 +311,13 @@ TEST(CpuMarchingCubes, InfinityFollowsTheInsideRuleAndNaNIsOutside)
     }
     // The cavities (octahedra of volume 4/3) and the island (the same) move the volume by
     // exactly these amounts.
-    const double cleanVolume = enclosedVolume(extractIsosurfaceCpu(clean, 0.0f));
+    const double cleanVolume = enclosedVolume(extractIsosurfaceCpu(clean, StoredValue(0.0f)));
     EXPECT_NEAR(enclosedVolume(mesh), cleanVolume - 4.0 / 3.0, 1e-4);
 
     const Volume allNan = test::makeFloatField({5, 5, 5}, [&](glm::vec3) { return nan; });
-    EXPECT_EQ(extractIsosurfaceCpu(allNan, 0.0f).triangleCount(), 0u);
+    EXPECT_EQ(extractIsosurfaceCpu(allNan, StoredValue(0.0f)).triangleCount(), 0u);
     const Volume allInf = test::makeFloatField({5, 5, 5}, [&](glm::vec3) { return inf; });
-    EXPECT_EQ(extractIsosurfaceCpu(allInf, 0.0f).triangleCount(), 0u);
+    EXPECT_EQ(extractIsosurfaceCpu(allInf, StoredValue(0.0f)).triangleCount(), 0u);
     EXPECT_TRUE(isInsideIsosurface(inf, 1e30f));
     EXPECT_FALSE(isInsideIsosurface(-inf, -1e30f));
     EXPECT_FALSE(isInsideIsosurface(nan, -1e30f));
@@ -336,8 +336,8 @@ TEST(CpuMarchingCubes, BorderCapsFollowTheInsideRuleForNonFiniteVoxels)
         if (p.y == 0.0f && p.z > 8.0f) return -inf;              // outside
         return 4.0f - glm::length(p - glm::vec3(5.5f));
     });
-    const IsoMesh open = extractIsosurfaceCpu(volume, 0.0f);
-    const IsoMesh closed = closeAtBorders(open, volume, 0.0f, VoxelBox::whole(dims));
+    const IsoMesh open = extractIsosurfaceCpu(volume, StoredValue(0.0f));
+    const IsoMesh closed = closeAtBorders(open, volume, StoredValue(0.0f), VoxelBox::whole(dims));
     EXPECT_GT(closed.triangleCount(), open.triangleCount()); // the +Inf block's cap
     const MeshTopology topology = analyzeTopology(closed);
     EXPECT_EQ(topology.boundaryEdges, 0u);
@@ -370,7 +370,7 @@ TEST(CpuMarchingCubes, MirroredGeometryFlipsTheSignedVolume)
     const float r = 8.0f;
     const glm::vec3 center(-10.5f, 10.5f, 10.5f); // physical; index (10.5, 10.5, 10.5)
     const Volume volume = test::makeSphere({22, 22, 22}, center, r, geometry);
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const glm::dmat4 toPhysical = geometry.indexToPhysical();
     const double exact = 4.0 / 3.0 * kPi * r * r * r;
     EXPECT_NEAR(enclosedVolume(mesh) / exact, 1.0, 0.02);

@@ -164,7 +164,7 @@ TEST(MarchingCubesTables, EveryCaseAloneInAVolumeIsClosedAndOutward)
             const int corner = o.x | (o.y << 1) | (o.z << 2);
             return cornerInside(c, corner) ? 1.0f : -1.0f;
         });
-        const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+        const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
         expectClosedAndOutward(mesh, "case " + std::to_string(c));
     }
 }
@@ -198,7 +198,7 @@ TEST(MarchingCubesTables, NeighbouringCellsAgreeOnEverySharedFace)
                     const int corner = q.x | (q.y << 1) | (q.z << 2);
                     return cornerInside(c, corner) ? 1.0f : -1.0f;
                 });
-                const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+                const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
                 const MeshTopology topo = analyzeTopology(mesh);
                 ASSERT_EQ(topo.boundaryEdges, 0u)
                     << "axis " << axis << " case " << c << " far " << far;

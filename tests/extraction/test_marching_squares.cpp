@@ -115,7 +115,7 @@ EdgeKey edgeKeyInVolume(const VolumeSlice& slice, const Volume& volume, ContourE
 // edge of a surface triangle.
 void expectContoursOnSurface(const Volume& volume, float iso, SliceOrientation orientation)
 {
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, iso);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(iso));
     std::map<EdgeKey, std::uint32_t> vertexOfEdge;
     for (std::uint32_t v = 0; v < mesh.vertexCount(); ++v)
         vertexOfEdge[mesh.edgeKeys[v]] = v;

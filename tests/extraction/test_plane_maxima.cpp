@@ -60,22 +60,24 @@ TEST(PlaneMaxima, ClosedOnlyWhenEveryFaceVoxelIsBelowTheIsovalue)
     };
     const VoxelBox whole{{0, 0, 0}, {5, 5, 5}};
     const PlaneMaxima plain = PlaneMaxima::compute(field(0.0f));
-    EXPECT_TRUE(plain.boundaryOutside(whole, 5.0f));
-    EXPECT_FALSE(plain.boundaryOutside(whole, 0.0f)) << "a face voxel equal to it is inside";
-    EXPECT_FALSE(plain.boundaryOutside(VoxelBox{{1, 1, 1}, {4, 4, 4}}, 5.0f)) << "cut open";
-    EXPECT_TRUE(PlaneMaxima::compute(field(nan)).boundaryOutside(whole, 5.0f));
-    EXPECT_FALSE(PlaneMaxima::compute(field(inf)).boundaryOutside(whole, 5.0f));
-    EXPECT_FALSE(plain.boundaryOutside(whole, nan));
-    EXPECT_EQ(plain.openFaces(whole, 5.0f), 0u);
-    EXPECT_EQ(plain.openFaces(whole, nan), PlaneMaxima::kAllFaces);
+    EXPECT_TRUE(plain.boundaryOutside(whole, StoredValue(5.0f)));
+    EXPECT_FALSE(plain.boundaryOutside(whole, StoredValue(0.0f)))
+        << "a face voxel equal to it is inside";
+    EXPECT_FALSE(plain.boundaryOutside(VoxelBox{{1, 1, 1}, {4, 4, 4}}, StoredValue(5.0f)))
+        << "cut open";
+    EXPECT_TRUE(PlaneMaxima::compute(field(nan)).boundaryOutside(whole, StoredValue(5.0f)));
+    EXPECT_FALSE(PlaneMaxima::compute(field(inf)).boundaryOutside(whole, StoredValue(5.0f)));
+    EXPECT_FALSE(plain.boundaryOutside(whole, StoredValue(nan)));
+    EXPECT_EQ(plain.openFaces(whole, StoredValue(5.0f)), 0u);
+    EXPECT_EQ(plain.openFaces(whole, StoredValue(nan)), PlaneMaxima::kAllFaces);
     // The NaN or +Inf voxel lies on the face x = 0 only (face 0).
-    EXPECT_EQ(PlaneMaxima::compute(field(inf)).openFaces(whole, 5.0f), 1u);
-    EXPECT_EQ(PlaneMaxima::compute(field(nan)).openFaces(whole, 5.0f), 0u);
+    EXPECT_EQ(PlaneMaxima::compute(field(inf)).openFaces(whole, StoredValue(5.0f)), 1u);
+    EXPECT_EQ(PlaneMaxima::compute(field(nan)).openFaces(whole, StoredValue(5.0f)), 0u);
     // A box from x = 1 to 5: its face x = 1 cuts through the inside, the others do not (its
     // y and z faces still lie in planes that are 0 outside x = 1..4, but 10 inside).
     const VoxelBox inner{{1, 0, 0}, {5, 5, 5}};
-    EXPECT_EQ(plain.openFaces(inner, 5.0f) & 1u, 1u);
-    EXPECT_EQ(plain.openFaces(inner, 5.0f) & 2u, 0u) << "x = 5 is all 0";
+    EXPECT_EQ(plain.openFaces(inner, StoredValue(5.0f)) & 1u, 1u);
+    EXPECT_EQ(plain.openFaces(inner, StoredValue(5.0f)) & 2u, 0u) << "x = 5 is all 0";
 }
 
 } // namespace

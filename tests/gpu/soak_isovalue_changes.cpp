@@ -1,5 +1,5 @@
 // Soak (issue 13): 2,000 isovalue changes on a 256^3 volume through the viewer's per-frame path
-// (SceneRenderer::setIsovalue, render, read back as the render thread does), a capture every
+// (SceneRenderer::setScene, render, read back as the render thread does), a capture every
 // 100 changes compared with the CPU reference marching cubes, and the process's GL objects and
 // resident memory after change 100 and at the end, which shows change 100's isovalue again so
 // that both are taken in the same state. A leak of one GL object per change, or of 4.4 kB per
@@ -14,6 +14,7 @@
 #include "support/child_process.h"
 #include "support/gl_test_context.h"
 #include "support/mesh_compare.h"
+#include "support/scene_fixtures.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
@@ -128,7 +129,8 @@ MeshComparison compareWithCpuReference(const IsoMesh& gpu, const Volume& volume,
 {
     static_assert(std::is_trivially_copyable_v<MeshComparison>);
     const ChildResult child = runInChild([&](std::string& result) {
-        const MeshComparison c = compareMeshes(gpu, extractIsosurfaceCpu(volume, float(iso)));
+        const MeshComparison c =
+            compareMeshes(gpu, extractIsosurfaceCpu(volume, StoredValue(float(iso))));
         result.assign(reinterpret_cast<const char*>(&c), sizeof c);
         return 0;
     });
@@ -144,17 +146,17 @@ MeshComparison compareWithCpuReference(const IsoMesh& gpu, const Volume& volume,
 
 // Captures the surface on screen and expects the CPU reference's mesh at the same isovalue;
 // returns its triangle count.
-std::size_t expectCaptureIsTheCpuReference(gpu::SceneRenderer& scene, const Volume& volume,
-                                           double iso, int change)
+std::size_t expectCaptureIsTheCpuReference(gpu::SceneRenderer& renderer, const Scene& scene,
+                                           const Volume& volume, double iso, int change)
 {
-    const IsoMesh gpu = scene.capture();
+    const IsoMesh gpu = captureLive(renderer, scene);
     const MeshComparison c = compareWithCpuReference(gpu, volume, iso);
     SCOPED_TRACE("change " + std::to_string(change) + ", isovalue " + std::to_string(iso) + ": " +
                  c.describe());
     EXPECT_GT(c.trianglesB, 50'000u) << "the surface should have real detail";
     EXPECT_EQ(c.trianglesA, c.trianglesB);
     EXPECT_EQ(c.verticesA, c.verticesB);
-    EXPECT_EQ(scene.vertexCount(), 3 * c.trianglesB);
+    EXPECT_EQ(renderer.vertexCount(), 3 * c.trianglesB);
     EXPECT_EQ(c.unmatchedTriangles, 0u);
     EXPECT_EQ(c.unmatchedVertices, 0u);
     EXPECT_EQ(c.nonFinitePositions, 0u);
@@ -173,11 +175,12 @@ TEST(Soak, TwoThousandIsovalueChangesOn256CubedLeakNothingAndMatchTheCpu)
     ASSERT_NO_THROW(glContext());
     const Volume volume = blobWithNoise();
 
-    gpu::SceneRenderer scene;
-    scene.setVolume(volume);
+    gpu::SceneRenderer renderer;
+    renderer.setVolume(volume);
+    Scene scene = oneSurfaceScene(isovalueOf(1));
     const glm::ivec2 size(512, 512);
     gpu::OffscreenTarget target(size.x, size.y);
-    gpu::SceneParams params;
+    gpu::FrameParams params;
     const glm::vec3 centre(kSize / 2.0f);
     params.view = glm::lookAt(centre + glm::vec3(200.0f, -260.0f, 180.0f), centre, {0, 0, 1});
     params.projection = glm::perspective(0.8f, 1.0f, 1.0f, 1200.0f);
@@ -195,17 +198,18 @@ TEST(Soak, TwoThousandIsovalueChangesOn256CubedLeakNothingAndMatchTheCpu)
     for (int change = 1; change <= kChanges; ++change) {
         const double iso = isovalueOf(change);
         const auto before = std::chrono::steady_clock::now();
-        scene.setIsovalue(iso);
-        scene.render(params);
+        showIsovalue(renderer, scene, iso);
+        renderer.render(params);
         target.readPixels(); // waits for the frame, as the viewer's render thread does
         frameMs.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before)
                 .count());
-        ASSERT_EQ(scene.renderedIsovalue(), iso) << "change " << change;
+        ASSERT_EQ(renderer.renderedIsovalue(), iso) << "change " << change;
         if (change % kCaptureEvery != 0) continue;
 
         // The meshes are gone before memory is measured: they grow with the surface.
-        const std::size_t triangles = expectCaptureIsTheCpuReference(scene, volume, iso, change);
+        const std::size_t triangles =
+            expectCaptureIsTheCpuReference(renderer, scene, volume, iso, change);
         capturedTriangles.insert(triangles);
         if (change == kCaptureEvery) trianglesAt100 = triangles;
         trianglesAtEnd = triangles;

@@ -5,6 +5,7 @@
 #include "gpu/scene_renderer.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <epoxy/gl.h>
@@ -19,7 +20,7 @@
 namespace isoview::test {
 namespace {
 
-using gpu::SceneParams;
+using gpu::FrameParams;
 using gpu::SceneRenderer;
 
 using Image = RgbaFrame;
@@ -28,14 +29,21 @@ constexpr int kSize = 96;
 const glm::vec3 kCenter(23.5f);
 
 // A perspective camera on the +z axis through the sphere's centre, distance from the centre.
-Image render(SceneRenderer& scene, float distance, float nearPlane = 0.5f)
+Image render(SceneRenderer& renderer, float distance, float nearPlane = 0.5f)
 {
-    SceneParams p;
+    FrameParams p;
     p.view = glm::lookAt(kCenter + glm::vec3(0.0f, 0.0f, distance), kCenter, {0.0f, 1.0f, 0.0f});
     p.projection = glm::perspective(glm::radians(50.0f), 1.0f, nearPlane, 400.0f);
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
-    p.orientationMarker = false;
-    return renderFrame(scene, p, {kSize, kSize});
+    return renderFrame(renderer, p, {kSize, kSize});
+}
+
+// One surface at isovalue, without the orientation marker.
+Scene surfaceScene(double isovalue)
+{
+    Scene scene = oneSurfaceScene(isovalue);
+    scene.orientationMarker = false;
+    return scene;
 }
 
 SceneRenderer::Options options(bool gl33, bool cull)
@@ -80,11 +88,11 @@ TEST_P(FaceCullingTest, MirroredVolumesShowTheirOutsideAsFrontFaces)
         SCOPED_TRACE(cull ? "culling allowed" : "no culling");
         SceneRenderer plain(options(limitToGl33(), cull));
         plain.setVolume(sphere(false));
-        plain.setIsovalue(0.0);
+        plain.setScene(surfaceScene(0.0));
         const Image a = render(plain, 100.0f);
         SceneRenderer mirrored(options(limitToGl33(), cull));
         mirrored.setVolume(sphere(true));
-        mirrored.setIsovalue(0.0);
+        mirrored.setScene(surfaceScene(0.0));
         const Image b = render(mirrored, 100.0f);
         EXPECT_EQ(plain.backFaceCulledSurfaces(), cull ? 1u : 0u);
         EXPECT_EQ(mirrored.backFaceCulledSurfaces(), cull ? 1u : 0u);
@@ -105,10 +113,10 @@ struct Pair {
         culling.setVolume(volume);
         plain.setVolume(volume);
     }
-    template <class F> void both(F f)
+    void show(const Scene& scene)
     {
-        f(culling);
-        f(plain);
+        culling.setScene(scene);
+        plain.setScene(scene);
     }
 };
 
@@ -117,7 +125,7 @@ struct Pair {
 TEST_P(FaceCullingTest, ClosedSurfacesSeenFromOutsideAreCulledWithTheSameFrame)
 {
     Pair scenes(limitToGl33(), sphere(false));
-    scenes.both([](SceneRenderer& s) { s.setIsovalue(0.0); });
+    scenes.show(surfaceScene(0.0));
     for (float distance : {100.0f, 45.0f}) {
         SCOPED_TRACE("camera at " + std::to_string(distance));
         const Image culled = render(scenes.culling, distance);
@@ -129,10 +137,12 @@ TEST_P(FaceCullingTest, ClosedSurfacesSeenFromOutsideAreCulledWithTheSameFrame)
     }
 
     // Nested shells, both opaque: the live outer one and a stored inner one.
-    const std::vector<gpu::SurfaceLayer> layers{
-        {.id = 1, .isovalue = 0.0, .color = {0.8f, 0.3f, 0.2f}},
-        {.id = 2, .isovalue = 8.0, .color = {0.2f, 0.3f, 0.8f}}};
-    scenes.both([&](SceneRenderer& s) { s.setSurfaces(layers, 1u); });
+    Scene shells = surfacesScene(
+        {{.id = 1, .name = "Outer", .isovalue = 0.0, .color = glm::vec3(0.8f, 0.3f, 0.2f)},
+         {.id = 2, .name = "Inner", .isovalue = 8.0, .color = glm::vec3(0.2f, 0.3f, 0.8f)}},
+        1u);
+    shells.orientationMarker = false;
+    scenes.show(shells);
     const Image culled = render(scenes.culling, 100.0f);
     const Image plain = render(scenes.plain, 100.0f);
     EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 2u);
@@ -145,7 +155,7 @@ TEST_P(FaceCullingTest, OpeningsTurnedAwayFromTheCameraStillAllowCulling)
 {
     // The sphere's centre 3 voxels above the z = 0 face: it is cut open there only.
     Pair scenes(limitToGl33(), makeSphere({48, 48, 48}, glm::vec3(23.5f, 23.5f, 3.0f), 20.0f));
-    scenes.both([](SceneRenderer& s) { s.setIsovalue(0.0); });
+    scenes.show(surfaceScene(0.0));
     const Image fromAbove = render(scenes.culling, 100.0f);
     EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 1u) << "the opening faces away";
     EXPECT_EQ(differingPixels(fromAbove, render(scenes.plain, 100.0f), 0), 0);
@@ -165,7 +175,8 @@ TEST_P(FaceCullingTest, OpeningsTurnedAwayFromTheCameraStillAllowCulling)
 TEST_P(FaceCullingTest, OpenOrEnteredSurfacesKeepTheirBackFaces)
 {
     Pair scenes(limitToGl33(), sphere(false));
-    scenes.both([](SceneRenderer& s) { s.setIsovalue(0.0); });
+    Scene scene = surfaceScene(0.0);
+    scenes.show(scene);
     const glm::ivec3 front = render(scenes.plain, 100.0f).at(kSize / 2, kSize / 2);
     const auto expectBackFacesShown = [&](const std::string& what, float distance,
                                           float nearPlane) {
@@ -180,26 +191,31 @@ TEST_P(FaceCullingTest, OpenOrEnteredSurfacesKeepTheirBackFaces)
     };
 
     // The front half cropped away: the inside of the back half faces the camera.
-    scenes.both([](SceneRenderer& s) { s.setCrop(VoxelBox{{0, 0, 0}, {47, 47, 23}}); });
+    scene.crop = VoxelBox{{0, 0, 0}, {47, 47, 23}};
+    scenes.show(scene);
     expectBackFacesShown("cropped open", 100.0f, 0.5f);
-    scenes.both([](SceneRenderer& s) { s.setCrop(VoxelBox{{0, 0, 0}, {47, 47, 47}}); });
+    scene.crop = VoxelBox{{0, 0, 0}, {47, 47, 47}};
+    scenes.show(scene);
     // Inside the sphere (radius 20), and outside it with the near plane cutting its cap.
     expectBackFacesShown("camera inside", 10.0f, 0.5f);
     expectBackFacesShown("near plane cuts it", 30.0f, 14.0f);
 
     // Radius 26 pokes through all six faces of the volume (47 voxels wide): open towards any
     // camera.
-    scenes.both([](SceneRenderer& s) { s.setIsovalue(-6.0); });
+    scene.setLiveIsovalue(-6.0);
+    scenes.show(scene);
     for (float distance : {100.0f, -100.0f}) {
         render(scenes.culling, distance);
         EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 0u) << "open at the volume's edge";
     }
-    scenes.both([](SceneRenderer& s) { s.setIsovalue(0.0); });
+    scene.setLiveIsovalue(0.0);
+    scenes.show(scene);
 
     // Translucent: its back faces show through its front faces.
-    gpu::SurfaceLayer glass{.id = 1, .isovalue = 0.0, .color = {0.8f, 0.3f, 0.2f}};
+    Surface glass{.id = 1, .name = "Glass", .isovalue = 0.0, .color = glm::vec3(0.8f, 0.3f, 0.2f)};
     glass.opacity = 0.5f;
-    scenes.both([&](SceneRenderer& s) { s.setSurfaces({glass}, 1u); });
+    scene.surfaces = SurfaceList::withIds({glass}, 0);
+    scenes.show(scene);
     const Image culled = render(scenes.culling, 100.0f);
     EXPECT_EQ(scenes.culling.backFaceCulledSurfaces(), 0u);
     EXPECT_EQ(differingPixels(culled, render(scenes.plain, 100.0f), 0), 0);

@@ -11,6 +11,7 @@
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/mesh_compare.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -32,13 +33,6 @@ SceneRenderer::Options options(bool gl33, std::uint32_t maxTexture)
     o.limitToGl33 = gl33;
     o.maxTextureSize = maxTexture;
     return o;
-}
-
-IsoMesh extract(SceneRenderer& scene, double iso)
-{
-    scene.setIsovalue(iso);
-    scene.extractSurface();
-    return scene.capture();
 }
 
 void expectSame(const IsoMesh& a, const IsoMesh& b, const std::string& what)
@@ -68,20 +62,24 @@ TEST_P(BrickTest, BrickedSurfaceIsTheUnbrickedSurface)
         EXPECT_EQ(bricked.brickCount(), 5u);
         EXPECT_EQ(whole.brickCount(), 1u);
         for (double iso : {0.2, -0.5}) {
-            const IsoMesh reference = extractIsosurfaceCpu(volume, float(iso));
-            const IsoMesh fromBricks = extract(bricked, iso);
+            const IsoMesh reference = extractIsosurfaceCpu(volume, StoredValue(float(iso)));
+            const IsoMesh fromBricks = extractAt(bricked, iso);
             expectSame(fromBricks, reference, "bricked vs CPU at " + std::to_string(iso));
-            expectSame(fromBricks, extract(whole, iso), "bricked vs unbricked");
+            expectSame(fromBricks, extractAt(whole, iso), "bricked vs unbricked");
             EXPECT_EQ(bricked.vertexCount(), 3 * reference.triangleCount());
         }
         // A crop across several slabs, and one inside a single slab.
         for (const VoxelBox box :
              {VoxelBox{{3, 2, 4}, {35, 30, 26}}, VoxelBox{{0, 0, 8}, {39, 35, 11}}}) {
-            bricked.setCrop(box);
-            expectSame(extract(bricked, 0.2), extractIsosurfaceCpu(volume, 0.2f, box),
-                       "cropped bricks");
+            expectSame(extractAt(bricked, 0.2, box),
+                       extractIsosurfaceCpu(volume, StoredValue(0.2f), box), "cropped bricks");
         }
-        EXPECT_THROW(bricked.setCrop({{0, 0, 0}, {40, 35, 29}}), Error);
+        // A box beyond the volume (x up to 40 of 40 voxels) is refused where a crop box is
+        // taken from a user; setScene takes the whole volume for it instead of throwing.
+        const VoxelBox beyond{{0, 0, 0}, {40, 35, 29}};
+        EXPECT_THROW(requireInside(beyond, volume.dims()), Error);
+        extractAt(bricked, 0.2, beyond);
+        EXPECT_EQ(bricked.crop(), VoxelBox::whole(volume.dims()));
     }
 }
 
@@ -89,15 +87,19 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
 {
     const Volume volume = makeWavyField(false);
     const glm::ivec2 size(80, 80);
-    const auto render = [&](SceneRenderer& scene, RenderMode mode) {
-        gpu::SceneParams p;
+    // Without a transfer function (none given): the surface alone, or the background alone.
+    const auto render = [&](SceneRenderer& renderer, RenderMode mode,
+                            const TransferFunction& tf = {}) {
+        gpu::FrameParams p;
         const glm::vec3 centre(16.0f, 16.0f, 25.0f);
         p.view = glm::lookAt(centre + glm::vec3(30.0f, -40.0f, 60.0f), centre, {0, 0, 1});
         p.projection = glm::perspective(0.8f, 1.0f, 1.0f, 300.0f);
-        p.mode = mode;
-        p.orientationMarker = false;
-        scene.setIsovalue(0.2);
-        return renderFrame(scene, p, size).rgba;
+        Scene scene = oneSurfaceScene(0.2);
+        scene.renderMode = mode;
+        scene.orientationMarker = false;
+        scene.transferFunction = tf;
+        renderer.setScene(scene);
+        return renderFrame(renderer, p, size).rgba;
     };
     SceneRenderer bricked(options(GetParam(), kSmallTexture));
     SceneRenderer whole(options(GetParam(), 0));
@@ -111,9 +113,9 @@ TEST_P(BrickTest, BrickedImageIsTheUnbrickedImageAndVolumeRenderingWorks)
         different += a[i] != b[i];
     EXPECT_EQ(different, 0u);
 
-    bricked.setTransferFunction(
-        TransferFunction({{-2.0, glm::vec3(1.0f), 0.0f}, {2.0, glm::vec3(1.0f), 0.6f}}));
-    const auto volumeImage = render(bricked, RenderMode::Volume);
+    const auto volumeImage =
+        render(bricked, RenderMode::Volume,
+               TransferFunction({{-2.0, glm::vec3(1.0f), 0.0f}, {2.0, glm::vec3(1.0f), 0.6f}}));
     const auto background = [&] {
         SceneRenderer empty(options(GetParam(), kSmallTexture));
         empty.setVolume(volume);
@@ -137,11 +139,11 @@ TEST(GpuMemoryCheck, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStays)
     const Volume small = makeWavyField(false); // 43,200 voxels: about 0.0002 GB
     SceneRenderer::Options o;
     o.memoryBudgetBytes = 2'000'000;
-    SceneRenderer scene(o);
-    scene.setVolume(small);
+    SceneRenderer renderer(o);
+    renderer.setVolume(small);
     const Volume large = makeFloatField({128, 128, 64}, [](glm::vec3 p) { return p.x; });
     try {
-        scene.setVolume(large);
+        renderer.setVolume(large);
         ADD_FAILURE() << "a 1M-voxel float volume fits no 2 MB budget";
     } catch (const GlError& e) {
         const std::string message = e.what();
@@ -155,7 +157,8 @@ TEST(GpuMemoryCheck, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStays)
                   std::string::npos)
             << message;
     }
-    expectSame(extract(scene, 0.2), extractIsosurfaceCpu(small, 0.2f), "previous volume");
+    expectSame(extractAt(renderer, 0.2), extractIsosurfaceCpu(small, StoredValue(0.2f)),
+               "previous volume");
     EXPECT_TRUE(gpu::availableGpuMemory().has_value()) << "llvmpipe reports system memory";
 }
 

@@ -8,6 +8,7 @@
 #include "gpu/scene_renderer.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <epoxy/gl.h>
@@ -20,7 +21,7 @@
 namespace isoview::test {
 namespace {
 
-using gpu::SceneParams;
+using gpu::FrameParams;
 using gpu::SceneRenderer;
 
 using Frame = RgbaFrame;
@@ -29,20 +30,29 @@ constexpr int kSize = 96;
 
 // 48^3 voxels seen along -z, 2 pixels per voxel, the view's centre a quarter voxel off the
 // volume's so that voxel centres fall on pixel centres: index i on column 2 i, j on row 2 j.
-SceneParams frontView()
+FrameParams frontView()
 {
     const glm::vec3 centre(23.75f, 23.75f, 23.5f);
-    SceneParams p;
+    FrameParams p;
     p.view = glm::lookAt(centre + glm::vec3(0.0f, 0.0f, 100.0f), centre, {0.0f, 1.0f, 0.0f});
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, 1.0f, 200.0f);
-    p.mode = RenderMode::Volume; // without a transfer function: the background alone
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
-    p.orientationMarker = false;
     p.viewportSize = {kSize, kSize};
     return p;
 }
 
-Frame render(SceneRenderer& renderer, const SceneParams& params)
+// The volume cropped to box, without a transfer function: the background alone (no surface,
+// no marker).
+Scene croppedScene(const VoxelBox& box)
+{
+    Scene scene = noSurfaceScene();
+    scene.renderMode = RenderMode::Volume;
+    scene.orientationMarker = false;
+    scene.crop = box;
+    return scene;
+}
+
+Frame render(SceneRenderer& renderer, const FrameParams& params)
 {
     return renderFrame(renderer, params, {kSize, kSize});
 }
@@ -72,8 +82,8 @@ TEST_F(CropBoxOutlineTest, EdgesAndHandlesLandWhereTheBoxProjects)
 {
     SceneRenderer renderer;
     renderer.setVolume(makeSphere({48, 48, 48}, glm::vec3(23.5f), 10.0f));
-    renderer.setCrop({{8, 10, 0}, {39, 37, 47}});
-    SceneParams p = frontView();
+    renderer.setScene(croppedScene({{8, 10, 0}, {39, 37, 47}}));
+    FrameParams p = frontView();
 
     EXPECT_EQ(countColour(render(renderer, p), kEdge), 0u) << "drawn while not asked for";
 
@@ -109,7 +119,7 @@ TEST_F(CropBoxOutlineTest, EdgesAndHandlesLandWhereTheBoxProjects)
     EXPECT_LE(highlighted, 144u); // at most 12 x 12
 
     // A new crop moves the outline.
-    renderer.setCrop({{20, 10, 0}, {39, 37, 47}});
+    renderer.setScene(croppedScene({{20, 10, 0}, {39, 37, 47}}));
     const Frame moved = render(renderer, p);
     EXPECT_TRUE(near(moved.at(40, 30), kEdge));
     EXPECT_EQ(moved.at(16, 30), glm::ivec3(0));

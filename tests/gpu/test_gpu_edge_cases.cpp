@@ -24,9 +24,9 @@ protected:
     {
         GpuExtractor extractor(limitToGl33());
         extractor.setVolume(volume);
-        extractor->extract(iso);
+        extractor->extract(StoredValue(iso));
         IsoMesh gpu = extractor->capture();
-        const MeshComparison c = compareMeshes(gpu, extractIsosurfaceCpu(volume, iso));
+        const MeshComparison c = compareMeshes(gpu, extractIsosurfaceCpu(volume, StoredValue(iso)));
         EXPECT_EQ(c.trianglesA, c.trianglesB) << c.describe();
         EXPECT_EQ(c.verticesA, c.verticesB) << c.describe();
         EXPECT_EQ(c.unmatchedTriangles, 0u) << c.describe();
@@ -59,7 +59,7 @@ TEST_P(GpuEdgeCaseTest, VolumesWithoutCellsGiveNothingAndNoError)
         GpuExtractor extractor = makeExtractor();
         const Volume v = makeRandomVolume(dims, ScalarType::UInt8, 3);
         ASSERT_NO_THROW(extractor.setVolume(v));
-        extractor->extract(100.0f);
+        extractor->extract(StoredValue(100.0f));
         EXPECT_EQ(extractor->vertexCount(), 0u);
         EXPECT_EQ(extractor->capture().triangleCount(), 0u);
         extractor->draw({}); // must be harmless
@@ -72,12 +72,12 @@ TEST_P(GpuEdgeCaseTest, ConstantVolumeAndIsovaluesOutsideTheData)
     extractor.setVolume(makeTypedVolume<std::int16_t>(
         {9, 8, 7}, [](auto, auto, auto) { return std::int16_t(42); }));
     for (float iso : {41.0f, 42.0f, 43.0f}) {
-        extractor->extract(iso);
+        extractor->extract(StoredValue(iso));
         EXPECT_EQ(extractor->vertexCount(), 0u) << iso;
     }
     extractor.setVolume(makeRandomVolume({10, 10, 10}, ScalarType::UInt8, 4));
     for (float iso : {-5.0f, 0.0f, 256.0f, 1e9f}) {
-        extractor->extract(iso);
+        extractor->extract(StoredValue(iso));
         EXPECT_EQ(extractor->vertexCount(), 0u) << iso;
     }
 }
@@ -129,7 +129,7 @@ TEST_P(GpuEdgeCaseTest, NonFiniteVoxelsFollowTheInsideRule)
     // Islands and cavities add surface: more triangles than the plain sphere.
     GpuExtractor plain = makeExtractor();
     plain.setVolume(sphere);
-    plain->extract(0.0f);
+    plain->extract(StoredValue(0.0f));
     EXPECT_GT(mesh.triangleCount(), plain->vertexCount() / 3 + 4 * 8);
     // A block of +Inf only, the rest outside, is found (block ranges must not skip it).
     const Volume lone = makeFloatField(
@@ -153,7 +153,7 @@ TEST_P(GpuEdgeCaseTest, VolumeBeyondTextureLimitIsAClearErrorAndKeepsThePrevious
         EXPECT_NE(message.find("GL_MAX_TEXTURE_SIZE"), std::string::npos) << message;
         EXPECT_NE(message.find(std::to_string(limit)), std::string::npos) << message;
     }
-    extractor->extract(0.0f);
+    extractor->extract(StoredValue(0.0f));
     EXPECT_GT(extractor->vertexCount(), 0u) << "the previous volume must stay usable";
 }
 
@@ -167,7 +167,7 @@ std::vector<std::uint8_t> renderSphere(bool limitToGl33)
 {
     GpuExtractor extractor(limitToGl33);
     extractor.setVolume(makeSphere({32, 32, 32}, glm::vec3(15.5f), 12.0f));
-    extractor->extract(0.0f);
+    extractor->extract(StoredValue(0.0f));
     gpu::OffscreenTarget target(64, 64);
     target.bind();
     glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
@@ -213,13 +213,13 @@ TEST_F(GpuDrawTest, PolledVertexCountIsNeverStale)
     for (bool gl33 : {false, true}) {
         GpuExtractor extractor(gl33);
         extractor.setVolume(makeSphere({40, 40, 40}, glm::vec3(19.5f), 15.0f));
-        extractor->extract(0.0f);
+        extractor->extract(StoredValue(0.0f));
         gpu::finishGpuWork();
         const std::optional<std::uint32_t> first = extractor->pollVertexCount();
         ASSERT_TRUE(first.has_value());
         EXPECT_EQ(*first, extractor->vertexCount());
 
-        extractor->extract(5.0f); // a smaller sphere: fewer vertices
+        extractor->extract(StoredValue(5.0f)); // a smaller sphere: fewer vertices
         const std::optional<std::uint32_t> early = extractor->pollVertexCount();
         if (early) {
             EXPECT_NE(*early, *first) << "a count of the previous isovalue";

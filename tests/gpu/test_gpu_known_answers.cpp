@@ -17,7 +17,7 @@ protected:
     {
         GpuExtractor extractor(limitToGl33());
         extractor.setVolume(volume);
-        extractor->extract(iso);
+        extractor->extract(StoredValue(iso));
         return extractor->capture();
     }
 };

@@ -18,6 +18,7 @@
 #include "support/gl_test_context.h"
 #include "support/gpu_extractor.h"
 #include "support/mesh_compare.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <gtest/gtest.h>
@@ -87,13 +88,6 @@ Volume largeVolume()
         kLargeDims, [](auto i, auto j, auto k) { return std::uint8_t((i ^ j) + 3 * k); });
 }
 
-IsoMesh extract(SceneRenderer& scene, double iso)
-{
-    scene.setIsovalue(iso);
-    scene.extractSurface();
-    return scene.capture();
-}
-
 void expectSameMesh(const IsoMesh& gpu, const IsoMesh& cpu)
 {
     const MeshComparison c = compareMeshes(gpu, cpu);
@@ -115,9 +109,9 @@ std::string failedUploadMessage(std::uint64_t headroom)
     const Volume large = largeVolume(); // made before the limit: only the upload may fail
     SceneRenderer::Options options;
     options.memoryBudgetBytes = std::uint64_t(1) << 50; // the check before the upload passes
-    SceneRenderer scene(options);
-    scene.setVolume(small);
-    const IsoMesh before = extract(scene, 100.5);
+    SceneRenderer renderer(options);
+    renderer.setVolume(small);
+    const IsoMesh before = extractAt(renderer, 100.5);
     const gpu::GlObjectCounts objects = gpu::liveGlObjects();
 
     std::string message;
@@ -125,7 +119,7 @@ std::string failedUploadMessage(std::uint64_t headroom)
         const AddressSpaceLimit limit(headroom);
         EXPECT_TRUE(limit.set()) << "setrlimit(RLIMIT_AS) failed";
         try {
-            scene.setVolume(large);
+            renderer.setVolume(large);
             ADD_FAILURE() << "the upload should have run out of memory";
         } catch (const GlError& e) {
             message = e.what();
@@ -134,14 +128,14 @@ std::string failedUploadMessage(std::uint64_t headroom)
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
     EXPECT_EQ(gpu::liveGlObjects(), objects)
         << "before: " << objects.describe() << "\nafter: " << gpu::liveGlObjects().describe();
-    EXPECT_TRUE(scene.hasVolume());
-    EXPECT_EQ(scene.renderedIsovalue(), 100.5) << "the surface on screen stays";
-    const IsoMesh after = extract(scene, 100.5);
+    EXPECT_TRUE(renderer.hasVolume());
+    EXPECT_EQ(renderer.renderedIsovalue(), 100.5) << "the surface on screen stays";
+    const IsoMesh after = extractAt(renderer, 100.5);
     EXPECT_EQ(after.triangleCount(), before.triangleCount());
-    expectSameMesh(after, extractIsosurfaceCpu(small, 100.5f));
+    expectSameMesh(after, extractIsosurfaceCpu(small, StoredValue(100.5f)));
 
     // The context is healthy: with the memory back, the large volume goes up.
-    EXPECT_NO_THROW(scene.setVolume(large));
+    EXPECT_NO_THROW(renderer.setVolume(large));
     return message;
 }
 
@@ -216,12 +210,12 @@ void expectFrameWithoutRoomForTheMesh(bool limitToGl33)
     gpu.setVolume(volume);
     gpu::OffscreenTarget target(32, 32);
     target.bind();
-    gpu->extract(255.5f); // nothing crosses: the mesh buffers stay empty
+    gpu->extract(StoredValue(255.5f)); // nothing crosses: the mesh buffers stay empty
     gpu->draw({});
     {
         const AddressSpaceLimit limit(8 * kMiB); // llvmpipe needs a few for its own frame
         EXPECT_TRUE(limit.set()) << "setrlimit(RLIMIT_AS) failed";
-        gpu->extract(100.5f);
+        gpu->extract(StoredValue(100.5f));
         EXPECT_NO_THROW(gpu->draw({}));
         EXPECT_NO_THROW(gpu->draw({})) << "a second frame of the same isovalue";
     }
@@ -235,10 +229,10 @@ void expectFrameWithoutRoomForTheMesh(bool limitToGl33)
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
 
     // With the memory back, the next extract is drawn and is the CPU reference's mesh.
-    gpu->extract(100.5f);
+    gpu->extract(StoredValue(100.5f));
     EXPECT_NO_THROW(gpu->draw({}));
     EXPECT_FALSE(gpu->meshError().has_value());
-    const IsoMesh cpu = extractIsosurfaceCpu(volume, 100.5f);
+    const IsoMesh cpu = extractIsosurfaceCpu(volume, StoredValue(100.5f));
     EXPECT_GT(cpu.triangleCount(), 500'000u);
     expectSameMesh(gpu->capture(), cpu);
 }
@@ -274,12 +268,12 @@ TEST_F(GpuOutOfMemoryTest, AFrameWithoutRoomForThePerBlockIndexDrawsNothingSaysW
     gpu.setVolume(volume);
     gpu::OffscreenTarget target(32, 32);
     target.bind();
-    gpu->extract(255.5f); // nothing crosses: no block is active
+    gpu->extract(StoredValue(255.5f)); // nothing crosses: no block is active
     gpu->draw({});
     {
         const AddressSpaceLimit limit(8 * kMiB);
         EXPECT_TRUE(limit.set()) << "setrlimit(RLIMIT_AS) failed";
-        EXPECT_NO_THROW(gpu->extract(127.5f));
+        EXPECT_NO_THROW(gpu->extract(StoredValue(127.5f)));
         EXPECT_EQ(gpu->pollVertexCount(), std::nullopt) << "no count of an earlier isovalue";
         EXPECT_NO_THROW(gpu->draw({}));
     }
@@ -291,12 +285,12 @@ TEST_F(GpuOutOfMemoryTest, AFrameWithoutRoomForThePerBlockIndexDrawsNothingSaysW
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "the error was read, not left pending";
 
     // With the memory back, the counts and the capture run the passes the extract could not.
-    const IsoMesh cpu = extractIsosurfaceCpu(volume, 127.5f);
+    const IsoMesh cpu = extractIsosurfaceCpu(volume, StoredValue(127.5f));
     EXPECT_EQ(cpu.triangleCount(), 8u * 16'000u);
     EXPECT_EQ(gpu->vertexCount(), 3 * cpu.triangleCount());
     expectSameMesh(gpu->capture(), cpu);
     // And the next extract draws.
-    gpu->extract(127.5f);
+    gpu->extract(StoredValue(127.5f));
     EXPECT_NO_THROW(gpu->draw({}));
     EXPECT_FALSE(gpu->meshError().has_value());
     expectSameMesh(gpu->capture(), cpu);

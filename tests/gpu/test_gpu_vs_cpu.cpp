@@ -30,9 +30,9 @@ void expectSameAsCpu(const Volume& volume, float iso, bool limitToGl33, std::siz
 {
     GpuExtractor extractor(limitToGl33);
     extractor.setVolume(volume);
-    extractor->extract(iso);
+    extractor->extract(StoredValue(iso));
     const IsoMesh gpu = extractor->capture();
-    const IsoMesh cpu = extractIsosurfaceCpu(volume, iso);
+    const IsoMesh cpu = extractIsosurfaceCpu(volume, StoredValue(iso));
     const MeshComparison c = compareMeshes(gpu, cpu);
     SCOPED_TRACE("iso " + std::to_string(iso) + ": " + c.describe());
     EXPECT_GE(cpu.triangleCount(), minTriangles) << "the case should exercise real geometry";
@@ -164,9 +164,9 @@ TEST_P(MeshBufferTest, GrowAndShrinkWithTheSurface)
     GpuExtractor extractor(GetParam());
     extractor.setVolume(volume);
     for (float iso : {900.0f, -900.0f, 0.0f, 950.0f}) {
-        extractor->extract(iso);
+        extractor->extract(StoredValue(iso));
         const IsoMesh gpu = extractor->capture();
-        const IsoMesh cpu = extractIsosurfaceCpu(volume, iso);
+        const IsoMesh cpu = extractIsosurfaceCpu(volume, StoredValue(iso));
         const MeshComparison c = compareMeshes(gpu, cpu);
         SCOPED_TRACE("iso " + std::to_string(iso) + ": " + c.describe());
         EXPECT_GT(cpu.triangleCount(), 0u);
@@ -194,9 +194,9 @@ TEST_P(CropTest, CroppedSurfaceIsTheReferenceOfTheCellsInside)
                                          {{40, 0, 28}, {44, 37, 32}}};
     for (const VoxelBox& box : boxes) {
         extractor->setCrop(box);
-        extractor->extract(iso);
+        extractor->extract(StoredValue(iso));
         const IsoMesh gpu = extractor->capture();
-        const IsoMesh cpu = extractIsosurfaceCpu(volume, iso, box);
+        const IsoMesh cpu = extractIsosurfaceCpu(volume, StoredValue(iso), box);
         const MeshComparison c = compareMeshes(gpu, cpu);
         SCOPED_TRACE("box " + std::to_string(box.first.x) + "," + std::to_string(box.first.y) +
                      "," + std::to_string(box.first.z) + " .. " + std::to_string(box.last.x) + "," +
@@ -212,7 +212,7 @@ TEST_P(CropTest, CroppedSurfaceIsTheReferenceOfTheCellsInside)
     }
     // The big boxes do cross the surface: the comparison is not of empty meshes.
     extractor->setCrop(boxes[1]);
-    extractor->extract(iso);
+    extractor->extract(StoredValue(iso));
     EXPECT_GT(extractor->capture().triangleCount(), 100u);
     EXPECT_THROW(extractor->setCrop({{0, 0, 0}, {45, 37, 32}}), Error); // beyond x
     EXPECT_THROW(extractor->setCrop({{5, 0, 0}, {4, 37, 32}}), Error);  // first > last
@@ -232,13 +232,14 @@ TEST_P(CropTest, ClosedAtTheBorderLikeTheReference)
          {VoxelBox{{0, 0, 0}, {44, 37, 32}}, VoxelBox{{3, 5, 7}, {30, 29, 25}},
           VoxelBox{{40, 0, 28}, {44, 37, 32}}}) {
         extractor->setCrop(box);
-        extractor->extract(iso);
-        const IsoMesh gpu = closeAtBorders(extractor->capture(), volume, iso, box);
-        const IsoMesh cpu =
-            closeAtBorders(extractIsosurfaceCpu(volume, iso, box), volume, iso, box);
+        extractor->extract(StoredValue(iso));
+        const IsoMesh gpu = closeAtBorders(extractor->capture(), volume, StoredValue(iso), box);
+        const IsoMesh cpu = closeAtBorders(extractIsosurfaceCpu(volume, StoredValue(iso), box),
+                                           volume, StoredValue(iso), box);
         const MeshComparison c = compareMeshes(gpu, cpu);
         SCOPED_TRACE(c.describe());
-        EXPECT_GT(cpu.triangleCount(), extractIsosurfaceCpu(volume, iso, box).triangleCount());
+        EXPECT_GT(cpu.triangleCount(),
+                  extractIsosurfaceCpu(volume, StoredValue(iso), box).triangleCount());
         EXPECT_EQ(c.trianglesA, c.trianglesB);
         EXPECT_EQ(c.verticesA, c.verticesB);
         EXPECT_EQ(c.unmatchedTriangles, 0u);

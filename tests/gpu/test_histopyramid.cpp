@@ -132,8 +132,8 @@ void expectPyramidMatchesCpu(const Volume& volume, float iso, bool limitToGl33,
     GpuExtractor extractor(limitToGl33);
     extractor.setVolume(volume);
     // An earlier isovalue leaves its blocks behind below the block level; they must not count.
-    if (earlierIso) extractor->extract(*earlierIso);
-    extractor->extract(iso);
+    if (earlierIso) extractor->extract(StoredValue(*earlierIso));
+    extractor->extract(StoredValue(iso));
     const PyramidLayout layout = extractor->pyramidLayout();
     ASSERT_FALSE(layout.empty());
 

@@ -14,6 +14,7 @@
 #include "scene/transfer_function.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
+#include "support/scene_fixtures.h"
 #include "support/shared_data.h"
 #include "test_paths.h"
 
@@ -69,14 +70,13 @@ Volume headSample()
 
 // The fixed camera: from the anterior side (-X), superior (-Y) up, so the patient's left is
 // on the right of the image, 30 degrees of vertical field of view.
-gpu::SceneParams anteriorView(const Volume& volume, RenderMode mode)
+gpu::FrameParams anteriorView(const Volume& volume)
 {
     const glm::vec3 center = glm::vec3(volume.dims() - 1u) * 2.0f * 0.5f;
-    gpu::SceneParams p;
+    gpu::FrameParams p;
     p.view = glm::lookAt(center - glm::vec3(540.0f, 0.0f, 0.0f), center, {0.0f, -1.0f, 0.0f});
     p.projection = glm::perspective(glm::radians(30.0f), 1.0f, 250.0f, 900.0f);
     p.viewportSize = {kSize, kSize};
-    p.mode = mode;
     return p;
 }
 
@@ -96,12 +96,14 @@ QImage toQImage(const RgbaFrame& frame)
 QImage renderHead(const Volume& volume, RenderMode mode, bool withVolume = true)
 {
     gpu::SceneRenderer renderer;
+    Scene scene = oneSurfaceScene(40.0f); // the skin (stored units)
+    scene.renderMode = mode;
     if (withVolume) {
         renderer.setVolume(volume);
-        renderer.setIsovalue(40.0f); // the skin (stored units)
-        renderer.setTransferFunction(defaultTransferFunction(volume));
+        scene.transferFunction = defaultTransferFunction(volume);
     }
-    return toQImage(renderFrame(renderer, anteriorView(volume, mode), {kSize, kSize}));
+    renderer.setScene(scene);
+    return toQImage(renderFrame(renderer, anteriorView(volume), {kSize, kSize}));
 }
 
 int channelDifference(QRgb a, QRgb b)

@@ -77,9 +77,9 @@ TEST_F(PaddingOnGpu, CtRingIsOutsideEverySurfaceOnCpuAndGpu)
     GpuExtractor extractor;
     extractor.setVolume(stack);
     for (const double real : {suggested, histogram.min + 1.0}) {
-        const float iso = float(stack.rescale().toStored(real));
-        const IsoMesh cpu = extractIsosurfaceCpu(stack, iso);
-        extractor->extract(iso);
+        const float iso = stack.rescale().toStored(real).classified();
+        const IsoMesh cpu = extractIsosurfaceCpu(stack, StoredValue(iso));
+        extractor->extract(StoredValue(iso));
         const IsoMesh gpu = extractor->capture();
         ASSERT_GT(cpu.triangleCount(), 0u) << real;
         const MeshComparison m = compareMeshes(gpu, cpu);
@@ -126,8 +126,8 @@ TEST_F(PaddingOnGpu, SyntheticPaddedBlockMakesNoSurfaceOfItsOwn)
     extractor.setVolume(volume);
     // Anywhere in the offered range above the background, the sphere alone.
     for (const float iso : {float(histogram.min) + 0.5f, 500.0f, float(suggested)}) {
-        const IsoMesh cpu = extractIsosurfaceCpu(volume, iso);
-        extractor->extract(iso);
+        const IsoMesh cpu = extractIsosurfaceCpu(volume, StoredValue(iso));
+        extractor->extract(StoredValue(iso));
         const MeshComparison m = compareMeshes(extractor->capture(), cpu);
         EXPECT_EQ(m.unmatchedTriangles, 0u) << iso << ": " << m.describe();
         for (const glm::vec3& p : cpu.positions) {

@@ -13,6 +13,7 @@
 #include "scene/transfer_function.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <epoxy/gl.h>
@@ -29,7 +30,7 @@
 namespace isoview::test {
 namespace {
 
-using gpu::SceneParams;
+using gpu::FrameParams;
 using gpu::SceneRenderer;
 
 // Frames with their alpha: the background's is 255.
@@ -41,15 +42,33 @@ constexpr glm::ivec2 kImageSize{96, 96};
 constexpr glm::vec3 kCenter{23.5f};
 constexpr float kPixelsPerVoxel = 2.0f;
 
-SceneParams frontView(RenderMode mode)
+FrameParams frontView()
 {
-    SceneParams p;
+    FrameParams p;
     p.view = glm::lookAt(kCenter + glm::vec3(0.0f, 0.0f, 100.0f), kCenter, {0.0f, 1.0f, 0.0f});
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, 1.0f, 200.0f);
-    p.mode = mode;
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
-    p.orientationMarker = false;
     return p;
+}
+
+// What frontView() is shown with: one surface at isovalue, drawn in mode with the transfer
+// function, without the orientation marker.
+Scene frontScene(double isovalue, RenderMode mode, const TransferFunction& tf = {})
+{
+    Scene scene = oneSurfaceScene(isovalue);
+    scene.renderMode = mode;
+    scene.transferFunction = tf;
+    scene.orientationMarker = false;
+    return scene;
+}
+
+// The frame of scene drawn in mode.
+RgbaFrame renderMode(SceneRenderer& renderer, Scene scene, RenderMode mode,
+                     const FrameParams& params, glm::ivec2 size)
+{
+    scene.renderMode = mode;
+    renderer.setScene(scene);
+    return renderFrame(renderer, params, size);
 }
 
 // A transfer function whose opacity switches on at `threshold`: transparent below, opaque white
@@ -108,16 +127,15 @@ TEST_F(SceneRendererTest, EveryProgramRunsForEverySamplerType)
         SCOPED_TRACE(scalarTypeName(volume.type()));
         ASSERT_NO_THROW(renderer.setVolume(volume));
         const ValueRange range = volume.storedRange();
-        renderer.setIsovalue(float((range.min + range.max) * 0.5));
-        renderer.setTransferFunction(opaqueAbove((range.min + range.max) * 0.5));
+        Scene scene = oneSurfaceScene(float((range.min + range.max) * 0.5));
+        scene.transferFunction = opaqueAbove((range.min + range.max) * 0.5);
         for (RenderMode mode :
              {RenderMode::Surface, RenderMode::Volume, RenderMode::SurfaceAndVolume}) {
-            SceneParams p;
+            FrameParams p;
             p.view = glm::lookAt(glm::vec3(40.0f, 30.0f, 50.0f), glm::vec3(10.0f), {0, 1, 0});
             p.projection = glm::perspective(0.6f, 1.0f, 1.0f, 200.0f);
-            p.mode = mode;
             p.volumeResolutionScale = mode == RenderMode::Volume ? 0.5f : 1.0f;
-            renderFrame(renderer, p, {32, 32});
+            renderMode(renderer, scene, mode, p, {32, 32});
         }
         EXPECT_NO_THROW(gpu::throwOnGlError("rendering every mode"));
     }
@@ -128,13 +146,12 @@ TEST_F(SceneRendererTest, OpaqueVolumeSilhouetteIsTheIsosurfaceSilhouette)
     constexpr float radius = 16.0f;
     SceneRenderer renderer;
     renderer.setVolume(makeSphere({48, 48, 48}, kCenter, radius));
-    renderer.setIsovalue(0.0f);
-    renderer.setTransferFunction(opaqueAbove(0.0));
+    const Scene scene = frontScene(0.0f, RenderMode::Surface, opaqueAbove(0.0));
 
-    const Image surface = renderFrame(renderer, frontView(RenderMode::Surface), kImageSize);
-    SceneParams volumeParams = frontView(RenderMode::Volume);
+    const Image surface = renderMode(renderer, scene, RenderMode::Surface, frontView(), kImageSize);
+    FrameParams volumeParams = frontView();
     volumeParams.volumeShading = false; // white where opaque: the mask is the alpha
-    const Image volume = renderFrame(renderer, volumeParams, kImageSize);
+    const Image volume = renderMode(renderer, scene, RenderMode::Volume, volumeParams, kImageSize);
 
     std::size_t surfacePixels = 0;
     std::size_t volumePixels = 0;
@@ -181,9 +198,8 @@ TEST_F(SceneRendererTest, SurfaceHidesTheVolumeBehindItButNotTheVolumeInFront)
     const auto renderBoth = [](bool backHalf, RenderMode mode) {
         SceneRenderer renderer;
         renderer.setVolume(ballInShell(backHalf));
-        renderer.setIsovalue(5.0f);
-        renderer.setTransferFunction(translucentRedBelow(-12.0, 0.2f));
-        return renderFrame(renderer, frontView(mode), kImageSize);
+        renderer.setScene(frontScene(5.0f, mode, translucentRedBelow(-12.0, 0.2f)));
+        return renderFrame(renderer, frontView(), kImageSize);
     };
     const Image full = renderBoth(true, RenderMode::SurfaceAndVolume);
     const Image frontOnly = renderBoth(false, RenderMode::SurfaceAndVolume);
@@ -222,9 +238,9 @@ TEST_F(SceneRendererTest, HalvingTheStepKeepsTheImage)
 {
     SceneRenderer renderer;
     renderer.setVolume(ballInShell(true));
-    renderer.setIsovalue(5.0f);
-    renderer.setTransferFunction(translucentRedBelow(-12.0, 0.15f));
-    SceneParams p = frontView(RenderMode::Volume);
+    Scene scene = frontScene(5.0f, RenderMode::Volume, translucentRedBelow(-12.0, 0.15f));
+    renderer.setScene(scene);
+    FrameParams p = frontView();
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.3f);
     for (bool shading : {false, true}) {
         SCOPED_TRACE(shading ? "shaded" : "unshaded");
@@ -249,7 +265,8 @@ TEST_F(SceneRendererTest, HalvingTheStepKeepsTheImage)
     }
 
     // An opaque volume stops the rays at once, whatever the step.
-    renderer.setTransferFunction(opaqueAbove(5.0));
+    scene.transferFunction = opaqueAbove(5.0);
+    renderer.setScene(scene);
     p.volumeStepVoxels = 1.0f;
     const Image opaqueCoarse = renderFrame(renderer, p, kImageSize);
     p.volumeStepVoxels = 0.25f;
@@ -261,9 +278,8 @@ TEST_F(SceneRendererTest, ReducedResolutionIsUpscaledNotCropped)
 {
     SceneRenderer renderer;
     renderer.setVolume(makeSphere({48, 48, 48}, kCenter, 16.0f));
-    renderer.setIsovalue(0.0f);
-    renderer.setTransferFunction(opaqueAbove(0.0));
-    SceneParams p = frontView(RenderMode::Volume);
+    renderer.setScene(frontScene(0.0f, RenderMode::Volume, opaqueAbove(0.0)));
+    FrameParams p = frontView();
     const Image full = renderFrame(renderer, p, kImageSize);
     p.volumeResolutionScale = 0.5f;
     const Image half = renderFrame(renderer, p, kImageSize);
@@ -281,7 +297,7 @@ TEST_F(SceneRendererTest, ReducedResolutionIsUpscaledNotCropped)
 
 TEST(OrientationMarkerLayout, IdentityViewPutsXRightYUpZTowardTheEye)
 {
-    SceneParams p;
+    FrameParams p;
     p.viewportSize = {400, 300};
     const OrientationMarkerLayout layout = orientationMarkerLayout(p.view, p.viewportSize);
     ASSERT_GT(layout.radius, 10.0f);
@@ -309,9 +325,11 @@ TEST(OrientationMarkerLayout, IdentityViewPutsXRightYUpZTowardTheEye)
 TEST_F(SceneRendererTest, MarkerIsDrawnWhereItsLayoutSays)
 {
     SceneRenderer renderer; // no volume: background and marker only
-    SceneParams p = frontView(RenderMode::Surface);
+    Scene scene = noSurfaceScene();
+    scene.orientationMarker = true;
+    renderer.setScene(scene);
+    FrameParams p = frontView();
     p.view = glm::mat4(1.0f);
-    p.orientationMarker = true;
     const glm::ivec2 size(320, 240);
     p.viewportSize = size;
     const OrientationMarkerLayout layout = orientationMarkerLayout(p.view, p.viewportSize);
@@ -335,17 +353,18 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     const Volume sphere = makeSphere({32, 32, 32}, glm::vec3(15.5f), 10.0f);
     renderer.setVolume(sphere);
     EXPECT_FALSE(renderer.renderedIsovalue());
-    renderer.setIsovalue(-1.0f);
-    renderer.setIsovalue(1.0f);
-    renderer.setIsovalue(2.0f);
-    EXPECT_FALSE(renderer.renderedIsovalue()) << "setIsovalue only records the value";
-    SceneParams p = frontView(RenderMode::Surface);
+    Scene scene = frontScene(-1.0f, RenderMode::Surface);
+    renderer.setScene(scene);
+    showIsovalue(renderer, scene, 1.0f);
+    showIsovalue(renderer, scene, 2.0f);
+    EXPECT_FALSE(renderer.renderedIsovalue()) << "setScene only records the value";
+    FrameParams p = frontView();
     renderFrame(renderer, p, {32, 32});
     ASSERT_TRUE(renderer.renderedIsovalue());
     EXPECT_EQ(*renderer.renderedIsovalue(), 2.0f);
     // The surface on the GPU is the one of the newest value, not of an earlier one.
-    EXPECT_EQ(renderer.capture().triangleCount(),
-              extractIsosurfaceCpu(sphere, 2.0f).triangleCount());
+    EXPECT_EQ(captureLive(renderer, scene).triangleCount(),
+              extractIsosurfaceCpu(sphere, StoredValue(2.0f)).triangleCount());
     gpu::finishGpuWork();
     const FrameGpuTimes first = renderer.lastGpuTimes();
     ASSERT_TRUE(first.extractMs) << "a finished frame's times are collected without another frame";
@@ -361,7 +380,7 @@ TEST_F(SceneRendererTest, SeveralIsovaluesBeforeOneFrameExtractOnce)
     EXPECT_EQ(*renderer.renderedIsovalue(), 2.0f);
 
     // The same value again is no change either; a new volume forgets the isovalue.
-    renderer.setIsovalue(2.0f);
+    showIsovalue(renderer, scene, 2.0f);
     gpu::finishGpuWork();
     renderFrame(renderer, p, {32, 32});
     gpu::finishGpuWork();
@@ -387,14 +406,15 @@ TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWh
         taken = use.volumeTextureBytes + use.pyramidBytes;
     }
     const std::uint64_t meshAllowance = 400'000;
-    const IsoMesh large = extractIsosurfaceCpu(sphere, largeIso);
+    const IsoMesh large = extractIsosurfaceCpu(sphere, StoredValue(largeIso));
     ASSERT_GT(large.vertexCount() * 32 + large.indices.size() * 4, meshAllowance)
         << "the large surface must not fit";
     SceneRenderer::Options options;
     options.memoryBudgetBytes = taken + meshAllowance;
     SceneRenderer renderer(options);
     renderer.setVolume(sphere);
-    SceneParams p = frontView(RenderMode::Surface);
+    Scene scene = frontScene(smallIso, RenderMode::Surface);
+    FrameParams p = frontView();
     p.view = glm::lookAt(glm::vec3(31.5f, 31.5f, 150.0f), glm::vec3(31.5f), {0.0f, 1.0f, 0.0f});
     p.projection = glm::ortho(-32.0f, 32.0f, -32.0f, 32.0f, 1.0f, 300.0f);
     const auto litPixels = [](const Image& image) {
@@ -405,11 +425,11 @@ TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWh
         return lit;
     };
 
-    renderer.setIsovalue(smallIso);
+    showIsovalue(renderer, scene, smallIso);
     EXPECT_GT(litPixels(renderFrame(renderer, p, kImageSize)), 0u);
     EXPECT_FALSE(renderer.surfaceError());
 
-    renderer.setIsovalue(largeIso);
+    showIsovalue(renderer, scene, largeIso);
     Image image;
     EXPECT_NO_THROW(image = renderFrame(renderer, p, kImageSize));
     EXPECT_EQ(litPixels(image), 0u) << "no part of a surface that does not fit is drawn";
@@ -422,32 +442,33 @@ TEST_F(SceneRendererTest, ASurfaceBeyondWhatTheBudgetLeavesDrawsNothingAndSaysWh
               std::string::npos)
         << *renderer.surfaceError();
 
-    renderer.setIsovalue(smallIso);
+    showIsovalue(renderer, scene, smallIso);
     EXPECT_GT(litPixels(renderFrame(renderer, p, kImageSize)), 0u);
     EXPECT_FALSE(renderer.surfaceError());
-    EXPECT_EQ(renderer.capture().triangleCount(),
-              extractIsosurfaceCpu(sphere, smallIso).triangleCount());
+    EXPECT_EQ(captureLive(renderer, scene).triangleCount(),
+              extractIsosurfaceCpu(sphere, StoredValue(smallIso)).triangleCount());
 }
 
 TEST_F(SceneRendererTest, OddSizedFramebufferIsFilledEdgeToEdge)
 {
     SceneRenderer renderer;
     renderer.setVolume(makeSphere({48, 48, 48}, kCenter, 16.0f));
-    renderer.setIsovalue(0.0f);
+    Scene scene = frontScene(0.0f, RenderMode::Surface);
+    scene.orientationMarker = true;
+    renderer.setScene(scene);
     const glm::ivec2 size(257, 131);
     gpu::OffscreenTarget target(size.x, size.y);
     target.bind();
     glClearColor(1.0f, 0.0f, 1.0f, 1.0f); // magenta: anything left of it was never drawn
     glClear(GL_COLOR_BUFFER_BIT);
     glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
-    SceneParams p = frontView(RenderMode::Surface);
+    FrameParams p = frontView();
     p.projection =
         glm::ortho(-24.0f * 257.0f / 131.0f, 24.0f * 257.0f / 131.0f, -24.0f, 24.0f, 1.0f, 200.0f);
     p.backgroundTop = {0.2f, 0.4f, 0.6f};
     p.backgroundBottom = {0.0f, 0.1f, 0.2f};
     p.viewportSize = size;
     p.targetFramebuffer = framebufferOf(target);
-    p.orientationMarker = true;
     renderer.render(p);
     const Image image{size.x, size.y, target.readPixels()};
 
@@ -479,8 +500,9 @@ TEST_F(SceneRendererTest, HostGlStateIsRestored)
 {
     SceneRenderer renderer;
     renderer.setVolume(makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f));
-    renderer.setIsovalue(0.0f);
-    renderer.setTransferFunction(opaqueAbove(-2.0));
+    Scene scene = frontScene(0.0f, RenderMode::SurfaceAndVolume, opaqueAbove(-2.0));
+    scene.orientationMarker = true;
+    renderer.setScene(scene);
     gpu::OffscreenTarget target(64, 48);
     const GLuint fbo = framebufferOf(target);
 
@@ -494,10 +516,9 @@ TEST_F(SceneRendererTest, HostGlStateIsRestored)
     glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
     glActiveTexture(GL_TEXTURE3);
 
-    SceneParams p = frontView(RenderMode::SurfaceAndVolume);
+    FrameParams p = frontView();
     p.viewportSize = {64, 48};
     p.targetFramebuffer = fbo;
-    p.orientationMarker = true;
     p.volumeResolutionScale = 0.5f;
     renderer.render(p);
 
@@ -544,7 +565,11 @@ TEST_F(SceneRendererTest, VolumeWithoutTransferFunctionShowsOnlyTheBackground)
 {
     SceneRenderer renderer;
     renderer.setVolume(makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f));
-    const Image image = renderFrame(renderer, frontView(RenderMode::Volume), {40, 40});
+    Scene scene = noSurfaceScene();
+    scene.renderMode = RenderMode::Volume;
+    scene.orientationMarker = false;
+    renderer.setScene(scene);
+    const Image image = renderFrame(renderer, frontView(), {40, 40});
     for (int y = 0; y < 40; ++y)
         for (int x = 0; x < 40; ++x)
             ASSERT_EQ(image.pixel(x, y), glm::ivec4(0, 0, 0, 255));

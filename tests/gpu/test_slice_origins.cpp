@@ -98,7 +98,7 @@ TEST_P(SliceOriginsTest, SurfaceIsThePhysicalSphere)
 {
     const StackCase& c = GetParam();
     const Volume volume = sampleSphere(c.dims, c.geometry);
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     ASSERT_GT(mesh.triangleCount(), 1000u);
     const std::vector<glm::dvec3> positions = physicalPositions(mesh, c.geometry);
 
@@ -131,11 +131,11 @@ TEST_P(SliceOriginsTest, GpuMatchesCpuOnBothPaths)
 {
     const StackCase& c = GetParam();
     const Volume volume = sampleSphere(c.dims, c.geometry);
-    const IsoMesh cpu = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh cpu = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     for (bool gl33 : {false, true}) {
         GpuExtractor extractor(gl33);
         extractor.setVolume(volume);
-        extractor->extract(0.0f);
+        extractor->extract(StoredValue(0.0f));
         const MeshComparison m = compareMeshes(extractor->capture(), cpu);
         EXPECT_EQ(m.unmatchedTriangles, 0u) << m.describe();
         EXPECT_EQ(m.verticesA, m.verticesB) << m.describe();
@@ -148,7 +148,7 @@ TEST_P(SliceOriginsTest, PlyPlacesVerticesAtTheirSlicePositions)
 {
     const StackCase& c = GetParam();
     const Volume volume = sampleSphere(c.dims, c.geometry);
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const std::filesystem::path path =
         std::filesystem::temp_directory_path() / (std::string("isoview_stack_") + c.name + ".ply");
     writePly(path, mesh, c.geometry);
@@ -176,7 +176,7 @@ std::vector<bool> silhouette(const Volume& volume, DrawnBy drawnBy = DrawnBy::Ex
 {
     GpuExtractor extractor;
     extractor.setVolume(volume);
-    extractor->extract(0.0f);
+    extractor->extract(StoredValue(0.0f));
     gpu::StoredSurfaceProgram storedProgram(extractor->capabilities());
     gpu::StoredSurfaceMesh stored;
     if (drawnBy == DrawnBy::StoredLayer) {

@@ -8,6 +8,7 @@
 #include "gpu/scene_renderer.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <epoxy/gl.h>
@@ -22,7 +23,7 @@
 namespace isoview::test {
 namespace {
 
-using gpu::SceneParams;
+using gpu::FrameParams;
 using gpu::SceneRenderer;
 
 // 48^3 voxels seen along -z through an orthographic camera that maps 48 units onto 96 pixels:
@@ -30,16 +31,26 @@ using gpu::SceneRenderer;
 constexpr int kSize = 96;
 constexpr glm::uvec3 kDims{48, 48, 48};
 
-SceneParams frontView()
+FrameParams frontView()
 {
     const glm::vec3 center(23.5f);
-    SceneParams p;
+    FrameParams p;
     p.view = glm::lookAt(center + glm::vec3(0.0f, 0.0f, 100.0f), center, {0.0f, 1.0f, 0.0f});
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, 1.0f, 200.0f);
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f, 0.0f, 1.0f); // blue: no plane there
-    p.orientationMarker = false;
     p.viewportSize = {kSize, kSize};
     return p;
+}
+
+// A scene of planes alone: no surface, no marker, the planes through index (voxels) shown
+// in 3D or not, with the default window.
+Scene planesScene(glm::uvec3 index, bool show)
+{
+    Scene scene = noSurfaceScene();
+    scene.orientationMarker = false;
+    scene.slices.crosshair = glm::dvec3(index);
+    scene.slices.planesIn3D = show;
+    return scene;
 }
 
 // Stored value = i; real = 2 i - 100 (a rescale, so the window must go through it).
@@ -50,9 +61,10 @@ Volume rampAlongI()
         ValueRescale{2.0, -100.0});
 }
 
-RgbaFrame render(SceneRenderer& renderer, const SceneParams& params)
+RgbaFrame render(SceneRenderer& renderer, const Scene& scene)
 {
-    return renderFrame(renderer, params, {kSize, kSize});
+    renderer.setScene(scene);
+    return renderFrame(renderer, frontView(), {kSize, kSize});
 }
 
 class SlicePlanesTest : public GlTest {};
@@ -61,12 +73,11 @@ TEST_F(SlicePlanesTest, PlaneShowsItsVoxelsThroughTheWindow)
 {
     SceneRenderer renderer;
     renderer.setVolume(rampAlongI());
-    SceneParams p = frontView();
-    p.slicePlanes.show = true;
-    p.slicePlanes.index = {0, 0, 30};   // the i and j planes edge-on at the image's edges
-    p.slicePlanes.windowCenter = -40.0; // real -80 .. 0: stored 10 .. 50, clamped above i = 50
-    p.slicePlanes.windowWidth = 80.0;
-    const RgbaFrame image = render(renderer, p);
+    // The i and j planes edge-on at the image's edges.
+    Scene scene = planesScene({0, 0, 30}, true);
+    // Real -80 .. 0: stored 10 .. 50, clamped above i = 50.
+    scene.slices.window = {.center = -40.0, .width = 80.0};
+    const RgbaFrame image = render(renderer, scene);
 
     int checked = 0;
     for (int y = 8; y < kSize - 8; y += 11) {
@@ -88,9 +99,7 @@ TEST_F(SlicePlanesTest, PlanesAreOffUnlessShown)
 {
     SceneRenderer renderer;
     renderer.setVolume(rampAlongI());
-    SceneParams p = frontView();
-    p.slicePlanes.index = {0, 0, 30};
-    const RgbaFrame image = render(renderer, p);
+    const RgbaFrame image = render(renderer, planesScene({0, 0, 30}, false));
     EXPECT_EQ(image.pixel(kSize / 2, kSize / 2), glm::ivec4(0, 0, 255, 255));
 }
 
@@ -99,17 +108,15 @@ TEST_F(SlicePlanesTest, PlaneAndSurfaceHideEachOtherByDepth)
     // A red sphere of radius 12 around the centre, seen from +z: its near pole is at z = 35.5.
     SceneRenderer renderer;
     renderer.setVolume(makeSphere(kDims, glm::vec3(23.5f), 12.0f));
-    renderer.setIsovalue(0.0);
-    SceneParams p = frontView();
-    p.surfaceColor = glm::vec3(1.0f, 0.0f, 0.0f);
-    p.slicePlanes.show = true;
-    p.slicePlanes.windowCenter = 0.0;
-    p.slicePlanes.windowWidth = 100.0;
-    p.slicePlanes.index = {0, 0, 20}; // behind the near pole: the surface shows
-    const glm::ivec4 surface = render(renderer, p).pixel(kSize / 2, kSize / 2);
+    Scene scene = oneSurfaceScene(0.0, glm::vec3(1.0f, 0.0f, 0.0f));
+    scene.orientationMarker = false;
+    scene.slices.planesIn3D = true;
+    scene.slices.window = {.center = 0.0, .width = 100.0};
+    scene.slices.crosshair = {0, 0, 20}; // behind the near pole: the surface shows
+    const glm::ivec4 surface = render(renderer, scene).pixel(kSize / 2, kSize / 2);
     EXPECT_GT(surface.r, surface.g + 20) << "the surface in front of the plane";
-    p.slicePlanes.index = {0, 0, 40}; // in front of the sphere: the plane covers it
-    const glm::ivec4 plane = render(renderer, p).pixel(kSize / 2, kSize / 2);
+    scene.slices.crosshair = {0, 0, 40}; // in front of the sphere: the plane covers it
+    const glm::ivec4 plane = render(renderer, scene).pixel(kSize / 2, kSize / 2);
     EXPECT_EQ(plane.r, plane.g) << "the plane (grey) in front of the surface";
     EXPECT_EQ(plane.g, plane.b);
 }
@@ -131,10 +138,9 @@ TEST_F(SlicePlanesTest, HostGlStateIsRestored)
     gpu::VertexArray vao = gpu::VertexArray::create();
     glBindVertexArray(vao.id());
 
-    SceneParams p = frontView();
+    renderer.setScene(planesScene({10, 20, 30}, true));
+    FrameParams p = frontView();
     p.targetFramebuffer = fbo;
-    p.slicePlanes.show = true;
-    p.slicePlanes.index = {10, 20, 30};
     renderer.render(p);
 
     GLint i = 0;
@@ -180,10 +186,7 @@ TEST_F(SlicePlanesTest, EveryGlObjectIsFreedWithTheRenderer)
     {
         SceneRenderer renderer;
         renderer.setVolume(rampAlongI());
-        SceneParams p = frontView();
-        p.slicePlanes.show = true;
-        p.slicePlanes.index = {10, 20, 30};
-        render(renderer, p);
+        render(renderer, planesScene({10, 20, 30}, true));
         EXPECT_NE(gpu::liveGlObjects(), before);
     }
     EXPECT_EQ(gpu::liveGlObjects(), before) << gpu::liveGlObjects().describe();

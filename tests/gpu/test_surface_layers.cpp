@@ -1,4 +1,4 @@
-// Several surfaces in one scene (SceneRenderer::setSurfaces): every layer's mesh is the CPU
+// Several surfaces in one scene (SceneRenderer::setScene): every layer's mesh is the CPU
 // reference's at its isovalue while the live one is dragged, after a crop and in bricks; the
 // translucent ones are composited by weighted blended transparency with the blend its maths
 // predicts, whatever the order of the layers and whichever is live, and where two translucent
@@ -10,6 +10,7 @@
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
 #include "support/mesh_compare.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <epoxy/gl.h>
@@ -26,9 +27,8 @@
 namespace isoview::test {
 namespace {
 
-using gpu::SceneParams;
+using gpu::FrameParams;
 using gpu::SceneRenderer;
-using gpu::SurfaceLayer;
 
 void expectSame(const IsoMesh& gpu, const IsoMesh& cpu, const std::string& what)
 {
@@ -55,10 +55,11 @@ constexpr std::uint32_t kStored = 1;
 constexpr std::uint32_t kLive = 2;
 constexpr double kStoredIso = 0.2;
 
-std::vector<SurfaceLayer> twoLayers(double liveIso)
+std::vector<Surface> twoLayers(double liveIso)
 {
-    SurfaceLayer stored{.id = kStored, .isovalue = kStoredIso};
-    SurfaceLayer live{.id = kLive, .isovalue = liveIso, .color = {0.2f, 0.4f, 0.9f}};
+    Surface stored{.id = kStored, .name = "Stored", .isovalue = kStoredIso, .color = kBeige};
+    Surface live{
+        .id = kLive, .name = "Live", .isovalue = liveIso, .color = glm::vec3(0.2f, 0.4f, 0.9f)};
     return {stored, live};
 }
 
@@ -71,38 +72,46 @@ TEST_P(SurfaceLayersTest, EachLayerIsTheCpuReferenceWhileTheLiveOneIsDragged)
     const Volume volume = makeWavyField(false);
     for (std::uint32_t maxTexture : {0u, 128u}) {
         SCOPED_TRACE(maxTexture == 0 ? "one brick" : "bricked");
-        SceneRenderer scene(options(limitToGl33(), maxTexture));
-        scene.setVolume(volume);
-        EXPECT_EQ(scene.brickCount(), maxTexture == 0 ? 1u : 5u);
-        scene.setSurfaces(twoLayers(-0.5), kLive);
-        EXPECT_EQ(scene.extractedIsovalue(kStored), std::nullopt);
-        scene.extractSurface();
-        const IsoMesh storedReference = extractIsosurfaceCpu(volume, float(kStoredIso));
-        expectSame(scene.capture(kStored), storedReference, "stored layer");
-        expectSame(scene.capture(kLive), extractIsosurfaceCpu(volume, -0.5f), "live layer");
-        EXPECT_EQ(scene.extractedIsovalue(kStored), kStoredIso);
-        EXPECT_EQ(scene.extractedIsovalue(kLive), -0.5);
-        EXPECT_TRUE(scene.capture(99).indices.empty()) << "an unknown id has no mesh";
+        SceneRenderer renderer(options(limitToGl33(), maxTexture));
+        renderer.setVolume(volume);
+        EXPECT_EQ(renderer.brickCount(), maxTexture == 0 ? 1u : 5u);
+        Scene scene = surfacesScene(twoLayers(-0.5), kLive);
+        renderer.setScene(scene);
+        EXPECT_TRUE(renderer.capture(kStored).mesh.indices.empty()) << "not extracted yet";
+        renderer.extractSurface();
+        const IsoMesh storedReference =
+            extractIsosurfaceCpu(volume, StoredValue(float(kStoredIso)));
+        expectSame(renderer.capture(kStored).mesh, storedReference, "stored layer");
+        expectSame(renderer.capture(kLive).mesh, extractIsosurfaceCpu(volume, StoredValue(-0.5f)),
+                   "live layer");
+        EXPECT_EQ(renderer.capture(kStored).isovalue, kStoredIso);
+        EXPECT_EQ(renderer.capture(kLive).isovalue, -0.5);
+        EXPECT_TRUE(renderer.capture(99).mesh.indices.empty()) << "an unknown id has no mesh";
 
         for (double iso : {-0.3, 0.6, 1.1}) {
-            scene.setIsovalue(iso);
-            scene.extractSurface();
-            const IsoMesh live = scene.capture(kLive);
-            expectSame(live, extractIsosurfaceCpu(volume, float(iso)), "dragged live layer");
-            EXPECT_EQ(scene.capture().indices, live.indices) << "capture() is the live layer's";
-            EXPECT_EQ(scene.vertexCount(), live.indices.size());
-            expectSame(scene.capture(kStored), storedReference, "stored layer during the drag");
-            EXPECT_EQ(scene.extractedIsovalue(kStored), kStoredIso);
+            showIsovalue(renderer, scene, iso);
+            renderer.extractSurface();
+            const IsoMesh live = renderer.capture(kLive).mesh;
+            expectSame(live, extractIsosurfaceCpu(volume, StoredValue(float(iso))),
+                       "dragged live layer");
+            EXPECT_EQ(captureLive(renderer, scene).indices, live.indices)
+                << "the selected surface is the live layer";
+            EXPECT_EQ(renderer.vertexCount(), live.indices.size());
+            expectSame(renderer.capture(kStored).mesh, storedReference,
+                       "stored layer during the drag");
+            EXPECT_EQ(renderer.capture(kStored).isovalue, kStoredIso);
         }
 
         const VoxelBox crop{{3, 5, 2}, {30, 28, 21}};
-        scene.setCrop(crop);
-        EXPECT_EQ(scene.extractedIsovalue(kStored), std::nullopt) << "stale until extracted";
-        scene.extractSurface();
-        expectSame(scene.capture(kStored), extractIsosurfaceCpu(volume, float(kStoredIso), crop),
+        scene.crop = crop;
+        renderer.setScene(scene);
+        EXPECT_TRUE(renderer.capture(kStored).mesh.indices.empty()) << "stale until extracted";
+        renderer.extractSurface();
+        expectSame(renderer.capture(kStored).mesh,
+                   extractIsosurfaceCpu(volume, StoredValue(float(kStoredIso)), crop),
                    "stored layer, cropped");
-        expectSame(scene.capture(kLive), extractIsosurfaceCpu(volume, 1.1f, crop),
-                   "live layer, cropped");
+        expectSame(renderer.capture(kLive).mesh,
+                   extractIsosurfaceCpu(volume, StoredValue(1.1f), crop), "live layer, cropped");
     }
 }
 
@@ -110,27 +119,31 @@ TEST_P(SurfaceLayersTest, EachLayerIsTheCpuReferenceWhileTheLiveOneIsDragged)
 TEST_P(SurfaceLayersTest, StoredLayersFollowTheirIsovalueAndVisibility)
 {
     const Volume volume = makeWavyField(false);
-    SceneRenderer scene(options(limitToGl33()));
-    scene.setVolume(volume);
-    std::vector<SurfaceLayer> layers = twoLayers(-0.5);
+    SceneRenderer renderer(options(limitToGl33()));
+    renderer.setVolume(volume);
+    std::vector<Surface> layers = twoLayers(-0.5);
     layers[0].visible = false;
-    scene.setSurfaces(layers, kLive);
-    scene.extractSurface();
-    EXPECT_EQ(scene.extractedIsovalue(kStored), std::nullopt) << "hidden: not extracted";
+    renderer.setScene(surfacesScene(layers, kLive));
+    renderer.extractSurface();
+    EXPECT_TRUE(renderer.capture(kStored).mesh.indices.empty()) << "hidden: not extracted";
 
     layers[0].visible = true;
     layers[0].isovalue = 0.4;
-    scene.setSurfaces(layers, kLive);
-    scene.extractSurface();
-    expectSame(scene.capture(kStored), extractIsosurfaceCpu(volume, 0.4f), "shown layer");
+    renderer.setScene(surfacesScene(layers, kLive));
+    renderer.extractSurface();
+    expectSame(renderer.capture(kStored).mesh, extractIsosurfaceCpu(volume, StoredValue(0.4f)),
+               "shown layer");
 
     // The other one becomes live: the previous live one is stored at its isovalue.
-    scene.setSurfaces(layers, kStored);
-    scene.setIsovalue(0.1);
-    scene.extractSurface();
-    expectSame(scene.capture(kLive), extractIsosurfaceCpu(volume, -0.5f), "formerly live");
-    expectSame(scene.capture(kStored), extractIsosurfaceCpu(volume, 0.1f), "newly live");
-    EXPECT_GT(scene.memoryUse().meshBytes, 0u);
+    Scene scene = surfacesScene(layers, kStored);
+    scene.setLiveIsovalue(0.1);
+    renderer.setScene(scene);
+    renderer.extractSurface();
+    expectSame(renderer.capture(kLive).mesh, extractIsosurfaceCpu(volume, StoredValue(-0.5f)),
+               "formerly live");
+    expectSame(renderer.capture(kStored).mesh, extractIsosurfaceCpu(volume, StoredValue(0.1f)),
+               "newly live");
+    EXPECT_GT(renderer.memoryUse().meshBytes, 0u);
 }
 
 // --- Compositing -------------------------------------------------------------------------
@@ -145,32 +158,42 @@ constexpr glm::ivec2 kCenterPixel{48, 48};
 constexpr glm::ivec2 kShellOnlyPixel{48 + 30, 48}; // 15 voxels out: outer shell, no inner ball
 
 // The camera sits 100 voxels in front of the centre; near and far are distances from it.
-Image render(SceneRenderer& scene, glm::vec3 background, float nearPlane = 1.0f,
+Image render(SceneRenderer& renderer, glm::vec3 background, float nearPlane = 1.0f,
              float farPlane = 200.0f)
 {
     const glm::vec3 center(23.5f);
-    SceneParams p;
+    FrameParams p;
     p.view = glm::lookAt(center + glm::vec3(0.0f, 0.0f, 100.0f), center, {0.0f, 1.0f, 0.0f});
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, nearPlane, farPlane);
     p.backgroundTop = p.backgroundBottom = background;
-    p.orientationMarker = false;
-    return renderFrame(scene, p, kImageSize);
+    return renderFrame(renderer, p, kImageSize);
+}
+
+// The layers with the one of id live selected (none: every layer stored, none live), without
+// the orientation marker.
+Scene layersScene(const std::vector<Surface>& layers, std::optional<std::uint32_t> live)
+{
+    Scene scene = live ? surfacesScene(layers, *live) : storedSurfacesScene(layers);
+    scene.orientationMarker = false;
+    return scene;
 }
 
 constexpr std::uint32_t kRed = 10;
 constexpr std::uint32_t kBlue = 20;
 // Colours whose shading stays below 1 (no clamping before the blend).
-const SurfaceLayer kInnerRed{.id = kRed, .isovalue = 10.0, .color = {0.6f, 0.1f, 0.1f}};
-const SurfaceLayer kOuterBlue{.id = kBlue, .isovalue = 0.0, .color = {0.1f, 0.2f, 0.6f}};
+const Surface kInnerRed{
+    .id = kRed, .name = "Red", .isovalue = 10.0, .color = glm::vec3(0.6f, 0.1f, 0.1f)};
+const Surface kOuterBlue{
+    .id = kBlue, .name = "Blue", .isovalue = 0.0, .color = glm::vec3(0.1f, 0.2f, 0.6f)};
 
-Image renderLayers(SceneRenderer& scene, const std::vector<SurfaceLayer>& layers,
+Image renderLayers(SceneRenderer& renderer, const std::vector<Surface>& layers,
                    std::optional<std::uint32_t> live, glm::vec3 background = glm::vec3(0.0f))
 {
-    scene.setSurfaces(layers, live);
-    return render(scene, background);
+    renderer.setScene(layersScene(layers, live));
+    return render(renderer, background);
 }
 
-SurfaceLayer withOpacity(SurfaceLayer layer, float opacity)
+Surface withOpacity(Surface layer, float opacity)
 {
     layer.opacity = opacity;
     return layer;
@@ -196,25 +219,25 @@ constexpr int kBlendTolerance = 3;
 TEST_P(SurfaceLayersTest, TranslucentShellOverOpaqueBallBlendsAsWeightedBlendedMathsSays)
 {
     const Volume volume = makeSphere({48, 48, 48}, glm::vec3(23.5f), 20.0f);
-    SceneRenderer scene(options(limitToGl33()));
-    scene.setVolume(volume);
+    SceneRenderer renderer(options(limitToGl33()));
+    renderer.setVolume(volume);
 
     // References: each surface alone, opaque.
     const glm::ivec3 red =
-        renderLayers(scene, {kInnerRed}, kRed).at(kCenterPixel.x, kCenterPixel.y);
+        renderLayers(renderer, {kInnerRed}, kRed).at(kCenterPixel.x, kCenterPixel.y);
     const glm::ivec3 blue =
-        renderLayers(scene, {kOuterBlue}, kBlue).at(kCenterPixel.x, kCenterPixel.y);
+        renderLayers(renderer, {kOuterBlue}, kBlue).at(kCenterPixel.x, kCenterPixel.y);
     ASSERT_GT(red.r, 100);
     ASSERT_GT(blue.b, 100);
 
     // Along the centre ray the shell's front face (alpha 0.4) lies over the opaque ball, which
     // hides the shell's back face: one layer, for which weighted blending is exact,
     // 0.4 * blue + (1 - 0.4) * red.
-    const SurfaceLayer shell = withOpacity(kOuterBlue, 0.4f);
+    const Surface shell = withOpacity(kOuterBlue, 0.4f);
     const glm::vec3 expected = 0.4f * glm::vec3(blue) + 0.6f * glm::vec3(red);
     for (std::uint32_t live : {kRed, kBlue}) {
         SCOPED_TRACE(live == kRed ? "the ball live" : "the shell live");
-        const Image image = renderLayers(scene, {kInnerRed, shell}, live);
+        const Image image = renderLayers(renderer, {kInnerRed, shell}, live);
         const glm::ivec3 center = image.at(kCenterPixel.x, kCenterPixel.y);
         EXPECT_LE(maxChannelDifference(center, glm::ivec3(glm::round(expected))), kBlendTolerance)
             << "centre " << center.r << "," << center.g << "," << center.b << " expected "
@@ -227,7 +250,7 @@ TEST_P(SurfaceLayersTest, TranslucentShellOverOpaqueBallBlendsAsWeightedBlendedM
         // (1 - 0.4)^2 = 0.36 of the background through: changing the background changes the
         // pixel by 0.36 of the change.
         const glm::vec3 grey(0.5f);
-        const Image overGrey = renderLayers(scene, {kInnerRed, shell}, live, grey);
+        const Image overGrey = renderLayers(renderer, {kInnerRed, shell}, live, grey);
         const glm::ivec3 shellOnBlack = image.at(kShellOnlyPixel.x, kShellOnlyPixel.y);
         const glm::ivec3 shellOnGrey = overGrey.at(kShellOnlyPixel.x, kShellOnlyPixel.y);
         const glm::ivec3 throughShell = shellOnGrey - shellOnBlack;
@@ -242,17 +265,17 @@ TEST_P(SurfaceLayersTest, TranslucentShellOverOpaqueBallBlendsAsWeightedBlendedM
 TEST_P(SurfaceLayersTest, TheImageDoesNotDependOnTheLayersOrderOrWhichIsLive)
 {
     const Volume volume = makeSphere({48, 48, 48}, glm::vec3(23.5f), 20.0f);
-    SceneRenderer scene(options(limitToGl33()));
-    scene.setVolume(volume);
-    const SurfaceLayer shell = withOpacity(kOuterBlue, 0.4f);
+    SceneRenderer renderer(options(limitToGl33()));
+    renderer.setVolume(volume);
+    const Surface shell = withOpacity(kOuterBlue, 0.4f);
     for (float ballOpacity : {1.0f, 0.5f}) {
         SCOPED_TRACE(ballOpacity < 1.0f ? "both translucent" : "opaque ball");
-        const SurfaceLayer ball = withOpacity(kInnerRed, ballOpacity);
-        const Image reference = renderLayers(scene, {ball, shell}, kRed);
-        EXPECT_LE(maxImageDifference(reference, renderLayers(scene, {shell, ball}, kRed)), 1);
-        EXPECT_LE(maxImageDifference(reference, renderLayers(scene, {shell, ball}, kBlue)), 1);
-        EXPECT_LE(maxImageDifference(reference, renderLayers(scene, {ball, shell}, std::nullopt)),
-                  1);
+        const Surface ball = withOpacity(kInnerRed, ballOpacity);
+        const Image reference = renderLayers(renderer, {ball, shell}, kRed);
+        EXPECT_LE(maxImageDifference(reference, renderLayers(renderer, {shell, ball}, kRed)), 1);
+        EXPECT_LE(maxImageDifference(reference, renderLayers(renderer, {shell, ball}, kBlue)), 1);
+        EXPECT_LE(
+            maxImageDifference(reference, renderLayers(renderer, {ball, shell}, std::nullopt)), 1);
     }
 }
 
@@ -265,9 +288,12 @@ constexpr float kNear = 75.0f;
 constexpr float kFar = 125.0f;
 constexpr std::uint32_t kGreen = 30;
 constexpr std::uint32_t kInnerBlue = 40;
-const SurfaceLayer kOuterGreen{.id = kGreen, .isovalue = 0.0, .color = {0.05f, 0.65f, 0.05f}};
-const SurfaceLayer kInnerBlueBall{
-    .id = kInnerBlue, .isovalue = 10.0, .color = {0.05f, 0.05f, 0.65f}};
+const Surface kOuterGreen{
+    .id = kGreen, .name = "Green", .isovalue = 0.0, .color = glm::vec3(0.05f, 0.65f, 0.05f)};
+const Surface kInnerBlueBall{.id = kInnerBlue,
+                             .name = "Inner blue",
+                             .isovalue = 10.0,
+                             .color = glm::vec3(0.05f, 0.05f, 0.65f)};
 constexpr float kGreenOpacity = 0.3f;
 constexpr float kBlueOpacity = 0.5f;
 const glm::vec3 kGreyBackground(0.5f);
@@ -331,22 +357,24 @@ glm::dvec3 unit(glm::ivec3 pixel)
 TEST_P(SurfaceLayersTest, OverlappingTranslucentLayersBlendByTheShadersDepthWeight)
 {
     const Volume volume = makeSphere({48, 48, 48}, glm::vec3(23.5f), 20.0f);
-    SceneRenderer scene(options(limitToGl33()));
-    scene.setVolume(volume);
-    const auto centre = [&](const std::vector<SurfaceLayer>& layers,
-                            std::optional<std::uint32_t> live) {
-        scene.setSurfaces(layers, live);
-        return render(scene, kGreyBackground, kNear, kFar).at(kCenterPixel.x, kCenterPixel.y);
+    SceneRenderer renderer(options(limitToGl33()));
+    renderer.setVolume(volume);
+    std::optional<VoxelBox> crop; // the whole volume
+    const auto centre = [&](const std::vector<Surface>& layers, std::optional<std::uint32_t> live) {
+        Scene scene = layersScene(layers, live);
+        scene.crop = crop;
+        renderer.setScene(scene);
+        return render(renderer, kGreyBackground, kNear, kFar).at(kCenterPixel.x, kCenterPixel.y);
     };
 
     // Each face's shaded colour on the centre ray, drawn opaque: the front faces whole, the back
     // faces (darker, lit with the flipped normal) with the front halves cropped away.
     const glm::ivec3 greenFront = centre({kOuterGreen}, kGreen);
     const glm::ivec3 blueFront = centre({kInnerBlueBall}, kInnerBlue);
-    scene.setCrop(VoxelBox{{0, 0, 0}, {47, 47, 23}});
+    crop = VoxelBox{{0, 0, 0}, {47, 47, 23}};
     const glm::ivec3 greenBack = centre({kOuterGreen}, kGreen);
     const glm::ivec3 blueBack = centre({kInnerBlueBall}, kInnerBlue);
-    scene.setCrop(VoxelBox::whole(volume.dims()));
+    crop = VoxelBox::whole(volume.dims());
     ASSERT_GT(greenFront.g, 150);
     ASSERT_GT(blueFront.b, 150);
     ASSERT_GT(greenBack.g, 100);
@@ -372,8 +400,8 @@ TEST_P(SurfaceLayersTest, OverlappingTranslucentLayersBlendByTheShadersDepthWeig
     const double fromSorted = maxChannelDistance(predicted, sorted) * 255.0;
     RecordProperty("weighted_minus_sorted_max_channel_8bit", std::to_string(fromSorted));
 
-    const SurfaceLayer green = withOpacity(kOuterGreen, kGreenOpacity);
-    const SurfaceLayer blue = withOpacity(kInnerBlueBall, kBlueOpacity);
+    const Surface green = withOpacity(kOuterGreen, kGreenOpacity);
+    const Surface blue = withOpacity(kInnerBlueBall, kBlueOpacity);
     const glm::ivec3 rendered = centre({green, blue}, kGreen);
     const glm::ivec3 expected(glm::round(predicted * 255.0));
     const auto text = [](glm::dvec3 c) {
@@ -388,7 +416,7 @@ TEST_P(SurfaceLayersTest, OverlappingTranslucentLayersBlendByTheShadersDepthWeig
         << "; exactly sorted " << sorted.r * 255.0 << "," << sorted.g * 255.0 << ","
         << sorted.b * 255.0 << " (" << fromSorted << " levels apart)";
     for (const auto& [layers, live] :
-         std::vector<std::pair<std::vector<SurfaceLayer>, std::optional<std::uint32_t>>>{
+         std::vector<std::pair<std::vector<Surface>, std::optional<std::uint32_t>>>{
              {{blue, green}, kGreen}, {{blue, green}, kInnerBlue}, {{green, blue}, std::nullopt}}) {
         EXPECT_LE(maxChannelDifference(centre(layers, live), rendered), 1)
             << "the layers' order or the live one changed the blend";
@@ -399,16 +427,17 @@ TEST_P(SurfaceLayersTest, OverlappingTranslucentLayersBlendByTheShadersDepthWeig
 TEST_P(SurfaceLayersTest, StoredAndLiveDrawingsOfOneSurfaceAreTheSameImage)
 {
     const Volume volume = makeWavyField(true);
-    SceneRenderer scene(options(limitToGl33()));
-    scene.setVolume(volume);
-    const SurfaceLayer layer{.id = 5, .isovalue = 0.2, .color = {0.7f, 0.6f, 0.3f}};
-    const Image live = renderLayers(scene, {layer}, 5);
-    const Image stored = renderLayers(scene, {layer}, std::nullopt);
+    SceneRenderer renderer(options(limitToGl33()));
+    renderer.setVolume(volume);
+    const Surface layer{
+        .id = 5, .name = "Surface", .isovalue = 0.2, .color = glm::vec3(0.7f, 0.6f, 0.3f)};
+    const Image live = renderLayers(renderer, {layer}, 5);
+    const Image stored = renderLayers(renderer, {layer}, std::nullopt);
     EXPECT_LE(maxImageDifference(live, stored), 1);
-    const Image shown = renderLayers(scene, {layer}, std::nullopt);
-    std::vector<SurfaceLayer> invisible{layer};
+    const Image shown = renderLayers(renderer, {layer}, std::nullopt);
+    std::vector<Surface> invisible{layer};
     invisible[0].visible = false;
-    const Image none = renderLayers(scene, invisible, std::nullopt);
+    const Image none = renderLayers(renderer, invisible, std::nullopt);
     EXPECT_GT(maxImageDifference(shown, none), 100) << "the surface covers some pixels";
 }
 
@@ -417,10 +446,10 @@ TEST_P(SurfaceLayersTest, TheRendererFreesEveryGlObjectOfItsLayers)
     const Volume volume = makeSphere({48, 48, 48}, glm::vec3(23.5f), 20.0f);
     const gpu::GlObjectCounts before = gpu::liveGlObjects();
     {
-        SceneRenderer scene(options(limitToGl33()));
-        scene.setVolume(volume);
-        renderLayers(scene, {kInnerRed, withOpacity(kOuterBlue, 0.4f)}, kRed);
-        renderLayers(scene, {kOuterBlue, withOpacity(kInnerRed, 0.4f)}, std::nullopt);
+        SceneRenderer renderer(options(limitToGl33()));
+        renderer.setVolume(volume);
+        renderLayers(renderer, {kInnerRed, withOpacity(kOuterBlue, 0.4f)}, kRed);
+        renderLayers(renderer, {kOuterBlue, withOpacity(kInnerRed, 0.4f)}, std::nullopt);
     }
     EXPECT_EQ(gpu::liveGlObjects(), before) << gpu::liveGlObjects().describe();
 }

@@ -8,6 +8,7 @@
 #include "scene/transfer_function.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
+#include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
 
 #include <epoxy/gl.h>
@@ -24,7 +25,7 @@
 namespace isoview::test {
 namespace {
 
-using gpu::SceneParams;
+using gpu::FrameParams;
 using gpu::SceneRenderer;
 
 // Frames with their alpha: the background's is 255.
@@ -37,15 +38,30 @@ constexpr glm::uvec3 kDims{48, 48, 48};
 constexpr glm::vec3 kCenter{23.5f};
 constexpr glm::ivec2 kSize{96, 96};
 
-SceneParams frontView()
+FrameParams frontView()
 {
-    SceneParams p;
+    FrameParams p;
     p.view = glm::lookAt(kCenter + glm::vec3(0.0f, 0.0f, 100.0f), kCenter, {0.0f, 1.0f, 0.0f});
     p.projection = glm::ortho(-24.0f, 24.0f, -24.0f, 24.0f, 1.0f, 200.0f);
-    p.mode = RenderMode::Volume;
     p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
-    p.orientationMarker = false;
     return p;
+}
+
+// The volume alone, rendered through tf: no surface, no marker.
+Scene volumeScene(const TransferFunction& tf)
+{
+    Scene scene = noSurfaceScene();
+    scene.renderMode = RenderMode::Volume;
+    scene.orientationMarker = false;
+    scene.transferFunction = tf;
+    return scene;
+}
+
+// Gives the renderer the scene cropped to box.
+void setCrop(SceneRenderer& renderer, Scene& scene, const VoxelBox& box)
+{
+    scene.crop = box;
+    renderer.setScene(scene);
 }
 
 // A translucent red shell (radius 8..16 voxels) around an empty core: a ray through the
@@ -77,12 +93,13 @@ TEST_F(VolumeCropTest, OutsideTheBoxIsBackgroundAndRaysInsideItAreUnchanged)
 {
     SceneRenderer renderer;
     renderer.setVolume(shell());
-    renderer.setTransferFunction(translucentRed());
+    Scene scene = volumeScene(translucentRed());
+    renderer.setScene(scene);
     const Image whole = renderFrame(renderer, frontView(), kSize);
     ASSERT_FALSE(isBackground(whole, 48 + 2 * 10, 48)) << "the shell must show uncropped";
 
     // I from 0 to 23: the box's right face (i = 23) projects to column 47.
-    renderer.setCrop({{0, 0, 0}, {23, 47, 47}});
+    setCrop(renderer, scene, {{0, 0, 0}, {23, 47, 47}});
     const Image left = renderFrame(renderer, frontView(), kSize);
     std::size_t shown = 0;
     for (int y = 0; y < kSize.y; ++y) {
@@ -103,11 +120,12 @@ TEST_F(VolumeCropTest, CroppingTheFrontRemovesWhatWasInFront)
 {
     SceneRenderer renderer;
     renderer.setVolume(shell());
-    renderer.setTransferFunction(translucentRed());
+    Scene scene = volumeScene(translucentRed());
+    renderer.setScene(scene);
     const Image whole = renderFrame(renderer, frontView(), kSize);
 
     // K from 0 to 23: the front half (toward the camera) is cut away, the back half stays.
-    renderer.setCrop({{0, 0, 0}, {47, 47, 23}});
+    setCrop(renderer, scene, {{0, 0, 0}, {47, 47, 23}});
     const Image back = renderFrame(renderer, frontView(), kSize);
     const glm::ivec4 c0 = whole.pixel(48, 48);
     const glm::ivec4 c1 = back.pixel(48, 48);
@@ -119,7 +137,7 @@ TEST_F(VolumeCropTest, CroppingTheFrontRemovesWhatWasInFront)
     EXPECT_TRUE(isBackground(back, 93, 48));
 
     // A box of no depth in front of everything shows nothing at all.
-    renderer.setCrop({{0, 0, 47}, {47, 47, 47}});
+    setCrop(renderer, scene, {{0, 0, 47}, {47, 47, 47}});
     const Image none = renderFrame(renderer, frontView(), kSize);
     for (int y = 0; y < kSize.y; y += 3)
         for (int x = 0; x < kSize.x; x += 3)
@@ -130,17 +148,18 @@ TEST_F(VolumeCropTest, ResetCropGivesTheUncroppedFrameBitForBit)
 {
     SceneRenderer renderer;
     renderer.setVolume(shell());
-    renderer.setTransferFunction(translucentRed());
-    SceneParams p = frontView();
+    Scene scene = volumeScene(translucentRed());
+    renderer.setScene(scene);
+    FrameParams p = frontView();
     p.view = glm::lookAt(kCenter + glm::vec3(60.0f, 40.0f, 70.0f), kCenter, {0.0f, 1.0f, 0.0f});
     const Image before = renderFrame(renderer, p, kSize);
-    renderer.setCrop({{5, 6, 7}, {30, 31, 32}});
+    setCrop(renderer, scene, {{5, 6, 7}, {30, 31, 32}});
     const Image cropped = renderFrame(renderer, p, kSize);
     EXPECT_NE(cropped.rgba, before.rgba);
-    renderer.setCrop(VoxelBox::whole(kDims));
+    setCrop(renderer, scene, VoxelBox::whole(kDims));
     EXPECT_EQ(renderFrame(renderer, p, kSize).rgba, before.rgba);
-    // A new volume forgets the crop.
-    renderer.setCrop({{5, 6, 7}, {30, 31, 32}});
+    // A new volume forgets the crop of the scene given before it.
+    setCrop(renderer, scene, {{5, 6, 7}, {30, 31, 32}});
     renderer.setVolume(shell());
     EXPECT_EQ(renderFrame(renderer, p, kSize).rgba, before.rgba);
 }
@@ -154,8 +173,8 @@ TEST_F(VolumeCropTest, BrickedVolumeIsClippedAtTheSamePlace)
     SceneRenderer renderer(options);
     renderer.setVolume(shell());
     ASSERT_GT(renderer.brickCount(), 1u);
-    renderer.setTransferFunction(translucentRed());
-    renderer.setCrop({{0, 0, 0}, {23, 47, 47}});
+    Scene scene = volumeScene(translucentRed());
+    setCrop(renderer, scene, {{0, 0, 0}, {23, 47, 47}});
     const Image left = renderFrame(renderer, frontView(), kSize);
     std::size_t shownLeft = 0;
     for (int y = 0; y < kSize.y; ++y) {
@@ -168,10 +187,10 @@ TEST_F(VolumeCropTest, BrickedVolumeIsClippedAtTheSamePlace)
 }
 
 // Wall time of one frame, rendered and finished (glFinish), the best of `runs`.
-double bestFrameMs(SceneRenderer& renderer, const SceneParams& params, glm::ivec2 size, int runs)
+double bestFrameMs(SceneRenderer& renderer, const FrameParams& params, glm::ivec2 size, int runs)
 {
     gpu::OffscreenTarget target(size.x, size.y);
-    SceneParams p = params;
+    FrameParams p = params;
     p.viewportSize = size;
     p.targetFramebuffer = framebufferOf(target);
     double best = 1e300;
@@ -198,9 +217,10 @@ TEST_F(VolumeCropTest, ACropMakesTheRaysCheaper)
     renderer.setVolume(makeFloatField({n, n, n}, [](glm::vec3 p) {
         return 0.5f + 0.25f * std::sin(0.21f * p.x) * std::cos(0.17f * p.y + 0.13f * p.z);
     }));
-    renderer.setTransferFunction(
+    Scene scene = volumeScene(
         TransferFunction({{0.0, glm::vec3(0.8f), 0.02f}, {1.0, glm::vec3(1.0f), 0.02f}}));
-    SceneParams p = frontView();
+    renderer.setScene(scene);
+    FrameParams p = frontView();
     const glm::vec3 centre(half - 0.5f);
     p.view = glm::lookAt(centre + glm::vec3(0.6f, 0.5f, 1.0f) * float(n) * 2.0f, centre,
                          {0.0f, 1.0f, 0.0f});
@@ -212,7 +232,7 @@ TEST_F(VolumeCropTest, ACropMakesTheRaysCheaper)
     const double whole = bestFrameMs(renderer, p, size, 2);
     // The central eighth of the volume: rays through about a quarter of the pixels, half as
     // long.
-    renderer.setCrop({glm::uvec3(n / 4), glm::uvec3(n * 3 / 4 - 1)});
+    setCrop(renderer, scene, {glm::uvec3(n / 4), glm::uvec3(n * 3 / 4 - 1)});
     const double cropped = bestFrameMs(renderer, p, size, 2);
     std::cout << n << "^3 volume, 128 x 128 frame: " << whole << " ms uncropped, " << cropped
               << " ms with the central eighth\n";

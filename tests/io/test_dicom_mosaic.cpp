@@ -505,8 +505,8 @@ TEST_P(RealMosaic, VolumesAndSurfacesMatchThoseOfTheNiftiReader)
         }
 
         const float iso = 200.5f; // no voxel equals it: no inside rule can differ
-        const IsoMesh a = extractIsosurfaceCpu(mine, iso);
-        const IsoMesh b = extractIsosurfaceCpu(reference, iso);
+        const IsoMesh a = extractIsosurfaceCpu(mine, StoredValue(iso));
+        const IsoMesh b = extractIsosurfaceCpu(reference, StoredValue(iso));
         ASSERT_GT(a.positions.size(), 1000u);
         EXPECT_EQ(a.positions.size(), b.positions.size());
         EXPECT_EQ(a.indices.size(), b.indices.size());

@@ -272,17 +272,15 @@ TEST(DicomPadding, CtOutsideTheCircleIsNoDataAndMakesNoSurface)
         }
         return count;
     };
-    const IsoMesh cylinder = extractIsosurfaceCpu(plain, float(plain.rescale().toStored(-2000.0)));
+    const IsoMesh cylinder = extractIsosurfaceCpu(plain, plain.rescale().toStored(-2000.0));
     EXPECT_GT(edgesTouching(plain, cylinder, -2000.0f), 3000u); // a ring of ~1,600 per slice
 
     // At the suggested isovalue the surface is the one the data makes: the same triangles as
     // without padding (the body touching the circle closes against it, on the data side).
     const double suggested = suggestIsovalue(histogram, padded.metadata());
     EXPECT_GE(suggested, histogram.min);
-    const IsoMesh surface =
-        extractIsosurfaceCpu(padded, float(padded.rescale().toStored(suggested)));
-    const IsoMesh plainSurface =
-        extractIsosurfaceCpu(plain, float(plain.rescale().toStored(suggested)));
+    const IsoMesh surface = extractIsosurfaceCpu(padded, padded.rescale().toStored(suggested));
+    const IsoMesh plainSurface = extractIsosurfaceCpu(plain, plain.rescale().toStored(suggested));
     ASSERT_GT(surface.triangleCount(), 0u);
     EXPECT_EQ(surface.triangleCount(), plainSurface.triangleCount());
     for (const glm::vec3& p : surface.positions) {

@@ -50,8 +50,8 @@ Measured measure(const Volume& volume)
 {
     Measured m;
     m.iso = suggestIsovalue(computeHistogram(volume), volume.metadata());
-    const auto stored = float(volume.rescale().toStored(m.iso));
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, stored);
+    const auto stored = volume.rescale().toStored(m.iso).classified();
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(stored));
     m.triangles = mesh.triangleCount();
     if (mesh.positions.empty()) return m;
     glm::vec3 lo(mesh.positions.front());

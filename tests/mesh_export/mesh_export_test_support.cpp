@@ -115,7 +115,7 @@ Sphere makeSphereMesh(const VolumeGeometry& geometry)
     sphere.centre = glm::dvec3(geometry.indexToPhysical() * glm::dvec4(indexCentre, 1.0));
     const Volume volume =
         makeSphere(dims, glm::vec3(sphere.centre), float(sphere.radius), geometry);
-    sphere.mesh = extractIsosurfaceCpu(volume, 0.0f);
+    sphere.mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     return sphere;
 }
 

@@ -160,7 +160,7 @@ TEST(MeshExportProcessingNote, EveryFormatRecordsTheStepsApplied)
 {
     test::TempDir dir;
     const Volume volume = test::makeSphere({16, 16, 16}, glm::vec3(7.5f), 5.0f);
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const std::string steps = "close-borders keep-largest smooth=10 decimate=0.25";
     for (MeshFormat format : {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj}) {
         const fs::path path = dir.path() / ("note." + formatName(format));

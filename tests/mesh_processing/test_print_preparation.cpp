@@ -64,10 +64,11 @@ TEST(BorderCaps, SphereCutByTheBorderBecomesClosedWithTheRightCap)
     // Centre 5 voxels above the face z = 0, radius 12: the face cuts a disc of radius sqrt(119).
     const float r = 12.0f;
     const Volume volume = makeSphere({40, 40, 30}, {20.0f, 20.0f, 5.0f}, r);
-    const IsoMesh open = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh open = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     EXPECT_GT(analyzeTopology(open).boundaryEdges, 20u);
 
-    const IsoMesh closed = closeAtBorders(open, volume, 0.0f, VoxelBox::whole(volume.dims()));
+    const IsoMesh closed =
+        closeAtBorders(open, volume, StoredValue(0.0f), VoxelBox::whole(volume.dims()));
     expectClosedManifold(closed, 2);
     const double disc = kPi * (r * r - 25.0);
     EXPECT_NEAR(areaInPlane(closed, 2, 0.0f), disc, 0.03 * disc);
@@ -83,8 +84,8 @@ TEST(BorderCaps, CornerOfTheBoxIsClosedToo)
     // A ball around the volume's corner voxel: an eighth of it is inside, cut by three faces.
     const float r = 15.0f;
     const Volume volume = makeSphere({30, 30, 30}, {0.0f, 0.0f, 0.0f}, r);
-    const IsoMesh closed = closeAtBorders(extractIsosurfaceCpu(volume, 0.0f), volume, 0.0f,
-                                          VoxelBox::whole(volume.dims()));
+    const IsoMesh closed = closeAtBorders(extractIsosurfaceCpu(volume, StoredValue(0.0f)), volume,
+                                          StoredValue(0.0f), VoxelBox::whole(volume.dims()));
     expectClosedManifold(closed, 2);
     EXPECT_NEAR(enclosedVolume(closed), ballVolume(r) / 8.0, 0.02 * ballVolume(r) / 8.0);
     EXPECT_NEAR(areaInPlane(closed, 0, 0.0f), kPi * r * r / 4.0, 0.03 * kPi * r * r / 4.0);
@@ -94,8 +95,8 @@ TEST(BorderCaps, CropFacesCloseTheSurfaceOfTheCellsInside)
 {
     const Volume volume = makeSphere({40, 40, 40}, glm::vec3(19.5f), 14.0f);
     const VoxelBox crop{{3, 10, 19}, {36, 30, 39}}; // cuts the ball on three faces
-    const IsoMesh closed =
-        closeAtBorders(extractIsosurfaceCpu(volume, 0.0f, crop), volume, 0.0f, crop);
+    const IsoMesh closed = closeAtBorders(extractIsosurfaceCpu(volume, StoredValue(0.0f), crop),
+                                          volume, StoredValue(0.0f), crop);
     expectClosedManifold(closed, 2);
     EXPECT_GT(areaInPlane(closed, 2, 19.0f), 400.0); // the cut through the centre
 }
@@ -108,8 +109,9 @@ TEST(BorderCaps, EveryCaseOfANoisyVolumeClosesWatertight)
         const Volume volume = makeRandomVolume({13, 11, 9}, type, 7);
         const ValueRange range = randomValueRange(type);
         const auto iso = float(0.5 * (range.min + range.max));
-        const IsoMesh open = extractIsosurfaceCpu(volume, iso);
-        const IsoMesh closed = closeAtBorders(open, volume, iso, VoxelBox::whole(volume.dims()));
+        const IsoMesh open = extractIsosurfaceCpu(volume, StoredValue(iso));
+        const IsoMesh closed =
+            closeAtBorders(open, volume, StoredValue(iso), VoxelBox::whole(volume.dims()));
         const MeshTopology t = analyzeTopology(closed);
         EXPECT_GT(closed.triangleCount(), open.triangleCount());
         EXPECT_EQ(t.boundaryEdges, 0u);
@@ -121,9 +123,11 @@ TEST(BorderCaps, EveryCaseOfANoisyVolumeClosesWatertight)
 TEST(BorderCaps, ASurfaceFromElsewhereIsRefused)
 {
     const Volume volume = makeSphere({20, 20, 20}, {10.0f, 10.0f, 0.0f}, 6.0f);
-    EXPECT_THROW(closeAtBorders(IsoMesh{}, volume, 0.0f, VoxelBox::whole(volume.dims())),
-                 InvalidInputError);
-    EXPECT_THROW(closeAtBorders(IsoMesh{}, volume, 0.0f, {{0, 0, 0}, {20, 5, 5}}), Error);
+    EXPECT_THROW(
+        closeAtBorders(IsoMesh{}, volume, StoredValue(0.0f), VoxelBox::whole(volume.dims())),
+        InvalidInputError);
+    EXPECT_THROW(closeAtBorders(IsoMesh{}, volume, StoredValue(0.0f), {{0, 0, 0}, {20, 5, 5}}),
+                 Error);
 }
 
 TEST(MeshComponents, KeepLargestKeepsTheBiggerSphere)
@@ -133,7 +137,7 @@ TEST(MeshComponents, KeepLargestKeepsTheBiggerSphere)
         const float small = 5.0f - glm::length(p - glm::vec3(38.0f, 15.0f, 15.0f));
         return std::max(big, small);
     });
-    const IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const MeshComponents pieces = findComponents(mesh);
     ASSERT_EQ(pieces.count, 2u);
 
@@ -157,7 +161,8 @@ TEST(Decimation, SphereToTenPercentKeepsVolumeShapeAndTopology)
 {
     const float r = 20.0f;
     const Volume volume = makeSphere({48, 48, 48}, glm::vec3(23.5f), r);
-    const IsoMesh raw = toPhysicalMesh(extractIsosurfaceCpu(volume, 0.0f), volume.geometry());
+    const IsoMesh raw =
+        toPhysicalMesh(extractIsosurfaceCpu(volume, StoredValue(0.0f)), volume.geometry());
     IsoMesh mesh = raw;
     const DecimationResult d = decimateMesh(mesh, {.keepFraction = 0.1, .toleranceMm = 0.5});
     EXPECT_TRUE(d.reachedTarget);
@@ -175,7 +180,7 @@ TEST(Decimation, SphereToTenPercentKeepsVolumeShapeAndTopology)
 TEST(Decimation, ATightToleranceStopsShortAndSaysSo)
 {
     const Volume volume = makeSphere({24, 24, 24}, glm::vec3(11.5f), 9.0f);
-    IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const std::size_t before = mesh.triangleCount();
     const DecimationResult d = decimateMesh(mesh, {.keepFraction = 0.01, .toleranceMm = 0.01});
     EXPECT_FALSE(d.reachedTarget);
@@ -206,7 +211,7 @@ TEST(Smoothing, NoisySphereGetsSmootherAndKeepsItsVolume)
     std::uniform_real_distribution<float> noise(-0.35f, 0.35f);
     const Volume volume = makeFloatField(
         {48, 48, 48}, [&](glm::vec3 p) { return 18.0f - glm::length(p - center) + noise(random); });
-    IsoMesh raw = extractIsosurfaceCpu(volume, 0.0f);
+    IsoMesh raw = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const ComponentFilterResult ball = filterComponents(raw, {.keepLargest = true});
     raw = ball.mesh;
     recomputeNormalsAndKeys(raw);
@@ -225,7 +230,7 @@ TEST(Smoothing, NoisySphereGetsSmootherAndKeepsItsVolume)
 TEST(Smoothing, OpenRimStaysWhereItIs)
 {
     const Volume volume = makeSphere({30, 30, 20}, {15.0f, 15.0f, 2.0f}, 10.0f);
-    IsoMesh mesh = extractIsosurfaceCpu(volume, 0.0f);
+    IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const IsoMesh before = mesh;
     smoothTaubin(mesh, {.iterations = 5});
     std::size_t rimVertices = 0;
@@ -249,7 +254,7 @@ TEST(SurfaceDistance, PointToTriangleKnownAnswers)
     EXPECT_DOUBLE_EQ(pointTriangleDistance({5.0, 0.0, 4.0}, a, a, a), std::sqrt(41.0));
 
     const Volume volume = makeSphere({32, 32, 32}, glm::vec3(15.5f), 10.0f);
-    const IsoMesh sphere = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh sphere = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     const DistanceSummary self = distanceToSurface(sphere.positions, sphere);
     EXPECT_EQ(self.max, 0.0);
     // Points on a concentric sphere 3 voxels out are about 3 voxels away.
@@ -270,7 +275,7 @@ TEST(PhysicalMesh, MirroredGeometryKeepsOutwardWindingAndRoundTrips)
     geometry.direction = glm::dmat3(glm::dvec3(-1, 0, 0), glm::dvec3(0, 1, 0), glm::dvec3(0, 0, 1));
     ASSERT_TRUE(geometry.isMirrored());
     const Volume volume = makeSphere({40, 40, 20}, {-116.0f, 36.0f, 32.0f}, 10.0f, geometry);
-    const IsoMesh index = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh index = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     ASSERT_GT(index.triangleCount(), 100u);
     EXPECT_LT(enclosedVolume(index, geometry.indexToPhysical()), 0.0); // the mirror turns it
     const IsoMesh mm = toPhysicalMesh(index, geometry);
@@ -292,7 +297,7 @@ TEST(PrintPreparation, AllStepsOnACutSphereGiveAClosedReportedMesh)
     const Volume volume = makeSphere({60, 60, 30}, {15.0f, 15.0f, 4.0f}, 11.0f, geometry);
     const float iso = 0.0f;
     const VoxelBox whole = VoxelBox::whole(volume.dims());
-    const IsoMesh surface = extractIsosurfaceCpu(volume, iso);
+    const IsoMesh surface = extractIsosurfaceCpu(volume, StoredValue(iso));
     const PrintSteps steps{
         .closeBorders = true, .keepLargest = true, .smoothIterations = 5, .decimateFraction = 0.3};
     std::vector<std::string> stages;

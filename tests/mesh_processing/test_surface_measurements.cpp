@@ -43,7 +43,7 @@ TEST(SurfaceMeasurements, SphereInAnisotropicMillimetresWithinOnePercent)
     const glm::uvec3 dims(64, 52, 36);
     const Volume volume =
         makeSphere(dims, physicalAt(g, glm::dvec3(dims - glm::uvec3(1)) / 2.0), kRadiusMm, g);
-    const IsoMesh surface = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh surface = extractIsosurfaceCpu(volume, StoredValue(0.0f));
 
     const SurfaceMeasurements m = measureSurface(surface, volume, 0.0f, VoxelBox::whole(dims));
     const double area = 4.0 * kPi * kRadiusMm * kRadiusMm;
@@ -74,8 +74,8 @@ TEST(SurfaceMeasurements, MirroredGeometryKeepsThePositiveVolume)
     const glm::uvec3 dims(64, 52, 36);
     const Volume volume =
         makeSphere(dims, physicalAt(g, glm::dvec3(dims - glm::uvec3(1)) / 2.0), kRadiusMm, g);
-    const SurfaceMeasurements m =
-        measureSurface(extractIsosurfaceCpu(volume, 0.0f), volume, 0.0f, VoxelBox::whole(dims));
+    const SurfaceMeasurements m = measureSurface(extractIsosurfaceCpu(volume, StoredValue(0.0f)),
+                                                 volume, 0.0f, VoxelBox::whole(dims));
     const double ml = 4.0 / 3.0 * kPi * std::pow(kRadiusMm, 3) / 1000.0;
     EXPECT_NEAR(m.volumeMl, ml, 0.01 * ml);
 }
@@ -86,7 +86,7 @@ TEST(SurfaceMeasurements, SphereCutByTheBorderIsCappedForItsVolume)
     const VolumeGeometry g = anisotropic();
     const glm::uvec3 dims(32, 52, 36);
     const Volume volume = makeSphere(dims, physicalAt(g, {31.0, 25.5, 17.5}), kRadiusMm, g);
-    const IsoMesh surface = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh surface = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     ASSERT_GT(analyzeTopology(surface).boundaryEdges, 0u); // open: no volume without caps
 
     const SurfaceMeasurements m = measureSurface(surface, volume, 0.0f, VoxelBox::whole(dims));
@@ -115,7 +115,7 @@ TEST(SurfaceMeasurements, SphereCutByTheCropIsCappedAtTheCrop)
     const glm::uvec3 dims(64, 52, 36);
     const Volume volume = makeSphere(dims, physicalAt(g, {31.0, 25.5, 17.5}), kRadiusMm, g);
     const VoxelBox crop{{0, 0, 0}, {31, 51, 35}};
-    const IsoMesh surface = extractIsosurfaceCpu(volume, 0.0f, crop);
+    const IsoMesh surface = extractIsosurfaceCpu(volume, StoredValue(0.0f), crop);
 
     const SurfaceMeasurements m = measureSurface(surface, volume, 0.0f, crop);
     EXPECT_TRUE(m.openAtBorder);
@@ -133,8 +133,8 @@ TEST(SurfaceMeasurements, LargestPieceIsTheOneEnclosingMost)
         const float small = 5.0f - glm::length(p - glm::vec3(46.0f, 15.5f, 15.5f));
         return std::max(big, small);
     });
-    const SurfaceMeasurements m = measureSurface(extractIsosurfaceCpu(volume, 0.0f), volume, 0.0f,
-                                                 VoxelBox::whole(volume.dims()));
+    const SurfaceMeasurements m = measureSurface(extractIsosurfaceCpu(volume, StoredValue(0.0f)),
+                                                 volume, 0.0f, VoxelBox::whole(volume.dims()));
     EXPECT_EQ(m.pieces, 2u);
     const double bigMl = 4.0 / 3.0 * kPi * 1000.0 / 1000.0;
     const double smallMl = 4.0 / 3.0 * kPi * 125.0 / 1000.0;
@@ -167,7 +167,7 @@ TEST(SurfaceMeasurements, BadMeshIsAClearError)
 TEST(SurfaceMeasurements, ProgressCanCancel)
 {
     const Volume volume = makeSphere({24, 24, 24}, glm::vec3(11.5f), 8.0f);
-    const IsoMesh surface = extractIsosurfaceCpu(volume, 0.0f);
+    const IsoMesh surface = extractIsosurfaceCpu(volume, StoredValue(0.0f));
     double last = 0.0;
     measureSurface(surface, volume, 0.0f, VoxelBox::whole(volume.dims()), [&](double f) {
         EXPECT_GE(f, last);

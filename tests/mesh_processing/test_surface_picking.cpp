@@ -34,7 +34,7 @@ SphereFixture sphereMesh(glm::uvec3 dims = {64, 52, 36})
     g.origin = {-12.0, 30.0, 5.0};
     const glm::dvec3 center = g.toPhysical(glm::dvec3(dims - glm::uvec3(1)) / 2.0);
     const Volume volume = makeSphere(dims, glm::vec3(center), kRadiusMm, g);
-    return {center, toPhysicalMesh(extractIsosurfaceCpu(volume, 0.0f), g)};
+    return {center, toPhysicalMesh(extractIsosurfaceCpu(volume, StoredValue(0.0f)), g)};
 }
 
 std::optional<double> bruteForce(const IsoMesh& mesh, const Ray& ray)

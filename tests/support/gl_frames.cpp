@@ -13,7 +13,7 @@ GLuint framebufferOf(const gpu::OffscreenTarget& target)
     return GLuint(id);
 }
 
-RgbaFrame renderFrame(gpu::SceneRenderer& renderer, gpu::SceneParams params, glm::ivec2 size)
+RgbaFrame renderFrame(gpu::SceneRenderer& renderer, gpu::FrameParams params, glm::ivec2 size)
 {
     gpu::OffscreenTarget target(size.x, size.y);
     params.viewportSize = size;

@@ -1,5 +1,5 @@
 // Frames the GL tests render into an OffscreenTarget and read back: the target's framebuffer
-// name for SceneParams::targetFramebuffer, an RGBA8 read-back addressed by pixel, and one
+// name for FrameParams::targetFramebuffer, an RGBA8 read-back addressed by pixel, and one
 // SceneRenderer frame rendered offscreen and read back.
 //
 // Contract: every function needs the test's GL context current (GlTest); renderFrame() creates
@@ -44,6 +44,6 @@ struct RgbaFrame {
 
 // One frame of renderer drawn into a fresh size.x x size.y OffscreenTarget and read back.
 // params' viewportSize and targetFramebuffer are set here; the rest is the caller's.
-RgbaFrame renderFrame(gpu::SceneRenderer& renderer, gpu::SceneParams params, glm::ivec2 size);
+RgbaFrame renderFrame(gpu::SceneRenderer& renderer, gpu::FrameParams params, glm::ivec2 size);
 
 } // namespace isoview::test

@@ -105,7 +105,7 @@ TEST(Volume, RejectsInvalidRescale)
     EXPECT_THROW(make({1.0, std::numeric_limits<double>::infinity()}), InvalidInputError);
     const Volume ok = make({2.36166056166056, -1024.0});
     EXPECT_NEAR(ok.rescale().toReal(1000.0), 1000.0 * 2.36166056166056 - 1024.0, 1e-9);
-    EXPECT_NEAR(ok.rescale().toStored(ok.rescale().toReal(1187.0)), 1187.0, 1e-9);
+    EXPECT_NEAR(ok.rescale().toStored(ok.rescale().toReal(1187.0)).value(), 1187.0, 1e-9);
 }
 
 TEST(Volume, StoredRangeIgnoresNaNAndInfinity)

@@ -157,7 +157,7 @@ TEST(CropHandlesTest, DraggingASliceEdgeChangesThatAxisRangeAndUndoRestoresIt)
 
     // The surface shown is the CPU reference's for the sub-volume.
     const std::uint64_t reference =
-        extractIsosurfaceCpu(v, float(v.rescale().toStored(40.0)), expected).triangleCount();
+        extractIsosurfaceCpu(v, v.rescale().toStored(40.0), expected).triangleCount();
     EXPECT_TRUE(waitUntil([&] { return shownTriangles(*w) == reference; }))
         << "shown " << shownTriangles(*w).value_or(0) << ", CPU " << reference;
     test::saveScreenshot(*w, "crop_handles_slices");
@@ -257,7 +257,7 @@ TEST(CropHandlesTest, DraggingAFaceHandleIn3DMovesThatFaceByTheProjectedVoxels)
     EXPECT_EQ(view->viewMatrix(), cameraBefore) << "the handle drag orbited";
 
     const std::uint64_t reference =
-        extractIsosurfaceCpu(v, float(v.rescale().toStored(40.0)), expected).triangleCount();
+        extractIsosurfaceCpu(v, v.rescale().toStored(40.0), expected).triangleCount();
     EXPECT_TRUE(waitUntil([&] { return shownTriangles(*w) == reference; }))
         << "shown " << shownTriangles(*w).value_or(0) << ", CPU " << reference;
     test::saveScreenshot(*w, "crop_handles_3d");

@@ -46,15 +46,7 @@ namespace {
 
 using test::action;
 using test::part;
-
-// The window's surface colour (Surface > Colour): the selected surface's own colour, none when
-// the transfer function colours it.
-std::optional<QColor> selectedSurfaceColor(const MainWindow& w)
-{
-    const std::optional<QColor> c = part<SurfaceListPanel>(w)->selectedColor();
-    if (!c) return std::nullopt;
-    return QColor::fromRgba(c->rgba());
-}
+using test::selectedSurfaceColor;
 
 using test::part;
 

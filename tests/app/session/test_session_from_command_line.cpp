@@ -101,8 +101,7 @@ TEST(SessionFromCommandLineTest, ASessionOfTwoSurfacesIsRestoredBeforeTheScreens
     for (const Surface& s : surfaces) {
         SCOPED_TRACE(s.name);
         const std::uint64_t expected =
-            extractIsosurfaceCpu(volume, float(volume.rescale().toStored(s.isovalue)))
-                .triangleCount();
+            extractIsosurfaceCpu(volume, volume.rescale().toStored(s.isovalue)).triangleCount();
         CapturedSurface captured;
         EXPECT_TRUE(waitUntil([&] {
             captured = w->viewport()->captureSurface(s.id);

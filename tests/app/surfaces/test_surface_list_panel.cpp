@@ -37,23 +37,10 @@ namespace isoview::app {
 namespace {
 
 using test::part;
+using test::selectedSurfaceColor;
 
+using test::samplePath;
 using test::waitUntil;
-
-// The window's surface colour (Surface > Colour): the selected surface's own colour, none when
-// the transfer function colours it.
-std::optional<QColor> selectedSurfaceColor(const MainWindow& w)
-{
-    const std::optional<QColor> c = part<SurfaceListPanel>(w)->selectedColor();
-    if (!c) return std::nullopt;
-    return QColor::fromRgba(c->rgba());
-}
-
-QString samplePath()
-{
-    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
-                                  "/resources/samples/mr_head.nhdr");
-}
 
 bool waitForLiveSurface(MainWindow& w)
 {
@@ -78,7 +65,7 @@ std::unique_ptr<MainWindow> openSample(double iso)
 
 std::uint64_t cpuTriangles(const Volume& v, double real)
 {
-    return extractIsosurfaceCpu(v, float(v.rescale().toStored(real))).triangleCount();
+    return extractIsosurfaceCpu(v, v.rescale().toStored(real)).triangleCount();
 }
 
 // One surface's mesh as the renderer holds it, once it has been extracted at isovalue.

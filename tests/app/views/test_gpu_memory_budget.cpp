@@ -97,7 +97,7 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     const Volume& shown = *w.document()->volume;
     const float iso =
         float(part<IsovaluePanel>(w)->isovalue()); // uint8: real units are stored ones
-    ASSERT_EQ(*triangles, extractIsosurfaceCpu(shown, iso).triangleCount());
+    ASSERT_EQ(*triangles, extractIsosurfaceCpu(shown, StoredValue(iso)).triangleCount());
     ASSERT_GT(*triangles, 1000u);
     const std::uint64_t framesBefore = w.viewport()->lastFrameStats().framesRendered;
 
@@ -132,9 +132,9 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     part<IsovaluePanel>(w)->setIsovalue(90.0);
     const std::optional<std::uint64_t> other = waitForSurface(w);
     ASSERT_TRUE(other.has_value());
-    EXPECT_EQ(
-        *other,
-        extractIsosurfaceCpu(shown, float(part<IsovaluePanel>(w)->isovalue())).triangleCount());
+    EXPECT_EQ(*other,
+              extractIsosurfaceCpu(shown, StoredValue(float(part<IsovaluePanel>(w)->isovalue())))
+                  .triangleCount());
     part<IsovaluePanel>(w)->setIsovalue(40.0);
     EXPECT_EQ(waitForSurface(w), triangles);
     EXPECT_GT(w.viewport()->lastFrameStats().framesRendered, framesBefore);

@@ -43,14 +43,9 @@ namespace {
 
 using test::part;
 
+using test::samplePath;
 using test::waitUntil;
 namespace fs = std::filesystem;
-
-QString samplePath()
-{
-    return QString::fromStdString(std::string(isoview::test::kSourceDir) +
-                                  "/resources/samples/mr_head.nhdr");
-}
 
 std::unique_ptr<MainWindow> openSample(double iso = 40.0)
 {
@@ -84,7 +79,7 @@ bool sameSegments(const std::vector<ContourSegment>& a, const std::vector<Contou
 std::vector<ContourSegment> cpuContour(const SliceView& v, double real)
 {
     const VolumeSlice& s = v.slice();
-    return extractContour(s.stored, s.width, s.height, float(s.rescale.toStored(real)));
+    return extractContour(s.stored, s.width, s.height, s.rescale.toStored(real).classified());
 }
 
 TEST(SliceViewsTest, TwoByTwoByDefaultWithEachSliceAtTheVolumeCentre)
