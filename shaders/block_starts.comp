@@ -12,7 +12,8 @@ layout(std430, binding = 2) writeonly restrict buffer BlockSlots {
 layout(std430, binding = 3) readonly restrict buffer ActiveBlocks {
     uint activeBlocks[];
 };
-// {first triangle, first welded vertex, triangles, welded vertices} per active block.
+// {first triangle, first welded vertex, triangles, welded vertices} per active block (vertices:
+// counted edges, each with HP_SLOTS_PER_EDGE slots).
 layout(std430, binding = 4) writeonly restrict buffer BlockStarts {
     uvec4 blockStarts[];
 };
@@ -29,8 +30,10 @@ void main()
 {
     uint i = invocationIndex();
     if (i == 0u) {
-        uint indices = hpTotal(hpCounts(u_hpLevelCount - 1, ivec2(0)));
-        uint vertices = hpTotal(vpCounts(u_hpLevelCount - 1, ivec2(0)));
+        // Keys are triangle vertices, or triangles for label maps; a counted edge has a slot
+        // per label side for label maps (common/marching_cubes_cell.glsl).
+        uint indices = hpTotal(hpCounts(u_hpLevelCount - 1, ivec2(0))) * (3u / HP_KEYS_PER_TRIANGLE);
+        uint vertices = hpTotal(vpCounts(u_hpLevelCount - 1, ivec2(0))) * HP_SLOTS_PER_EDGE;
         bool fits = indices <= u_indexCapacity && vertices <= u_vertexCapacity;
         // DrawElementsIndirectCommand {count, instanceCount, firstIndex, baseVertex, baseInstance}
         record[0] = fits ? indices : 0u;
@@ -55,5 +58,5 @@ void main()
     HP_ASCEND_ABOVE_BLOCK_LEVELS(u_vp8, u_vp16, u_vp32)
     uint keys = hpTotal(hpCounts(HP_BLOCK_LEVEL, at));
     uint vertices = hpTotal(vpCounts(HP_BLOCK_LEVEL, at));
-    blockStarts[i] = uvec4(firstKey / 3u, first, keys / 3u, vertices);
+    blockStarts[i] = uvec4(firstKey / HP_KEYS_PER_TRIANGLE, first, keys / HP_KEYS_PER_TRIANGLE, vertices);
 }

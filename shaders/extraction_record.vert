@@ -13,8 +13,9 @@ flat out uvec4 v_record1;
 
 void main()
 {
-    uint indices = hpTotal(hpCounts(u_hpLevelCount - 1, ivec2(0)));
-    uint vertices = hpTotal(vpCounts(u_hpLevelCount - 1, ivec2(0)));
+    // As block_starts.comp: keys and counted edges in indices and vertex slots.
+    uint indices = hpTotal(hpCounts(u_hpLevelCount - 1, ivec2(0))) * (3u / HP_KEYS_PER_TRIANGLE);
+    uint vertices = hpTotal(vpCounts(u_hpLevelCount - 1, ivec2(0))) * HP_SLOTS_PER_EDGE;
     bool fits = indices <= u_indexCapacity && vertices <= u_vertexCapacity;
     // {count, instanceCount, firstIndex, baseVertex}, {baseInstance, index count, vertex count, 0}
     v_record0 = uvec4(fits ? indices : 0u, 1u, 0u, 0u);

@@ -5,6 +5,9 @@
 // flat-3D tiles of the two slices are found once per texel, not once per fetch.
 #include "common/flat3d_sampling.glsl"
 #include "common/marching_cubes_cell.glsl"
+#ifdef ISOVIEW_LABELS
+#include "common/label_cells.glsl"
+#endif
 
 uniform float u_isovalue;
 out uvec4 o_cases;
@@ -22,6 +25,29 @@ void main()
     if (tileAt1.x == u_volumeTilesPerRow) tileAt1 = ivec2(0, tileAt1.y + 1);
     ivec2 tile0 = tileAt0 * u_volumeDims.xy;
     ivec2 tile1 = tileAt1 * u_volumeDims.xy;
+#ifdef ISOVIEW_LABELS
+    // Label maps: the 3 x 3 x 2 corners' labels, then each cell's code (label_cells.glsl).
+    float labels[18];
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 3; ++x) {
+            ivec2 xy = min(voxel.xy + ivec2(x, y), last.xy);
+            labels[y * 3 + x] = fetchVoxelAt(tile0 + xy);
+            labels[9 + y * 3 + x] = fetchVoxelAt(tile1 + xy);
+        }
+    }
+    uvec4 codes = uvec4(0u);
+    for (int c = 0; c < 4; ++c) {
+        ivec2 at = ivec2(c & 1, c >> 1);
+        if (!isCell(first + ivec3(at, 0))) continue;
+        float corners[8];
+        for (int corner = 0; corner < 8; ++corner) {
+            ivec3 o = cornerOffset(corner);
+            corners[corner] = labels[o.z * 9 + (at.y + o.y) * 3 + (at.x + o.x)];
+        }
+        codes[c] = labelCellCode(corners);
+    }
+    o_cases = codes;
+#else
     uint inside = 0u; // bit (z * 9 + y * 3 + x) for corner (x, y, z) of the 3 x 3 x 2 block
     for (int y = 0; y < 3; ++y) {
         for (int x = 0; x < 3; ++x) {
@@ -43,4 +69,5 @@ void main()
         cases[c] = caseIndex;
     }
     o_cases = cases;
+#endif
 }

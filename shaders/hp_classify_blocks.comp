@@ -14,6 +14,9 @@
 #include "common/flat3d_sampling.glsl"
 #include "common/histopyramid_channels.glsl"
 #include "common/marching_cubes_cell.glsl"
+#ifdef ISOVIEW_LABELS
+#include "common/label_cells.glsl"
+#endif
 
 layout(local_size_x = 64) in;
 
@@ -22,9 +25,9 @@ layout(std430, binding = 3) readonly restrict buffer ActiveBlocks {
 };
 uniform uint u_activeBlockCount;
 uniform float u_isovalue;
-// The base is RGBA8UI, levels 1 and 2 RGBA8UI, the block level RGBA16UI (HistoPyramid's
-// compact levels).
-layout(binding = 0, rgba8ui) writeonly restrict uniform uimage2D u_base;
+// The base is RGBA8UI (RGBA16UI codes for label maps), levels 1 and 2 RGBA8UI, the block level
+// RGBA16UI (HistoPyramid's compact levels).
+layout(binding = 0, HP_BASE_FORMAT) writeonly restrict uniform uimage2D u_base;
 layout(binding = 1, rgba8ui) writeonly restrict uniform uimage2D u_level1;
 layout(binding = 2, rgba8ui) writeonly restrict uniform uimage2D u_level2;
 layout(binding = 3, rgba16ui) writeonly restrict uniform uimage2D u_level3;
@@ -58,6 +61,40 @@ uint caseOf(uint r00, uint r10, uint r01, uint r11, int x)
            (((r11 >> s) & 3u) << 6);
 }
 
+#ifdef ISOVIEW_LABELS
+// Label maps: the labels of the corner slices below and above the cell slice, 9 x 9 each (row
+// y at [9 y]). Globals, so no call copies them.
+float g_below[81];
+float g_above[81];
+
+void loadLabelSlice(ivec2 tile, ivec3 voxel, ivec3 last, bool above)
+{
+    for (int y = 0; y < 9; ++y) {
+        int vy = min(voxel.y + y, last.y);
+        for (int x = 0; x < 9; ++x) {
+            float v = fetchVoxelAt(tile + ivec2(min(voxel.x + x, last.x), vy));
+            if (above) {
+                g_above[9 * y + x] = v;
+            } else {
+                g_below[9 * y + x] = v;
+            }
+        }
+    }
+}
+
+// The code of the cell at `at` of the cell slice between g_below and g_above.
+uint labelCodeAt(ivec2 at)
+{
+    float corners[8];
+    for (int c = 0; c < 8; ++c) {
+        ivec3 o = cornerOffset(c);
+        int i = 9 * (at.y + o.y) + at.x + o.x;
+        corners[c] = o.z == 0 ? g_below[i] : g_above[i];
+    }
+    return labelCellCode(corners);
+}
+#endif
+
 void main()
 {
     uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x +
@@ -76,16 +113,24 @@ void main()
     uvec4 level3Vertices;
     int z = min(firstVoxel.z, last.z);
     ivec2 tile = divMod(z, u_volumeTilesPerRow).yx;
+#ifdef ISOVIEW_LABELS
+    loadLabelSlice(tile * u_volumeDims.xy, firstVoxel, last, false);
+#else
     for (int y = 0; y < 9; ++y)
         below[y] = cornerRow(tile * u_volumeDims.xy, firstVoxel + ivec3(0, y, 0), last);
+#endif
     for (int slice = 0; slice < 4; ++slice) {
         // The next corner slice's tile, stepped from this one (no division).
         int zNext = min(firstVoxel.z + slice + 1, last.z);
         tile.x += zNext - z;
         if (tile.x >= u_volumeTilesPerRow) tile += ivec2(-u_volumeTilesPerRow, 1);
         z = zNext;
+#ifdef ISOVIEW_LABELS
+        loadLabelSlice(tile * u_volumeDims.xy, firstVoxel, last, true);
+#else
         for (int y = 0; y < 9; ++y)
             above[y] = cornerRow(tile * u_volumeDims.xy, firstVoxel + ivec3(0, y, 0), last);
+#endif
         // The slice's 4 x 4 base texels, in its quadrant of the block's 8 x 8: level-1 texel q
         // of the quadrant covers base texels 2 * offset(q) + offset(c).
         ivec2 quadrant = 8 * blockTexel + 4 * channelOffset(slice);
@@ -100,9 +145,13 @@ void main()
                 for (int c = 0; c < 4; ++c) {
                     ivec2 at = 2 * t + channelOffset(c);
                     bool cell = isCell(firstCell + ivec3(at, slice));
+#ifdef ISOVIEW_LABELS
+                    cases[c] = cell ? labelCodeAt(at) : 0u;
+#else
                     cases[c] = cell ? caseOf(below[at.y], below[at.y + 1], above[at.y],
                                              above[at.y + 1], at.x)
                                     : 0u;
+#endif
                 }
                 imageStore(u_base, quadrant + t, cases);
                 level1Triangles[c1] = total(caseVertexCounts(cases));
@@ -119,7 +168,11 @@ void main()
         imageStore(u_vertexLevel2, p2, level2Vertices);
         level3Triangles[slice] = total(level2Triangles);
         level3Vertices[slice] = total(level2Vertices);
+#ifdef ISOVIEW_LABELS
+        g_below = g_above;
+#else
         below = above;
+#endif
     }
     imageStore(u_level3, blockTexel, level3Triangles);
     imageStore(u_vertexLevel3, blockTexel, level3Vertices);

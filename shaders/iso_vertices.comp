@@ -12,13 +12,16 @@ layout(std430, binding = 5) writeonly restrict buffer CellFirstVertex {
 
 #include "common/surface_vertex.glsl"
 #include "common/vertex_pyramid.glsl"
+#ifdef ISOVIEW_LABELS
+#include "common/label_vertex.glsl"
+#endif
 
 // 32 bytes, the layout the draw's vertex array and the capture read (gpu/surface_buffers.h).
 struct PackedVertex {
     float px, py, pz;
     float nx, ny, nz;
     uint lowerVoxel;
-    uint axis;
+    uint axis; // and the label above its 2 bits (SurfaceVertex.axis)
 };
 layout(std430, binding = 0) writeonly restrict buffer SurfaceVertices {
     PackedVertex vertices[];
@@ -34,13 +37,22 @@ void main()
     ivec3 blockFirstCell = firstCellOfBaseTexel(8 * blockTexel);
     for (uint v = laneInBlock(); v < start.w; v += kLanesPerBlock) {
         uint key = start.y + v;
-        if (key >= u_vertexCapacity) return;
+        if (HP_SLOTS_PER_EDGE * (key + 1u) > u_vertexCapacity) return;
         VpLocation loc = vpTraverseBlock(blockTexel, blockFirstCell, v);
         if (loc.rank == 0u) {
             cellFirstVertex[slot * 256u + cellWithinBlock(loc.baseTexel, loc.channel)] = key;
         }
-        SurfaceVertex s = surfaceVertexOnEdge(loc.cell, loc.edge);
+#ifdef ISOVIEW_LABELS
+        for (uint side = 0u; side < 2u; ++side) {
+            SurfaceVertex s = labelVertexOnEdge(loc.cell, loc.edge, side);
+            vertices[2u * key + side] =
+                PackedVertex(s.position.x, s.position.y, s.position.z, s.normal.x, s.normal.y,
+                             s.normal.z, s.lowerVoxel, s.axis);
+        }
+#else
+        SurfaceVertex s = surfaceVertexOnEdge(loc.cell, loc.edge, 0.0);
         vertices[key] = PackedVertex(s.position.x, s.position.y, s.position.z, s.normal.x,
                                      s.normal.y, s.normal.z, s.lowerVoxel, s.axis);
+#endif
     }
 }

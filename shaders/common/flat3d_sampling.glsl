@@ -50,8 +50,8 @@ float finiteOr(float v, float fallback)
     return isFiniteValue(v) ? v : fallback;
 }
 
-// Values and index-space gradients by central differences at both ends of the grid edge from p0
-// to p1 = p0 + e(axis): one-sided at the borders, non-finite neighbours counting as the centre
+// Values (of the field: fieldAt) and index-space gradients by central differences at both ends
+// of the grid edge from p0 to p1 = p0 + e(axis): one-sided at the borders, non-finite neighbours counting as the centre
 // value, no gradient at a non-finite centre (the rules of indexGradient() in
 // src/extraction/cpu_marching_cubes.cpp). The two stencils share the line p0 - e .. p1 + e, so 12
 // fetches serve both (4 along the edge, 2 x 4 across it), every lane doing the same work, and
@@ -63,10 +63,21 @@ struct EdgeSamples {
     vec3 g1;
 };
 
-// z0 - 1 <= p.z <= z0 + 2
-float fetchNearSlice(ivec2 tiles[4], int z0, ivec3 p)
+// The field the surface is the isosurface of: the voxel values, or for a label map (label >= 0,
+// ISOVIEW_LABELS) the indicator of one label, 1 where the voxel holds it and 0 elsewhere.
+float fieldAt(ivec2 texel, float label)
 {
-    return fetchVoxelAt(tiles[p.z - z0 + 1] + p.xy);
+#ifdef ISOVIEW_LABELS
+    return fetchVoxelAt(texel) == label ? 1.0 : 0.0;
+#else
+    return fetchVoxelAt(texel);
+#endif
+}
+
+// z0 - 1 <= p.z <= z0 + 2
+float fetchNearSlice(ivec2 tiles[4], int z0, ivec3 p, float label)
+{
+    return fieldAt(tiles[p.z - z0 + 1] + p.xy, label);
 }
 
 // span: index distance between the two samples (2 inside, 1 at a border, 0 on a one-voxel axis)
@@ -75,7 +86,7 @@ float centralDifference(float lo, float hi, float centre, int span)
     return span == 0 ? 0.0 : (finiteOr(hi, centre) - finiteOr(lo, centre)) / float(span);
 }
 
-EdgeSamples sampleEdge(ivec3 p0, int axis)
+EdgeSamples sampleEdge(ivec3 p0, int axis, float label)
 {
     ivec3 last = u_volumeDims - 1;
     ivec3 e = ivec3(equal(ivec3(0, 1, 2), ivec3(axis)));
@@ -94,12 +105,12 @@ EdgeSamples sampleEdge(ivec3 p0, int axis)
     }
 
     EdgeSamples s;
-    s.v0 = fetchNearSlice(tiles, p0.z, p0);
-    s.v1 = fetchNearSlice(tiles, p0.z, p1);
+    s.v0 = fetchNearSlice(tiles, p0.z, p0, label);
+    s.v1 = fetchNearSlice(tiles, p0.z, p1, label);
     ivec3 before = max(p0 - e, ivec3(0));
     ivec3 after = min(p1 + e, last);
-    float vBefore = fetchNearSlice(tiles, p0.z, before);
-    float vAfter = fetchNearSlice(tiles, p0.z, after);
+    float vBefore = fetchNearSlice(tiles, p0.z, before, label);
+    float vAfter = fetchNearSlice(tiles, p0.z, after, label);
     s.g0[axis] = centralDifference(vBefore, s.v1, s.v0, p1[axis] - before[axis]);
     s.g1[axis] = centralDifference(s.v0, vAfter, s.v1, after[axis] - p0[axis]);
     for (int k = 1; k <= 2; ++k) {
@@ -109,10 +120,10 @@ EdgeSamples sampleEdge(ivec3 p0, int axis)
         ivec3 hi0 = min(p0 + f, last);
         ivec3 lo1 = max(p1 - f, ivec3(0));
         ivec3 hi1 = min(p1 + f, last);
-        s.g0[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo0),
-                                    fetchNearSlice(tiles, p0.z, hi0), s.v0, hi0[a] - lo0[a]);
-        s.g1[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo1),
-                                    fetchNearSlice(tiles, p0.z, hi1), s.v1, hi1[a] - lo1[a]);
+        s.g0[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo0, label),
+                                    fetchNearSlice(tiles, p0.z, hi0, label), s.v0, hi0[a] - lo0[a]);
+        s.g1[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo1, label),
+                                    fetchNearSlice(tiles, p0.z, hi1, label), s.v1, hi1[a] - lo1[a]);
     }
     if (!isFiniteValue(s.v0)) s.g0 = vec3(0.0);
     if (!isFiniteValue(s.v1)) s.g1 = vec3(0.0);

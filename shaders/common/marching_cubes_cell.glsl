@@ -108,11 +108,40 @@ uint edgeCount(uint mask)
     return (v + (v >> 8)) & 0x1Fu;
 }
 
+// Label maps (ISOVIEW_LABELS): a base channel holds a cell's code, not its case (cases are
+// per label). Bits 0-11: the edges whose two corners hold different labels, "crossed" as an
+// isosurface crosses an edge; each has a pair of vertex slots (common/label_cells.glsl). Bits
+// 12-15: the cell's triangles over all its labels (at most 8), the pyramid's keys. Without
+// labels a key is a triangle vertex, as in the paper.
+#ifdef ISOVIEW_LABELS
+#define HP_KEYS_PER_TRIANGLE 1u
+#define HP_SLOTS_PER_EDGE 2u
+uint crossedEdgesOf(uint code)
+{
+    return code & 0xFFFu;
+}
+uint keyCount(uint code)
+{
+    return code >> 12;
+}
+#else
+#define HP_KEYS_PER_TRIANGLE 3u
+#define HP_SLOTS_PER_EDGE 1u
+uint crossedEdgesOf(uint caseIndex)
+{
+    return kCrossedEdges[caseIndex];
+}
+uint keyCount(uint caseIndex)
+{
+    return kCaseVertexCount[caseIndex];
+}
+#endif
+
 // The crossed edges a cell owns: one welded vertex each, in ascending edge order.
 uint ownedCrossedEdges(ivec3 cell, uint caseIndex)
 {
     bvec3 far = equal(cell, u_cellCount - 1);
-    return kCrossedEdges[caseIndex] & kOwnedEdges[int(far.x) | (int(far.y) << 1) | (int(far.z) << 2)];
+    return crossedEdgesOf(caseIndex) & kOwnedEdges[int(far.x) | (int(far.y) << 1) | (int(far.z) << 2)];
 }
 
 // Welded vertices owned by the four cells of a base texel whose first cell is `first`.
@@ -124,11 +153,11 @@ uvec4 cellVertexCounts(uvec4 cases, ivec3 first)
                  edgeCount(ownedCrossedEdges(first + ivec3(1, 1, 0), cases.w)));
 }
 
-// Vertex counts of the four cells of a base texel from their cached cases.
+// Keys (triangle vertices; triangles for label maps) of the four cells of a base texel from
+// their cached cases (codes).
 uvec4 caseVertexCounts(uvec4 cases)
 {
-    return uvec4(kCaseVertexCount[cases.x], kCaseVertexCount[cases.y],
-                 kCaseVertexCount[cases.z], kCaseVertexCount[cases.w]);
+    return uvec4(keyCount(cases.x), keyCount(cases.y), keyCount(cases.z), keyCount(cases.w));
 }
 
 #endif

@@ -18,15 +18,16 @@ struct SurfaceVertex {
     uint axis;       // the edge's axis: with lowerVoxel, the vertex's EdgeKey
 };
 
-// cell: a pyramid cell (common/marching_cubes_cell.glsl)
-SurfaceVertex surfaceVertexOnEdge(ivec3 cell, int edge)
+// cell: a pyramid cell (common/marching_cubes_cell.glsl); label: whose indicator's surface, for
+// a label map (ignored otherwise)
+SurfaceVertex surfaceVertexOnEdge(ivec3 cell, int edge, float label)
 {
     int axis = edge / 4;
     ivec3 p0 = cell + u_cellOrigin + cornerOffset(kEdgeLowerCorner[edge]);
     ivec3 p1 = p0;
     p1[axis] += 1;
 
-    EdgeSamples s = sampleEdge(p0, axis);
+    EdgeSamples s = sampleEdge(p0, axis, label);
     // edgeCrossing() of cpu_marching_cubes.h: at the finite end when the other end is not.
     bool finite0 = isFiniteValue(s.v0);
     bool finite1 = isFiniteValue(s.v1);

@@ -126,6 +126,15 @@ void BlockRanges::activeBlocks(float isovalue, std::vector<std::uint32_t>& out) 
     }
 }
 
+void BlockRanges::blocksWithLabelBoundaries(std::vector<std::uint32_t>& out) const
+{
+    out.clear();
+    const std::uint32_t n = size();
+    for (std::uint32_t b = 0; b < n; ++b) {
+        if (m_min[b] < m_max[b]) out.push_back(b);
+    }
+}
+
 BlockRanges BlockRanges::cropped(glm::uvec3 firstCell, glm::uvec3 cellCount) const
 {
     BlockRanges out;

@@ -41,6 +41,9 @@ public:
     // The blocks that may hold a crossing at this isovalue (stored units), in ascending index
     // order. A NaN isovalue keeps none (no corner is inside).
     void activeBlocks(float isovalue, std::vector<std::uint32_t>& out) const;
+    // For a label map: the blocks whose voxels hold more than one label, the only ones where a
+    // label's surface can pass (ascending).
+    void blocksWithLabelBoundaries(std::vector<std::uint32_t>& out) const;
     bool isActive(std::uint32_t block, float isovalue) const
     {
         return m_max[block] >= isovalue && m_min[block] < isovalue;

@@ -36,7 +36,7 @@ void ComputeExtraction::finishExtract(const LastExtract& last)
     m_passesPending = false;
     try {
         runPasses(last); // writes the record too
-        m_meshComplete = m_buffers.holdsAnyOutcome(last.activeBlocks.size());
+        m_meshComplete = m_buffers.holdsAnyOutcome(last.activeBlocks.size(), last.labels);
     } catch (const GlError& e) {
         // Its buffers come first: nothing ran, and draw() draws nothing for this isovalue.
         m_passesPending = true;
@@ -49,7 +49,7 @@ void ComputeExtraction::runPendingPasses(const LastExtract& last)
     if (!m_passesPending) return;
     runPasses(last);
     m_passesPending = false;
-    m_meshComplete = m_buffers.holdsAnyOutcome(last.activeBlocks.size());
+    m_meshComplete = m_buffers.holdsAnyOutcome(last.activeBlocks.size(), last.labels);
     m_knownCounts.reset();
 }
 

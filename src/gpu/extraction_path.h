@@ -38,7 +38,8 @@ struct LastExtract {
     const VolumePrograms& programs; // those of the extract's volume
     std::span<const std::uint32_t> activeBlocks;
     std::array<GLuint, units::kCount> textures; // the volume's units (ScopedTextureUnits)
-    float isovalue;                             // stored units
+    float isovalue;                             // stored units (0.5 for a label map)
+    bool labels = false;                        // every label of a label map at once
 };
 
 class ExtractionPath {

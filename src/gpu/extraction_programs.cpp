@@ -1,5 +1,6 @@
 #include "gpu/extraction_programs.h"
 
+#include "core/error.h"
 #include "gpu/gl_state.h"
 #include "gpu/gpu_volume.h"
 #include "gpu/shader_defines.h"
@@ -52,9 +53,12 @@ void VolumePrograms::setIsovalue(float isovalue) const
     }
 }
 
-ExtractionPrograms::ExtractionPrograms(bool computeExtraction) : m_compute(computeExtraction)
+ExtractionPrograms::ExtractionPrograms(bool computeExtraction, bool labels)
+    : m_compute(computeExtraction), m_labels(labels)
 {
-    const std::string defines = engineShaderDefines(SamplerKind::Unsigned);
+    // For label maps the index pass reads the labels too: from the unsigned textures label maps
+    // always have (GpuVolume), so these programs still need no volume of their own.
+    const std::string defines = engineShaderDefines(SamplerKind::Unsigned, labels);
     m_reduce.emplace("histopyramid reduce",
                      std::vector<ShaderStage>{{GL_VERTEX_SHADER, "fullscreen_triangle.vert"},
                                               {GL_FRAGMENT_SHADER, "hp_reduce.frag"}},
@@ -96,10 +100,14 @@ ExtractionPrograms::ExtractionPrograms(bool computeExtraction) : m_compute(compu
 const VolumePrograms& ExtractionPrograms::forVolume(const GpuVolume& volume)
 {
     const SamplerKind kind = volume.samplerKind();
+    if (m_labels && kind != SamplerKind::Unsigned) {
+        throw GlError("a label map must be uploaded as unsigned integers (it has " +
+                      std::string(samplerTypeName(kind)) + " voxels)");
+    }
     const SliceGeometry slices = sliceGeometryOf(volume);
     auto& slot = m_volumePrograms[volumeProgramsIndex(kind, slices)];
     if (slot) return *slot;
-    const std::string defines = engineShaderDefines(kind) + sliceGeometryDefine(slices);
+    const std::string defines = engineShaderDefines(kind, m_labels) + sliceGeometryDefine(slices);
     ShaderProgram classify(
         "histopyramid classify",
         {{GL_VERTEX_SHADER, "hp_block_quad.vert"}, {GL_FRAGMENT_SHADER, "hp_base_level.frag"}},

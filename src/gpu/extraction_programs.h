@@ -42,7 +42,9 @@ struct VolumePrograms {
 
 class ExtractionPrograms {
 public:
-    explicit ExtractionPrograms(bool computeExtraction);
+    // `labels`: programs that extract every label of a label map at once (shader_defines.h);
+    // their volumes must have an unsigned sampler.
+    ExtractionPrograms(bool computeExtraction, bool labels);
 
     // The programs for this volume's sampler type and slice geometry, compiled on first use.
     const VolumePrograms& forVolume(const GpuVolume& volume);
@@ -62,6 +64,7 @@ private:
     static constexpr std::size_t kVolumeKinds = 3 * 2; // sampler kinds x slice geometries
 
     bool m_compute;
+    bool m_labels;
     std::optional<ShaderProgram> m_reduce;
     std::optional<ShaderProgram> m_reduceBlocks;
     std::optional<ShaderProgram> m_record;

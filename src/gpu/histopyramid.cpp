@@ -46,7 +46,8 @@ glm::uvec2 chainSize(glm::uvec2 first, GLint mips)
 
 } // namespace
 
-HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
+HistoPyramid::HistoPyramid(const PyramidLayout& layout, bool wideBase)
+    : m_layout(layout), m_baseFormat(wideBase ? GL_RGBA16UI : GL_RGBA8UI)
 {
     if (layout.empty()) throw GlError("a HistoPyramid needs at least one cell");
     if (layout.levelCount > kMaxPyramidLevels) {
@@ -64,8 +65,9 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout) : m_layout(layout)
     // allocateLevels binds each texture in turn; the caller's binding comes back at the end.
     std::optional<ScopedTextureBinding> restoreTexture(std::in_place, 0);
     m_base = Texture::create();
-    m_bytes += allocateLevels(m_base, GL_RGBA8UI, GL_UNSIGNED_BYTE,
-                              chainSize(layout.levelExtent(0), 1), 1, 4, "histopyramid level 0");
+    m_bytes += allocateLevels(
+        m_base, GLint(m_baseFormat), wideBase ? GL_UNSIGNED_SHORT : GL_UNSIGNED_BYTE,
+        chainSize(layout.levelExtent(0), 1), 1, wideBase ? 8 : 4, "histopyramid level 0");
     // Levels 1.. of one pyramid: a texture per count format. The vertex pyramid's levels have
     // the same extents and formats (a cell owns at most 12 edges, fewer than its up to 15
     // triangle vertices, so every count fits where the triangle count does).
@@ -367,7 +369,7 @@ void HistoPyramid::buildBlocksByCompute(const ShaderProgram& program, GLsizei ac
         GLenum format;
     };
     const std::array<ImageLevel, 7> images{{
-        {m_base, 0, GL_RGBA8UI},
+        {m_base, 0, m_baseFormat},
         {m_levels8, 0, GL_RGBA8UI},
         {m_levels8, 1, GL_RGBA8UI},
         {m_levels16, 0, GL_RGBA16UI},

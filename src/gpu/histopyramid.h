@@ -20,9 +20,10 @@
 // below it is never read.
 //
 // Compact integer levels: counts grow by 4x per level, so each level uses the narrowest
-// unsigned format that holds 15 * 4^l: the base RGBA8UI (cases), levels 1-2 RGBA8UI, 3-6
-// RGBA16UI, 7+ RGBA32UI. Levels of one format are the mip levels of one texture, so traversal
-// needs four samplers per pyramid whatever its height.
+// unsigned format that holds 15 * 4^l: the base RGBA8UI (cases; RGBA16UI cell codes for label
+// maps, whose cells count at most 8 triangles), levels 1-2 RGBA8UI, 3-6 RGBA16UI, 7+ RGBA32UI.
+// Levels of one format are the mip levels of one texture, so traversal needs four samplers per
+// pyramid whatever its height.
 //
 // GL side effects of build() and writeRecord(): bind their framebuffers, programs, vertex
 // arrays, the array buffer and the transform-feedback buffer, enable GL_RASTERIZER_DISCARD for
@@ -66,7 +67,9 @@ class HistoPyramid {
 public:
     // Allocates every level and its framebuffer. Throws GpuMemoryError (gl_loader.h) when the
     // driver is out of memory for them, GlError when it rejects them otherwise.
-    explicit HistoPyramid(const PyramidLayout& layout);
+    // `wideBase`: the base level is RGBA16UI instead of RGBA8UI, for label maps, whose cell
+    // codes take 16 bits (common/marching_cubes_cell.glsl).
+    explicit HistoPyramid(const PyramidLayout& layout, bool wideBase = false);
 
     const PyramidLayout& layout() const { return m_layout; }
 
@@ -143,6 +146,7 @@ private:
     std::vector<glm::uvec4> readAttachment(std::uint32_t level, GLenum attachment) const;
 
     PyramidLayout m_layout;
+    GLenum m_baseFormat = GL_RGBA8UI;
     Texture m_base;
     Texture m_levels8;
     Texture m_levels16;

@@ -45,8 +45,8 @@ std::unique_ptr<ExtractionPath> makePath(const GlCapabilities& caps,
 
 struct IsosurfaceExtractor::Impl {
     explicit Impl(const Options& options)
-        : caps(queryCapabilities(GlFeatureLimits{options.limitToGl33})),
-          programs(caps.computeExtraction),
+        : caps(queryCapabilities(GlFeatureLimits{options.limitToGl33})), labels(options.labels),
+          programs(caps.computeExtraction, options.labels),
           path(makePath(caps, programs, buffers, emptyVertexArray.id()))
     {
     }
@@ -55,6 +55,7 @@ struct IsosurfaceExtractor::Impl {
     VertexArray emptyVertexArray = VertexArray::create();
     SurfaceBuffers buffers; // the welded mesh (grows and shrinks as surface_buffers.h says)
     GlCapabilities caps;
+    bool labels; // a label-map extractor (Options::labels)
     ExtractionPrograms programs;
     // How the mesh is made and drawn: compute passes or transform feedback.
     std::unique_ptr<ExtractionPath> path;
@@ -111,7 +112,7 @@ struct IsosurfaceExtractor::Impl {
             PyramidLayout::forVolume(box.voxelCount(), caps.maxTextureSize);
         const VolumePrograms& volumePrograms = programs.forVolume(newVolume);
         std::optional<HistoPyramid> newPyramid;
-        if (!pyramidLayout.empty()) newPyramid.emplace(pyramidLayout);
+        if (!pyramidLayout.empty()) newPyramid.emplace(pyramidLayout, labels);
         const bool whole = box == VoxelBox::whole(newVolume.dims());
         BlockRanges ranges = whole
                                  ? BlockRanges{}
@@ -138,13 +139,17 @@ struct IsosurfaceExtractor::Impl {
             pyramid ? pyramid->bytes() : 0, cropped ? " (cropped)" : "");
     }
 
+    // One extract: the pyramid for this isovalue (0.5 for label maps), then the path's passes.
+    void build(StoredValue isovalue);
+
     const BlockRanges& activeRanges() const { return cropped ? cropRanges : volume->blockRanges(); }
 
     // The last extract, lent to the path for one call (needs a pyramid).
     LastExtract last()
     {
-        return {*pyramid, programs.forVolume(*volume), activeBlocks, boundTextures(),
-                iso.classified()};
+        return {*pyramid,         programs.forVolume(*volume),
+                activeBlocks,     boundTextures(),
+                iso.classified(), labels};
     }
 };
 
@@ -198,6 +203,26 @@ bool IsosurfaceExtractor::hasVolume() const
 void IsosurfaceExtractor::extract(StoredValue isovalue)
 {
     Impl& d = *m_impl;
+    if (d.labels) throw Error("a label-map extractor extracts every label at once (extractLabels)");
+    d.build(isovalue);
+}
+
+void IsosurfaceExtractor::extractLabels()
+{
+    Impl& d = *m_impl;
+    if (!d.labels) throw Error("extractLabels needs a label-map extractor (Options::labels)");
+    // Indicators are 0 or 1: their surfaces sit at 0.5, every vertex at its edge's midpoint.
+    d.build(StoredValue(0.5));
+}
+
+bool IsosurfaceExtractor::extractsLabels() const
+{
+    return m_impl->labels;
+}
+
+void IsosurfaceExtractor::Impl::build(StoredValue isovalue)
+{
+    Impl& d = *this;
     d.iso = isovalue;
     d.extracted = true;
     if (!d.pyramid) {
@@ -211,8 +236,13 @@ void IsosurfaceExtractor::extract(StoredValue isovalue)
     d.path->beginExtract();
     const VolumePrograms& volumePrograms = d.programs.forVolume(*d.volume);
     volumePrograms.setIsovalue(isovalue.classified());
-    // Only the blocks whose value range straddles the isovalue can hold a crossing.
-    d.activeRanges().activeBlocks(isovalue.classified(), d.activeBlocks);
+    // Only the blocks whose value range straddles the isovalue can hold a crossing; of a label
+    // map, those holding more than one label.
+    if (d.labels) {
+        d.activeRanges().blocksWithLabelBoundaries(d.activeBlocks);
+    } else {
+        d.activeRanges().activeBlocks(isovalue.classified(), d.activeBlocks);
+    }
     {
         ScopedTextureUnits<units::kCount> restoreUnits(d.boundTextures());
         d.pyramid->build(d.programs.pyramidPrograms(volumePrograms), d.emptyVertexArray.id(),
@@ -271,6 +301,18 @@ IsoMesh IsosurfaceExtractor::capture()
     const HistoPyramid::Counts counts = d.path->completeMesh(d.last());
     if (counts.indices == 0) return {};
     return d.buffers.download(counts.vertices, counts.indices);
+}
+
+std::vector<LabelSurface> IsosurfaceExtractor::captureLabels()
+{
+    Impl& d = *m_impl;
+    if (!d.labels) throw Error("captureLabels needs a label-map extractor (Options::labels)");
+    if (!d.extracted || !d.pyramid) return {};
+    const HistoPyramid::Counts counts = d.path->completeMesh(d.last());
+    if (counts.indices == 0) return {};
+    std::vector<std::uint32_t> vertexLabels;
+    const IsoMesh all = d.buffers.download(counts.vertices, counts.indices, &vertexLabels);
+    return splitByLabel(all, vertexLabels);
 }
 
 IsosurfaceExtractor::MeshBuffers IsosurfaceExtractor::meshBuffers()

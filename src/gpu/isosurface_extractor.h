@@ -27,6 +27,7 @@
 #pragma once
 
 #include "extraction/iso_mesh.h"
+#include "extraction/label_surface.h"
 #include "extraction/pyramid_layout.h"
 #include "extraction/voxel_box.h"
 #include "gpu/gl_loader.h"
@@ -64,6 +65,10 @@ public:
     struct Options {
         // Use only OpenGL 3.3 features even on a newer context (tests the floor).
         bool limitToGl33 = false;
+        // A label-map extractor: extractLabels() makes every label's surface in one pass (the
+        // isosurface at 0.5 of its indicator, as extractLabelSurfacesCpu does), and extract()
+        // is refused. Its volumes must be unsigned integers (GpuVolume of a uint8/16/32 Volume).
+        bool labels = false;
     };
 
     // Compiles the pyramid programs. Throws GlError / ShaderError.
@@ -93,8 +98,15 @@ public:
     VoxelBox crop() const;
 
     // Rebuilds the HistoPyramid for this isovalue (stored units). GPU work only, no wait.
+    // Throws Error on a label-map extractor.
     void extract(StoredValue isovalue);
     StoredValue isovalue() const;
+
+    // Label-map extractor only (else throws Error): rebuilds the pyramid for the surfaces of
+    // every label at once, one mesh whose vertices carry their label (PackedSurfaceVertex).
+    // Only blocks holding more than one label are visited. GPU work only, no wait.
+    void extractLabels();
+    bool extractsLabels() const;
 
     // Triangle corners (3 per triangle) of the last extract. Waits for the GPU on first call
     // after an extract (cached afterwards).
@@ -121,6 +133,9 @@ public:
     // vertex and index buffers the draw uses, downloaded. Waits for the GPU. Throws
     // GpuMemoryError when the mesh buffers cannot grow to the mesh.
     IsoMesh capture();
+    // The last extractLabels() as one mesh per label (ascending labels, those with triangles),
+    // split from the mesh the draw uses. Waits for the GPU; throws as capture() does.
+    std::vector<LabelSurface> captureLabels();
 
     // The buffers holding the last extract's whole mesh (PackedSurfaceVertex and uint32
     // indices, surface_buffers.h) and how much of them it fills, for a copy on the GPU. Reads

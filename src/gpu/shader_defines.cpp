@@ -13,10 +13,13 @@
 
 namespace isoview::gpu {
 
-std::string engineShaderDefines(SamplerKind volumeSampler)
+std::string engineShaderDefines(SamplerKind volumeSampler, bool labels)
 {
     std::ostringstream s;
     s << "#define ISOVIEW_VOLUME_SAMPLER " << samplerTypeName(volumeSampler) << "\n";
+    if (labels) s << "#define ISOVIEW_LABELS 1\n";
+    // The base level's image format (HistoPyramid's wideBase), for the compute build.
+    s << "#define HP_BASE_FORMAT " << (labels ? "rgba16ui" : "rgba8ui") << "\n";
     s << "#define HP_FIRST_16BIT_LEVEL " << kFirst16BitLevel << "\n";
     s << "#define HP_FIRST_32BIT_LEVEL " << kFirst32BitLevel << "\n";
     // The traversal's steps, unrolled from the highest level any pyramid can have down to 1,

@@ -8,7 +8,9 @@
 
 namespace isoview::gpu {
 
-std::string engineShaderDefines(SamplerKind volumeSampler);
+// `labels`: the programs extract every label of a label map at once (ISOVIEW_LABELS; the
+// volume's sampler must then be unsigned).
+std::string engineShaderDefines(SamplerKind volumeSampler, bool labels = false);
 
 // Whether a volume's slices sit on one affine grid or where the scanner measured them
 // (VolumeGeometry::sliceOrigins). Programs that map every vertex are built per kind

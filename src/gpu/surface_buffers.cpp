@@ -28,6 +28,8 @@ std::uint32_t grownCapacity(std::uint32_t needed, std::uint32_t floor)
 constexpr std::size_t kCellsPerBlock = 8 * 8 * 4;
 constexpr std::uint64_t kMaxIndicesPerBlock = 15ull * kCellsPerBlock;
 constexpr std::uint64_t kMaxVerticesPerBlock = 12ull * kCellsPerBlock;
+constexpr std::uint64_t kMaxLabelIndicesPerBlock = 24ull * kCellsPerBlock;
+constexpr std::uint64_t kMaxLabelVerticesPerBlock = 2 * kMaxVerticesPerBlock;
 
 } // namespace
 
@@ -105,11 +107,11 @@ void SurfaceBuffers::reserveAhead(std::uint32_t vertices, std::uint32_t indices)
     }
 }
 
-bool SurfaceBuffers::holdsAnyOutcome(std::size_t activeBlocks) const
+bool SurfaceBuffers::holdsAnyOutcome(std::size_t activeBlocks, bool labels) const
 {
     const std::uint64_t blocks = activeBlocks;
-    return blocks * kMaxIndicesPerBlock <= m_indexCapacity &&
-           blocks * kMaxVerticesPerBlock <= m_vertexCapacity;
+    return blocks * (labels ? kMaxLabelIndicesPerBlock : kMaxIndicesPerBlock) <= m_indexCapacity &&
+           blocks * (labels ? kMaxLabelVerticesPerBlock : kMaxVerticesPerBlock) <= m_vertexCapacity;
 }
 
 void SurfaceBuffers::release()
@@ -144,7 +146,8 @@ void drawIndexedTriangles(std::uint32_t indexCount, bool inFlushedChunks)
 }
 
 IsoMesh downloadPackedMesh(GLuint vertexBuffer, GLuint indexBuffer, std::uint32_t vertices,
-                           std::uint32_t indices, const char* what)
+                           std::uint32_t indices, const char* what,
+                           std::vector<std::uint32_t>* vertexLabels)
 {
     std::vector<PackedSurfaceVertex> packed(vertices);
     IsoMesh mesh;
@@ -167,7 +170,13 @@ IsoMesh downloadPackedMesh(GLuint vertexBuffer, GLuint indexBuffer, std::uint32_
     for (const PackedSurfaceVertex& v : packed) {
         mesh.positions.emplace_back(v.position[0], v.position[1], v.position[2]);
         mesh.normals.emplace_back(v.normal[0], v.normal[1], v.normal[2]);
-        mesh.edgeKeys.push_back(makeEdgeKey(v.lowerVoxel, int(v.axis)));
+        mesh.edgeKeys.push_back(makeEdgeKey(v.lowerVoxel, int(v.axis & 3u)));
+    }
+    if (vertexLabels != nullptr) {
+        vertexLabels->clear();
+        vertexLabels->reserve(vertices);
+        for (const PackedSurfaceVertex& v : packed)
+            vertexLabels->push_back(v.axis >> 2);
     }
     for (std::uint32_t index : mesh.indices) {
         if (index >= vertices) throw GlError("the GPU wrote a vertex index beyond the mesh");
@@ -175,13 +184,14 @@ IsoMesh downloadPackedMesh(GLuint vertexBuffer, GLuint indexBuffer, std::uint32_
     return mesh;
 }
 
-IsoMesh SurfaceBuffers::download(std::uint32_t vertices, std::uint32_t indices) const
+IsoMesh SurfaceBuffers::download(std::uint32_t vertices, std::uint32_t indices,
+                                 std::vector<std::uint32_t>* vertexLabels) const
 {
     if (vertices > m_vertexCapacity || indices > m_indexCapacity) {
         throw GlError("the isosurface mesh buffers are smaller than the mesh");
     }
     return downloadPackedMesh(m_vertices.id(), m_indices.id(), vertices, indices,
-                              "downloading the isosurface");
+                              "downloading the isosurface", vertexLabels);
 }
 
 std::size_t SurfaceBuffers::bytes() const

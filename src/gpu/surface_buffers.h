@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace isoview::gpu {
 
@@ -27,6 +28,8 @@ struct PackedSurfaceVertex {
     float position[3]; // index space
     float normal[3];   // physical space, unit
     std::uint32_t lowerVoxel;
+    // Bits 0-1: the edge's axis. Above them a label map's vertex has its label (0: an unused
+    // slot, shaders/common/label_cells.glsl); an isosurface's has 0.
     std::uint32_t axis;
 };
 static_assert(sizeof(PackedSurfaceVertex) == 32);
@@ -35,8 +38,10 @@ static_assert(sizeof(PackedSurfaceVertex) == 32);
 // as an IsoMesh (what both the extraction's buffers and a stored surface's hold). Waits for the
 // GPU. Throws GlError (its message starting with `what`) when the GL fails, and when an index
 // names a vertex beyond the mesh.
+// With vertexLabels, each vertex's label goes there (PackedSurfaceVertex::axis).
 IsoMesh downloadPackedMesh(GLuint vertexBuffer, GLuint indexBuffer, std::uint32_t vertices,
-                           std::uint32_t indices, const char* what);
+                           std::uint32_t indices, const char* what,
+                           std::vector<std::uint32_t>* vertexLabels = nullptr);
 
 // Draws the first `indexCount` indices of the bound element array buffer as triangles, with the
 // bound program and vertex array. With `inFlushedChunks` (a software rasteriser), as up to 8
@@ -62,8 +67,9 @@ public:
     // reserve() once the counts are known says why.
     void reserveAhead(std::uint32_t vertices, std::uint32_t indices);
     // Whether the buffers hold whatever `activeBlocks` blocks can produce (a cell makes at most
-    // 15 triangle vertices and owns at most 12 edges), so that no count needs checking.
-    bool holdsAnyOutcome(std::size_t activeBlocks) const;
+    // 15 triangle vertices and owns at most 12 edges; of a label map, 24 triangle vertices and
+    // 12 edges of 2 slots), so that no count needs checking.
+    bool holdsAnyOutcome(std::size_t activeBlocks, bool labels) const;
     // Forgets the storage (a new volume starts small again).
     void release();
     // The most both buffers may take together (0: no limit but the driver's). reserve() beyond
@@ -78,7 +84,8 @@ public:
     GLuint vertexArray() const { return m_vertexArray.id(); }
 
     // The first `vertices` vertices and `indices` indices as an IsoMesh. Waits for the GPU.
-    IsoMesh download(std::uint32_t vertices, std::uint32_t indices) const;
+    IsoMesh download(std::uint32_t vertices, std::uint32_t indices,
+                     std::vector<std::uint32_t>* vertexLabels = nullptr) const;
 
     std::size_t bytes() const;
 

@@ -2,8 +2,8 @@
 
 namespace isoview::test {
 
-GpuExtractor::GpuExtractor(bool limitToGl33)
-    : m_extractor(gpu::IsosurfaceExtractor::Options{limitToGl33})
+GpuExtractor::GpuExtractor(bool limitToGl33, bool labels)
+    : m_extractor(gpu::IsosurfaceExtractor::Options{.limitToGl33 = limitToGl33, .labels = labels})
 {
 }
 

@@ -13,7 +13,8 @@ namespace isoview::test {
 
 class GpuExtractor {
 public:
-    explicit GpuExtractor(bool limitToGl33 = false);
+    // labels: a label-map extractor (IsosurfaceExtractor::Options::labels).
+    explicit GpuExtractor(bool limitToGl33 = false, bool labels = false);
 
     // Uploads the volume and gives it to the extractor. Throws as GpuVolume and
     // IsosurfaceExtractor::setVolume do, with the previous volume still in place.
