@@ -1,7 +1,8 @@
 # Installation of isoview's data files, and the Debian package (`cpack -G DEB` in a build folder).
 #
 # Under the prefix (/usr in the package):
-#   bin/isoview, bin/isoview-cli, bin/isoview-bench   (installed beside their targets)
+#   bin/isoview, bin/isoview-cli, bin/isoview-bench, bin/isoview-label-bench (installed beside
+#   their targets)
 #   share/isoview/samples/                  the bundled MR head: NRRD header, raw voxels, README,
 #                                           LICENSE (the viewer opens it when given no file)
 #   share/applications/<id>.desktop         menu entry, with the MIME types the viewer opens
@@ -58,7 +59,8 @@ surface on screen as PLY, STL or OBJ, optionally closed, smoothed and decimated 
 printing.
 
 The package holds the Qt 6 viewer (isoview), the headless extraction tool (isoview-cli) and
-the engine benchmark (isoview-bench), which run without a display through EGL, and a small
+the engine benchmarks (isoview-bench, isoview-label-bench), which run without a display
+through EGL, and a small
 sample MR head volume. Without a GPU, Mesa's llvmpipe renders.]=])
 # The package installs to /usr, whatever CMAKE_INSTALL_PREFIX the build folder was set up with.
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)

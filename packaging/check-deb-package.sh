@@ -6,7 +6,8 @@
 # 1. `apt-get install -y ./the.deb`: apt resolves its Depends (dpkg-shlibdeps' and the ones
 #    added by hand) from the archive, so a dependency that does not exist fails here;
 # 2. the installed programs, from /usr/bin, with no display: --version and --help of isoview,
-#    isoview-cli and isoview-bench (exit 0); isoview-cli extracts the installed sample at
+#    isoview-cli, isoview-bench and isoview-label-bench (exit 0); isoview-cli extracts the
+#    installed sample at
 #    isovalue 40 (a non-zero triangle count and a PLY); the installed viewer opens the installed
 #    sample under xvfb-run (its log must name /usr/share/isoview/samples) and saves a non-empty
 #    PNG;
@@ -72,7 +73,7 @@ cd "$work"
 clean_env=(env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$work/home" LANG=C.UTF-8)
 mkdir -p "$work/home"
 
-for program in isoview isoview-cli isoview-bench; do
+for program in isoview isoview-cli isoview-bench isoview-label-bench; do
     step "/usr/bin/$program --version, --help"
     [ -x "/usr/bin/$program" ] || fail "/usr/bin/$program is not installed"
     out="$("${clean_env[@]}" "/usr/bin/$program" --version)" \
