@@ -20,7 +20,7 @@ namespace {
 using detail::printable;
 
 // Headers longer than this are not NRRD headers (a LIST of 100000 files fits easily).
-constexpr std::size_t kMaxHeaderBytes = 4 << 20;
+constexpr std::size_t kMaxHeaderBytes = kMaxNrrdHeaderBytes;
 
 [[noreturn]] void fail(const std::string& message)
 {
@@ -592,6 +592,7 @@ NrrdHeader parseNrrdHeader(std::string_view headerText)
     readGeometry(raw, header);
     readRescale(raw, header);
     readDataFiles(raw, header);
+    header.keyValues = raw.keyValues;
     return header;
 }
 

@@ -16,7 +16,7 @@
 // spacing[a]; the result is in LPS millimetres ("right-anterior-superior" negates x and y,
 // "left-anterior-superior" negates y; scanner-xyz and 3D-*-handed are kept as written, with a
 // warning). Key/value pairs isoview_rescale_slope:= and isoview_rescale_intercept:= (written
-// by writeNrrd) set the value rescale.
+// by writeNrrd) set the value rescale; every key/value pair is kept in NrrdHeader::keyValues.
 //
 // Contract:
 // - parseNrrdHeader is pure (no I/O) and throws InvalidInputError on anything malformed or
@@ -46,11 +46,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace isoview::io {
+
+// readNrrd reads at most this much of a file for its header.
+inline constexpr std::size_t kMaxNrrdHeaderBytes = std::size_t(4) << 20;
 
 enum class NrrdEncoding { Raw, Gzip };
 
@@ -74,6 +78,9 @@ struct NrrdHeader {
     std::size_t headerBytes = 0;    // where attached data start: just past the empty line
     bool endsWithEmptyLine = false; // false when the text ended first (a detached header)
     std::vector<std::string> warnings;
+    // The "key:=value" pairs, as written (escapes such as "\\n" are kept, not decoded). 3D
+    // Slicer's .seg.nrrd keeps its segments' names, label values and colours here.
+    std::map<std::string, std::string> keyValues;
 };
 
 // Parses the header at the start of headerText (which may continue with the data).
