@@ -10,7 +10,7 @@
 // beyond some box may therefore be stored for that box only (see label_surfaces_cpu.cpp).
 //
 // The rules are those stated in cpu_marching_cubes.h; this file is where they are carried out.
-// Cost: O(cells) field reads plus 14 per emitted vertex (its two gradients); no allocation
+// Cost: 4 field reads per cell plus 14 per emitted vertex (its two gradients); no allocation
 // but the triangle stream and the weld.
 #pragma once
 
@@ -84,22 +84,34 @@ IsoMesh marchCells(const Field& field, glm::uvec3 dims, const VolumeGeometry& ge
         gradientToPhysical[k - cells.first.z] = glm::mat3(geometry.voxelGradientToPhysical(k));
     }
 
+    // Corner c of cell (i, j, k) is voxel (i, j, k) + cornerStep(c).
+    const auto cornerStep = [](int c) {
+        return glm::uvec3(mc::cornerOffset(c, 0), mc::cornerOffset(c, 1), mc::cornerOffset(c, 2));
+    };
     std::vector<SoupVertex> soup;
     for (std::uint32_t k = cells.first.z; k < cells.last.z; ++k) {
         for (std::uint32_t j = cells.first.y; j < cells.last.y; ++j) {
+            // Along a row, a cell's four upper-x corners are the next cell's lower-x corners
+            // (even c: x offset 0, odd c: 1): each voxel is read once per row, not twice.
+            float value[8];
+            for (int c = 0; c < 8; c += 2)
+                value[c + 1] = field(glm::uvec3(cells.first.x, j, k) + cornerStep(c));
             for (std::uint32_t i = cells.first.x; i < cells.last.x; ++i) {
                 // Pass 1: classify the cell. Corner c sits at (c & 1, (c >> 1) & 1, c >> 2).
                 const glm::uvec3 cell(i, j, k);
-                glm::uvec3 corner[8];
-                float value[8];
                 unsigned caseIndex = 0;
+                for (int c = 0; c < 8; c += 2) {
+                    value[c] = value[c + 1];
+                    value[c + 1] = field(cell + cornerStep(c + 1));
+                }
                 for (int c = 0; c < 8; ++c) {
-                    corner[c] = cell + glm::uvec3(mc::cornerOffset(c, 0), mc::cornerOffset(c, 1),
-                                                  mc::cornerOffset(c, 2));
-                    value[c] = field(corner[c]);
                     if (isInsideIsosurface(value[c], isoStored)) caseIndex |= 1u << c;
                 }
                 const int count = tables.vertexCount[caseIndex];
+                if (count == 0) continue;
+                glm::uvec3 corner[8];
+                for (int c = 0; c < 8; ++c)
+                    corner[c] = cell + cornerStep(c);
                 for (int v = 0; v < count; ++v) {
                     const int edge = tables.triangleEdges[caseIndex][std::size_t(v)];
                     const int axis = mc::edgeAxis(edge);
