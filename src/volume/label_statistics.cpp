@@ -39,6 +39,16 @@ template <class T> const char* labelProblem(T value)
     return nullptr;
 }
 
+// The label a value names, once labelProblem(value) found nothing wrong (so it is not negative).
+template <class T> std::uint32_t asLabel(T value)
+{
+    if constexpr (std::is_same_v<T, std::int8_t>) {
+        return static_cast<std::uint8_t>(value);
+    } else {
+        return static_cast<std::uint32_t>(value);
+    }
+}
+
 [[noreturn]] void throwNotALabel(glm::uvec3 voxel, double value, const char* problem)
 {
     std::ostringstream message;
@@ -78,7 +88,7 @@ template <class T> void accumulate(const Volume& volume, Accumulators& acc)
                 if (const char* problem = labelProblem(value)) {
                     throwNotALabel({start, j, k}, double(value), problem);
                 }
-                const auto label = static_cast<std::uint32_t>(value);
+                const std::uint32_t label = asLabel(value);
                 acc.count[label] += i - start;
                 if (perSlice) acc.volumeMm3[label] += double(i - start) * sliceVoxelMm3;
                 if (label == 0) continue;
@@ -173,7 +183,7 @@ bool looksLikeLabelMap(const Volume& volume)
                     looks = false;
                     return;
                 }
-                const auto label = static_cast<std::uint32_t>(value);
+                const std::uint32_t label = asLabel(value);
                 if (!seen.test(label)) {
                     seen.set(label);
                     if (++distinct > maxDistinct) {
