@@ -10,6 +10,9 @@
 
 namespace isoview {
 
+// The indicator's isovalue: halfway between outside (0) and inside (1).
+inline constexpr float kLabelIsovalue = 0.5f;
+
 struct LabelSurface {
     std::uint32_t label = 0;
     IsoMesh mesh; // index space; edge keys are unique within one label's mesh

@@ -212,7 +212,7 @@ void IsosurfaceExtractor::extractLabels()
     Impl& d = *m_impl;
     if (!d.labels) throw Error("extractLabels needs a label-map extractor (Options::labels)");
     // Indicators are 0 or 1: their surfaces sit at 0.5, every vertex at its edge's midpoint.
-    d.build(StoredValue(0.5));
+    d.build(StoredValue(kLabelIsovalue));
 }
 
 bool IsosurfaceExtractor::extractsLabels() const

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""isoview's label surfaces judged by VTK: for every label of the prostate phantom's label map
+and some labels of the D99 atlas, the surface extractLabelSurfacesCpu makes (as printed by
+isoview_label_surfaces_report) has the welded vertex count, triangle count and index-space
+bounds of VTK's vtkDiscreteFlyingEdges3D on the label volume at that label; the voxel counts
+are numpy's.
+
+Usage (run by ctest): check_label_surfaces_with_vtk.py REPORT_TOOL SHARED_DATA_DIR
+
+Both generate one point per grid edge with the label at one end only, at its midpoint: the
+vertex sets, hence counts and bounds, must be equal. Triangles: each crossed cell's boundary
+polygons are cut into (vertices - 2) triangles by both, so the counts are equal as long as
+both resolve ambiguous cell faces alike. The volumes are read here by VTK (NIfTI) or by the
+small NRRD reader below, not by isoview's loaders.
+"""
+
+import gzip
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vtk_bootstrap  # noqa: E402
+from cli_runner import fail  # noqa: E402
+
+PROSTATE = "nrrd/prostate_phantom_subvolume-label.nrrd"
+D99 = "labels/D99_atlas_v2.0_right.nii.gz"
+# D99: the first and last labels, two between, and 100, which the atlas lacks (its numbers have
+# gaps): an empty surface for both. The labels with the fewest and the most voxels are added by
+# the script.
+D99_LABELS = [1, 2, 100, 300, 522]
+TOOL_TIMEOUT_S = 300
+NRRD_TYPES = {"short": "i2", "int16": "i2", "ushort": "u2", "uint16": "u2", "uchar": "u1",
+              "unsigned char": "u1", "uint8": "u1", "int": "i4", "float": "f4"}
+
+
+def read_nrrd(path):
+    """A 3-D NRRD with its data attached (raw or gzip encoding) as a numpy array [z][y][x]."""
+    import numpy as np
+    with open(path, "rb") as f:
+        raw = f.read()
+    head, _, data = raw.partition(b"\n\n")
+    fields = {}
+    for line in head.decode("ascii").splitlines()[1:]:
+        if line.startswith("#") or ": " not in line:
+            continue
+        key, value = line.split(": ", 1)
+        fields[key.strip()] = value.strip()
+    sizes = [int(n) for n in fields["sizes"].split()]
+    if fields.get("encoding") == "gzip":
+        data = gzip.decompress(data)
+    elif fields.get("encoding") != "raw":
+        fail("unsupported NRRD encoding in " + path)
+    order = ">" if fields.get("endian") == "big" else "<"
+    array = np.frombuffer(data, dtype=order + NRRD_TYPES[fields["type"]])
+    return array.reshape(sizes[2], sizes[1], sizes[0])
+
+
+def read_nifti(path):
+    import vtk
+    from vtk.util.numpy_support import vtk_to_numpy
+    reader = vtk.vtkNIFTIImageReader()
+    reader.SetFileName(path)
+    reader.Update()
+    if reader.GetQFac() < 0:
+        fail("qfac -1: VTK would reverse the slices")
+    nx, ny, nz = reader.GetOutput().GetDimensions()
+    return vtk_to_numpy(reader.GetOutput().GetPointData().GetScalars()).reshape(nz, ny, nx)
+
+
+def vtk_surface(labels, label):
+    """(points, triangles, bounds) of vtkDiscreteFlyingEdges3D at label, in index space."""
+    import vtk
+    from vtk.util.numpy_support import numpy_to_vtk
+    image = vtk.vtkImageData()
+    image.SetDimensions(labels.shape[2], labels.shape[1], labels.shape[0])
+    image.GetPointData().SetScalars(numpy_to_vtk(labels.ravel().astype("float32"), deep=True))
+    surface = vtk.vtkDiscreteFlyingEdges3D()
+    surface.SetInputData(image)
+    surface.SetValue(0, float(label))
+    surface.ComputeNormalsOff()
+    surface.ComputeGradientsOff()
+    surface.ComputeScalarsOff()
+    surface.Update()
+    output = surface.GetOutput()
+    return output.GetNumberOfPoints(), output.GetNumberOfPolys(), output.GetBounds()
+
+
+def isoview_report(tool, path, labels):
+    command = [tool, path] + [str(n) for n in labels]
+    print("running: " + " ".join(command))
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        fail("the report tool did not finish within %d s" % TOOL_TIMEOUT_S)
+    sys.stderr.write(result.stderr)
+    if result.returncode != 0:
+        fail("the report tool exited with status %d" % result.returncode)
+    rows = {}
+    for line in result.stdout.splitlines():
+        if line.startswith("#"):
+            continue
+        f = line.split()
+        rows[int(f[0])] = {"voxels": int(f[1]), "vertices": int(f[2]), "triangles": int(f[3]),
+                           "bounds": (float(f[4]), float(f[7]), float(f[5]), float(f[8]),
+                                      float(f[6]), float(f[9]))}
+    return rows
+
+
+def compare(name, labels, rows, wanted):
+    import numpy as np
+    failures = []
+    for label in wanted:
+        ours = rows.get(label)
+        if ours is None:
+            failures.append("%s label %d: missing from the report" % (name, label))
+            continue
+        voxels = int(np.count_nonzero(labels == label))
+        points, triangles, bounds = vtk_surface(labels, label)
+        print("%s label %d: %d voxels (numpy %d); vertices %d (VTK %d); triangles %d (VTK %d); "
+              "bounds %s (VTK %s)" % (name, label, ours["voxels"], voxels, ours["vertices"], points,
+                                      ours["triangles"], triangles, ours["bounds"], bounds))
+        if ours["voxels"] != voxels:
+            failures.append("%s label %d: voxel counts differ" % (name, label))
+        if voxels == 0:  # absent: both empty (VTK's empty bounds are inverted)
+            if ours["vertices"] != 0 or ours["triangles"] != 0 or points != 0:
+                failures.append("%s label %d: absent, but a surface" % (name, label))
+            continue
+        if ours["vertices"] != points or ours["vertices"] == 0:
+            failures.append("%s label %d: vertex counts differ" % (name, label))
+        if ours["triangles"] != triangles:
+            failures.append("%s label %d: triangle counts differ" % (name, label))
+        if any(abs(a - b) > 1e-6 for a, b in zip(ours["bounds"], bounds)):
+            failures.append("%s label %d: bounds differ" % (name, label))
+    return failures
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit(__doc__)
+    tool, shared = argv[1:]
+    vtk_bootstrap.ensure_vtk(["vtkmodules.vtkFiltersGeneral", "vtkmodules.vtkIOImage"])
+    import numpy as np
+
+    prostate_path = os.path.join(shared, PROSTATE)
+    prostate = read_nrrd(prostate_path)
+    failures = compare("prostate", prostate, isoview_report(tool, prostate_path, []),
+                       [1, 7, 8, 9])
+
+    d99_path = os.path.join(shared, D99)
+    d99 = read_nifti(d99_path)
+    present, counts = np.unique(d99[d99 != 0], return_counts=True)
+    wanted = sorted(set(D99_LABELS) | {int(present[np.argmin(counts)]),
+                                       int(present[np.argmax(counts)])})
+    failures += compare("D99", d99, isoview_report(tool, d99_path, wanted), wanted)
+    if failures:
+        fail("\n".join(failures))
+    print("OK")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
