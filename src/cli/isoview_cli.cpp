@@ -5,10 +5,13 @@
 //   isoview-cli PATH --iso VALUE [-o mesh.ply] [--series N] [options]
 //   isoview-cli PATH --iso A --iso B ... [-o 'mesh_{iso}.ply'] [--merge-ply all.ply] [options]
 //   isoview-cli PATH --info [--series N]
+//   isoview-cli LABELMAP --labels [3,10,13] [--label-table F] [-o 'name_{label}.ply'] [options]
+//   isoview-cli LABELMAP --info --labels [--label-table F]
 //
 // PATH is anything the loaders open (DICOM file/folder/DICOMDIR, NRRD, MetaImage, raw).
 // VALUE is in the volume's real units (HU for CT). Exit status 0 on success, 1 on bad usage,
 // 2 when loading, extraction or writing fails (with the reason on stderr).
+#include "cli_labels.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/heap_reuse.h"
@@ -16,6 +19,7 @@
 #include "gpu/headless_context.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/scene_renderer.h"
+#include "io/label_table_reader.h"
 #include "io/volume_loader.h"
 #include "isoview_version.h"
 #include "mesh_export/merged_surfaces.h"
@@ -43,6 +47,8 @@ constexpr std::string_view kUsage =
     "usage: isoview-cli PATH --iso VALUE [-o OUTPUT.ply|.stl|.obj] [options]\n"
     "       isoview-cli PATH --iso A --iso B ... [-o 'OUTPUT_{iso}.ply'] [--merge-ply ALL.ply]\n"
     "       isoview-cli PATH --info [--series N]\n"
+    "       isoview-cli LABELMAP --labels [L,L,...] [--label-table F] [-o 'OUT_{label}.ply']\n"
+    "       isoview-cli LABELMAP --info --labels [--label-table F]\n"
     "\n"
     "Extracts the isosurface of the volume at PATH at VALUE (in the volume's real units, HU for\n"
     "CT) on the GPU and writes it (PLY, or STL/OBJ by the extension) in physical millimetres\n"
@@ -65,6 +71,15 @@ constexpr std::string_view kUsage =
     "                   surface in the viewer's palette, in --iso order: red, blue, green,\n"
     "                   amber, violet, cyan, then again from red\n"
     "  --info           print the volume's dimensions, geometry, values and series; no GPU\n"
+    "  --labels [L,...] the volume is a label map (whole numbers, 0 the background): each\n"
+    "                   label is its own surface, the isosurface at 0.5 of where the volume\n"
+    "                   holds it, all made in one GPU pass; every non-zero label, or those\n"
+    "                   listed. -o names a file per label through {label} (its number) or\n"
+    "                   {name} (from the table); --merge-ply colours each label. With --info:\n"
+    "                   one line per label, 'label N: NAME, V voxels'\n"
+    "  --label-table F  the labels' names and colours: AFNI 'number;abbrev;name', 3D Slicer\n"
+    "                   or FreeSurfer 'id name r g b a', ITK-SNAP label descriptions (a\n"
+    "                   .seg.nrrd's own segment names are read without it)\n"
     "  --series N       which DICOM series or NIfTI volume to load (as --info numbers them;\n"
     "                   default: the largest series, the first volume)\n"
     "  --strict         refuse a DICOM series with unreadable slices (default: load the rest\n"
@@ -98,6 +113,9 @@ struct Arguments {
     std::string output;
     std::string mergedPly;
     bool info = false;
+    bool labels = false;                  // --labels: a label map
+    std::vector<std::uint32_t> labelList; // empty: every non-zero label
+    std::string labelTable;
     bool strict = false;
     std::optional<std::size_t> series;
     std::optional<glm::dvec3> spacing;
@@ -243,6 +261,24 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
                 return std::nullopt;
             }
             args.isos.push_back(iso);
+        } else if (a == "--labels") {
+            args.labels = true;
+            // An optional list: the next argument when it is numbers and commas only.
+            if (i + 1 < argc && *argv[i + 1] != '\0' &&
+                std::string_view(argv[i + 1]).find_first_not_of("0123456789,") ==
+                    std::string_view::npos) {
+                std::string error;
+                const auto list = isoview::cli::parseLabelList(argv[++i], error);
+                if (!list) {
+                    std::cerr << "isoview-cli: " << error << "\n";
+                    return std::nullopt;
+                }
+                args.labelList = *list;
+            }
+        } else if (a == "--label-table") {
+            const auto v = value("--label-table");
+            if (!v) return std::nullopt;
+            args.labelTable = *v;
         } else if (a == "-o" || a == "--output") {
             const auto v = value("-o");
             if (!v) return std::nullopt;
@@ -365,8 +401,17 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             return std::nullopt;
         }
     }
-    if (args.volumePath.empty() || (args.isos.empty() && !args.info)) {
+    if (args.volumePath.empty() || (args.isos.empty() && !args.info && !args.labels)) {
         std::cerr << kUsage;
+        return std::nullopt;
+    }
+    if (args.labels && !args.isos.empty()) {
+        std::cerr << "isoview-cli: --labels makes a surface per label; --iso does not apply to a "
+                     "label map\n";
+        return std::nullopt;
+    }
+    if (!args.labelTable.empty() && !args.labels) {
+        std::cerr << "isoview-cli: --label-table names the labels of --labels\n";
         return std::nullopt;
     }
     try {
@@ -379,7 +424,7 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
         std::cerr << "isoview-cli: raw data needs both --raw-dims and --raw-type\n";
         return std::nullopt;
     }
-    if (!checkOutputNames(args)) return std::nullopt;
+    if (!args.labels && !checkOutputNames(args)) return std::nullopt; // labels: checkLabelExport
     return args;
 }
 
@@ -450,6 +495,40 @@ double millisecondsSince(std::chrono::steady_clock::time_point start)
         .count();
 }
 
+// --labels: the label map's statistics (which also refuse a volume that is not one), its
+// table, then --info's list or the surfaces (cli/cli_labels.h).
+int runLabels(const Arguments& args, const isoview::io::VolumeSource& source,
+              const isoview::Volume& volume, double loadMs)
+{
+    using namespace isoview;
+    const LabelStatistics statistics = analyseLabels(volume);
+    LabelTable table;
+    if (!args.labelTable.empty()) {
+        table = io::readLabelTable(args.labelTable);
+    } else if (source.format == io::VolumeFormat::Nrrd) {
+        table = io::readSegNrrdLabelTable(args.volumePath).value_or(LabelTable{});
+    }
+    if (args.info) {
+        printInfo(source, volume);
+        cli::printLabelInfo(statistics, table);
+        std::printf("load_ms: %.2f\n", loadMs);
+        return 0;
+    }
+    cli::LabelExport request;
+    request.labels = args.labelList;
+    request.table = std::move(table);
+    request.output = args.output;
+    request.mergedPly = args.mergedPly;
+    request.crop = args.crop;
+    request.steps = args.steps;
+    request.voxelSpace = args.voxelSpace;
+    request.ascii = args.ascii;
+    request.gl33 = args.gl33;
+    request.verbose = args.verbose;
+    std::printf("load_ms: %.2f\n", loadMs);
+    return cli::runLabelExport(request, volume, statistics, args.volumePath);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -482,7 +561,8 @@ int main(int argc, char** argv)
         Volume volume = io::loadVolume(source, loadOptions);
         // The output is checked now, not after a long extraction: a FIFO, a device or one of
         // the files just read is refused before any work (and checked again when written).
-        if (!args->output.empty()) {
+        // (Label maps' outputs are checked by checkLabelExport, per label.)
+        if (!args->output.empty() && !args->labels) {
             for (std::size_t i = 0; i < args->isos.size(); ++i)
                 requireReplaceableDestination(outputFor(args->output, i, args->isos[i]));
         }
@@ -493,6 +573,7 @@ int main(int argc, char** argv)
             volume.setGeometry(geometry);
         }
         const double loadMs = millisecondsSince(start);
+        if (args->labels) return runLabels(*args, source, volume, loadMs);
         if (args->info) {
             printInfo(source, volume);
             std::printf("load_ms: %.2f\n", loadMs);

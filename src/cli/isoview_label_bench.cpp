@@ -21,8 +21,6 @@
 #include "isoview_version.h"
 #include "volume/label_volume.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/resource.h>
 #include <vector>
 
 namespace {
@@ -38,7 +37,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-constexpr std::string_view kUsage = "usage: isoview-label-bench [--runs N] [--gl33] [--json] LABELMAP\n";
+constexpr std::string_view kUsage =
+    "usage: isoview-label-bench [--runs N] [--gl33] [--json] LABELMAP\n";
 
 constexpr std::string_view kHelp =
     "\n"
@@ -173,8 +173,7 @@ int main(int argc, char** argv)
             {"labels", surfaces.size()},
             {"triangles", triangles},
             {"welded_vertices", welded},
-            {"gpu_bytes",
-             memory.volumeTextureBytes + memory.pyramidBytes + memory.meshBytes},
+            {"gpu_bytes", memory.volumeTextureBytes + memory.pyramidBytes + memory.meshBytes},
             {"peak_rss_mib", double(peakResidentKiB()) / 1024.0}};
         if (args->json) {
             std::printf("%s\n", report.dump(2).c_str());

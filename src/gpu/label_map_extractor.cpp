@@ -10,8 +10,8 @@ namespace isoview::gpu {
 
 struct LabelMapExtractor::Impl {
     explicit Impl(const Options& options)
-        : extractor(IsosurfaceExtractor::Options{.limitToGl33 = options.limitToGl33,
-                                                 .labels = true})
+        : extractor(
+              IsosurfaceExtractor::Options{.limitToGl33 = options.limitToGl33, .labels = true})
     {
     }
     IsosurfaceExtractor extractor;
@@ -35,8 +35,9 @@ const GlCapabilities& LabelMapExtractor::capabilities() const
 void LabelMapExtractor::setLabelMap(const Volume& labels, const std::optional<VoxelBox>& crop)
 {
     if (labels.type() != ScalarType::UInt16) {
-        throw InvalidInputError("a label map is extracted from uint16 labels (toLabelVolume), not " +
-                                std::string(scalarTypeName(labels.type())));
+        throw InvalidInputError(
+            "a label map is extracted from uint16 labels (toLabelVolume), not " +
+            std::string(scalarTypeName(labels.type())));
     }
     if (crop) requireInside(*crop, labels.dims());
     Impl& d = *m_impl;

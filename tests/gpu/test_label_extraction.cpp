@@ -4,10 +4,14 @@
 // compares isosurfaces: the same triangles by edge keys with winding, the same welded vertices,
 // positions within 1e-3 voxels, normals within a degree. On both GL paths.
 #include "extraction/cpu_marching_cubes.h"
+#include "extraction/label_surfaces_cpu.h"
+#include "io/volume_loader.h"
 #include "support/gl_test_context.h"
 #include "support/gpu_extractor.h"
 #include "support/mesh_compare.h"
+#include "support/shared_data.h"
 #include "support/synthetic_volumes.h"
+#include "volume/label_volume.h"
 
 #include <glm/gtc/constants.hpp>
 
@@ -115,6 +119,46 @@ TEST_P(LabelExtractionTest, EveryLabelIsTheSurfaceOfItsIndicator)
 }
 
 INSTANTIATE_TEST_SUITE_P(GlPaths, LabelExtractionTest, ::testing::Bool(), glPathName);
+
+// The shared label maps (their README gives each one's source): every label on the GPU against
+// the CPU reference (extractLabelSurfacesCpu, itself checked against its definition and VTK),
+// the whole map at once, uploaded as toLabelVolume makes it. The prostate's in-plane axes are
+// both negative; D99 is float32 with 365 labels (2,387,708 triangles, VTK's count too).
+void expectSameAsCpuReference(const std::string& relativePath, bool limitToGl33,
+                              std::size_t expectedLabels)
+{
+    const Volume source = io::loadVolume(sharedDataPath(relativePath));
+    const Volume labels = toLabelVolume(source);
+    GpuExtractor extractor(limitToGl33, /*labels=*/true);
+    extractor.setVolume(labels);
+    extractor->extractLabels();
+    const std::vector<LabelSurface> gpu = extractor->captureLabels();
+    const std::vector<LabelSurface> cpu = extractLabelSurfacesCpu(source);
+    ASSERT_EQ(gpu.size(), expectedLabels);
+    ASSERT_EQ(cpu.size(), expectedLabels);
+    std::size_t mismatched = 0;
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        ASSERT_EQ(gpu[i].label, cpu[i].label);
+        const MeshComparison c = compareMeshes(gpu[i].mesh, cpu[i].mesh);
+        const bool same = c.trianglesA == c.trianglesB && c.verticesA == c.verticesB &&
+                          c.unmatchedTriangles == 0 && c.unmatchedVertices == 0 &&
+                          c.nonFinitePositions == 0 && c.maxPositionDistance <= 1e-3 &&
+                          c.normalsBeyondOneDegree == 0;
+        if (!same && ++mismatched <= 3)
+            ADD_FAILURE() << "label " << cpu[i].label << ": " << c.describe();
+    }
+    EXPECT_EQ(mismatched, 0u);
+}
+
+TEST_P(LabelExtractionTest, TheProstatePhantomsFourLabelsAreTheCpuReferences)
+{
+    expectSameAsCpuReference("nrrd/prostate_phantom_subvolume-label.nrrd", limitToGl33(), 4);
+}
+
+TEST_F(GlTest, TheD99AtlasIs365LabelsFromOnePassAsTheCpuReferenceMakesThem)
+{
+    expectSameAsCpuReference("labels/D99_atlas_v2.0_right.nii.gz", false, 365);
+}
 
 } // namespace
 } // namespace isoview::test
