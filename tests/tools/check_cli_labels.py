@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""isoview-cli --labels as a user runs it, judged by VTK and by the files themselves:
+
+- the prostate phantom's label map (4 labels, both in-plane axes negative) exported one PLY per
+  label in voxel space: VTK reads each file, and its points, triangles and bounds are those of
+  vtkDiscreteFlyingEdges3D on the label volume at that label (the GPU made these, in one pass);
+- --labels 8,9 --merge-ply: one PLY holding both labels' triangles, in two colours;
+- D99 --info --labels with its AFNI table: 365 lines 'label N: NAME, V voxels', names as the
+  table gives them (quotes and trailing spaces gone);
+- bad requests are clear errors that write nothing: a volume that is not a label map, a label
+  listed twice, a label the volume lacks, several labels into one file, --labels with --iso.
+
+Usage (run by ctest): check_cli_labels.py ISOVIEW_CLI SHARED_DATA_DIR WORK_DIR
+"""
+
+import os
+import shutil
+import struct
+import sys
+
+sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vtk_bootstrap  # noqa: E402
+from check_label_surfaces_with_vtk import read_nrrd, vtk_surface  # noqa: E402
+from cli_runner import fail, run, run_ok  # noqa: E402
+
+TIMEOUT_S = 300
+PROSTATE = "nrrd/prostate_phantom_subvolume-label.nrrd"
+D99 = "labels/D99_atlas_v2.0_right.nii.gz"
+D99_TABLE = "labels/D99_v2.0_labels_semicolon.txt"
+
+
+def read_ply(path):
+    """(points, triangles, bounds, distinct colours) of a PLY as vtkPLYReader reads it."""
+    from vtkmodules.vtkIOPLY import vtkPLYReader
+    from vtkmodules.util.numpy_support import vtk_to_numpy
+    reader = vtkPLYReader()
+    reader.SetFileName(path)
+    reader.Update()
+    out = reader.GetOutput()
+    colours = out.GetPointData().GetScalars()
+    distinct = set()
+    if colours is not None:
+        distinct = {tuple(c) for c in vtk_to_numpy(colours).tolist()}
+    return out.GetNumberOfPoints(), out.GetNumberOfCells(), out.GetBounds(), distinct
+
+
+def table_names(path):
+    """Label number -> name from the AFNI 'number;abbrev;name;...' table, read independently."""
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = [x.strip().strip('"').strip() for x in line.split(";")]
+            if len(fields) >= 3 and fields[0].isdigit():
+                names[int(fields[0])] = fields[2] or fields[1]
+    return names
+
+
+def expect_refused(command, status, words, work, what):
+    before = set(os.listdir(work))
+    result = run(command, TIMEOUT_S)
+    if result.returncode != status:
+        fail("%s: exit status %d, not %d" % (what, result.returncode, status))
+    if words not in result.stderr:
+        fail("%s: the message does not say '%s'" % (what, words))
+    if set(os.listdir(work)) != before:
+        fail("%s: files were written: %s" % (what, set(os.listdir(work)) - before))
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.exit(__doc__)
+    cli, shared, work = argv[1:]
+    vtk_bootstrap.ensure_vtk(["vtkmodules.vtkFiltersGeneral", "vtkmodules.vtkIOPLY"])
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    prostate_path = os.path.join(shared, PROSTATE)
+    failures = []
+
+    # One file per label, in voxel space so VTK's index-space surfaces compare directly.
+    run_ok([cli, prostate_path, "--labels", "--voxel-space", "-o",
+            os.path.join(work, "prostate_{label}.ply")], TIMEOUT_S)
+    labels = read_nrrd(prostate_path)
+    for label in (1, 7, 8, 9):
+        points, triangles, bounds, _ = read_ply(os.path.join(work, "prostate_%d.ply" % label))
+        vtk_points, vtk_triangles, vtk_bounds = vtk_surface(labels, label)
+        print("label %d: points %d (VTK %d), triangles %d (VTK %d), bounds %s (VTK %s)"
+              % (label, points, vtk_points, triangles, vtk_triangles, bounds, vtk_bounds))
+        if (points, triangles) != (vtk_points, vtk_triangles) or \
+                any(abs(a - b) > 1e-4 for a, b in zip(bounds, vtk_bounds)):
+            failures.append("label %d differs from VTK's" % label)
+
+    merged = os.path.join(work, "prostate_8_9.ply")
+    run_ok([cli, prostate_path, "--labels", "8,9", "--merge-ply", merged], TIMEOUT_S)
+    _, triangles, _, colours = read_ply(merged)
+    expected = vtk_surface(labels, 8)[1] + vtk_surface(labels, 9)[1]
+    if triangles != expected or len(colours) != 2:
+        failures.append("merged PLY: %d triangles (expected %d), %d colours (expected 2)"
+                        % (triangles, expected, len(colours)))
+
+    result = run_ok([cli, os.path.join(shared, D99), "--info", "--labels", "--label-table",
+                     os.path.join(shared, D99_TABLE)], TIMEOUT_S)
+    names = table_names(os.path.join(shared, D99_TABLE))
+    rows = [line for line in result.stdout.splitlines() if line.startswith("label ")]
+    if len(rows) != 365:
+        failures.append("D99: %d label lines, not 365" % len(rows))
+    for row in rows:
+        number, rest = row[len("label "):].split(": ", 1)
+        name, voxels = rest.rsplit(", ", 1)
+        if name != names.get(int(number), "") or not voxels.endswith(" voxels"):
+            failures.append("D99: '%s' (table: '%s')" % (row, names.get(int(number))))
+            break
+
+    # A float volume holding 0.5 is no label map (raw, named by the convention).
+    not_labels = os.path.join(work, "half_4x4x4_float32.raw")
+    with open(not_labels, "wb") as f:
+        f.write(struct.pack("<64f", *([0.0] * 63 + [0.5])))
+    out = os.path.join(work, "x_{label}.ply")
+    expect_refused([cli, not_labels, "--labels", "-o", out], 2, "not a whole number", work,
+                   "a float volume")
+    expect_refused([cli, prostate_path, "--labels", "8,8", "-o", out], 1, "twice", work,
+                   "a label listed twice")
+    expect_refused([cli, prostate_path, "--labels", "5", "-o", out], 2,
+                   "label 5 is not in the volume", work, "an absent label")
+    expect_refused([cli, prostate_path, "--labels", "-o", os.path.join(work, "one.ply")], 2,
+                   "{label}", work, "several labels into one file")
+    expect_refused([cli, prostate_path, "--labels", "--iso", "3"], 1, "--iso", work,
+                   "--labels with --iso")
+    if failures:
+        fail("\n".join(failures))
+    print("OK")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
