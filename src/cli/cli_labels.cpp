@@ -33,8 +33,8 @@ std::string fileNamePart(std::uint32_t label, const std::string& name)
 {
     std::string part;
     for (const char c : name) {
-        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                          c == '-' || c == '.';
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || c == '-' || c == '.';
         part += keep ? c : '_';
     }
     if (part.find_first_not_of("_.") == std::string::npos) return std::to_string(label);
@@ -79,9 +79,9 @@ std::optional<std::vector<std::uint32_t>> parseLabelList(std::string_view text, 
         const std::size_t comma = std::min(text.find(',', start), text.size());
         const std::string_view item = text.substr(start, comma - start);
         std::uint64_t value = 0;
-        const bool digits = !item.empty() && item.size() <= 6 &&
-                            std::all_of(item.begin(), item.end(),
-                                        [](char c) { return c >= '0' && c <= '9'; });
+        const bool digits =
+            !item.empty() && item.size() <= 6 &&
+            std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (digits) {
             for (const char c : item)
                 value = value * 10 + std::uint64_t(c - '0');
@@ -107,8 +107,7 @@ bool isLabelNamePattern(const std::string& pattern)
            pattern.find("{name}") != std::string::npos;
 }
 
-std::string labelOutputFor(const std::string& pattern, std::uint32_t label,
-                           const std::string& name)
+std::string labelOutputFor(const std::string& pattern, std::uint32_t label, const std::string& name)
 {
     std::string out = pattern;
     const auto replaceAll = [&](std::string_view key, const std::string& with) {
@@ -236,10 +235,10 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
             // A label inside the box is closed already; only one on its faces needs its
             // indicator to be closed against.
             steps.closeBorders = steps.closeBorders && touchesFaces(info, box);
-            PreparedMesh p = steps.closeBorders
-                                 ? prepareMesh(mesh, indicatorOf(labels, label), kLabelIsovalue,
-                                               box, steps)
-                                 : prepareMesh(mesh, labels, kLabelIsovalue, box, steps);
+            PreparedMesh p =
+                steps.closeBorders
+                    ? prepareMesh(mesh, indicatorOf(labels, label), kLabelIsovalue, box, steps)
+                    : prepareMesh(mesh, labels, kLabelIsovalue, box, steps);
             std::printf("%s", p.report.text().c_str());
             std::printf("processing_ms: %.2f\n", millisecondsSince(start));
             mesh = request.voxelSpace ? toIndexMesh(p.mesh, volume.geometry()) : std::move(p.mesh);

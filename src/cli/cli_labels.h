@@ -19,8 +19,7 @@
 namespace isoview::cli {
 
 // "3,10,13" as labels (1 .. kMaxLabel, each once); nullopt with the reason in `error`.
-std::optional<std::vector<std::uint32_t>> parseLabelList(std::string_view text,
-                                                         std::string& error);
+std::optional<std::vector<std::uint32_t>> parseLabelList(std::string_view text, std::string& error);
 
 // Whether an output name gives each label its own file ({label} or {name}).
 bool isLabelNamePattern(const std::string& pattern);

@@ -105,6 +105,7 @@ ScopedSurfaceDraw::ScopedSurfaceDraw(const LastExtract& last, const SurfaceBuffe
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(surface.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
     if (params.opacity < 1.0f) glUniform1f(surface.uniform("u_opacity"), params.opacity);
+    if (last.labels) glUniform1f(surface.uniform("u_labelInsetMm"), params.labelInsetMm);
 }
 
 } // namespace isoview::gpu

@@ -26,6 +26,7 @@ void pointSamplersAtUnits(const ShaderProgram& p)
     p.setSamplerUnit("u_source", units::kReduceSource);
     p.setSamplerUnit("u_vertexSource", units::kVertexReduceSource);
     p.setSamplerUnit("u_sliceOrigins", units::kSliceOrigins);
+    p.setSamplerUnit("u_labelStyles", units::kLabelStyles);
 }
 
 // Where a volume's programs are kept: by sampler kind, then slice geometry.

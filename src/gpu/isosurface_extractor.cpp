@@ -68,12 +68,15 @@ struct IsosurfaceExtractor::Impl {
     StoredValue iso{0.0};
     bool extracted = false;
     std::vector<std::uint32_t> activeBlocks; // of the last extract (kept to reuse its memory)
+    // Label maps: RGBA8 per label, 256 labels to a row (setLabelStyles); created on first use.
+    std::optional<Texture> labelStyles;
 
     std::array<GLuint, units::kCount> boundTextures() const
     {
         std::array<GLuint, units::kCount> ids{};
         ids[units::kVolume] = volume ? volume->texture().id() : 0;
         ids[units::kSliceOrigins] = volume ? volume->sliceOriginsTexture() : 0;
+        ids[units::kLabelStyles] = labelStyles ? labelStyles->id() : 0;
         return ids;
     }
 
@@ -301,6 +304,29 @@ IsoMesh IsosurfaceExtractor::capture()
     const HistoPyramid::Counts counts = d.path->completeMesh(d.last());
     if (counts.indices == 0) return {};
     return d.buffers.download(counts.vertices, counts.indices);
+}
+
+void IsosurfaceExtractor::setLabelStyles(const std::vector<glm::u8vec4>& styles)
+{
+    Impl& d = *m_impl;
+    if (!d.labels) throw Error("label styles need a label-map extractor (Options::labels)");
+    // 256 labels a row, every label the list names: a few KiB even for 65,536 labels.
+    constexpr std::size_t kRow = 256;
+    const std::size_t rows = std::max<std::size_t>(1, (styles.size() + kRow - 1) / kRow);
+    std::vector<glm::u8vec4> texels(rows * kRow, glm::u8vec4(0)); // beyond the list: hidden
+    std::copy(styles.begin(), styles.end(), texels.begin());
+    if (!d.labelStyles) {
+        d.labelStyles.emplace(Texture::create());
+        d.labelStyles->label("label styles");
+    }
+    ScopedTextureBinding bind(d.labelStyles->id());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    ScopedPixelStore alignment(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, GLsizei(kRow), GLsizei(rows), 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, texels.data());
+    throwOnGlError("uploading the label styles");
 }
 
 std::vector<LabelSurface> IsosurfaceExtractor::captureLabels()

@@ -55,6 +55,11 @@ struct SurfaceDrawParams {
     // 1: opaque; less: the accumulation pass of weighted blended transparency (isosurface.frag
     // says what the caller's framebuffer and blending must be)
     float opacity = 1.0f;
+    // Label maps: each label's colour and opacity come from setLabelStyles (color and opacity
+    // above only choose the pass: opaque labels, or the translucent ones); every vertex is drawn
+    // this far (mm) inside its own label, so two labels' coincident surfaces never fight in
+    // depth: from either side the nearer label wins.
+    float labelInsetMm = 0.0f;
 };
 
 // Appended to the engine's defines for isosurface.frag's translucent build.
@@ -107,6 +112,10 @@ public:
     // Only blocks holding more than one label are visited. GPU work only, no wait.
     void extractLabels();
     bool extractsLabels() const;
+    // How draw() shows each label: styles[label] is its RGBA (alpha 255: opaque, drawn in the
+    // opaque pass; 1..254: translucent pass; 0: hidden); labels beyond the list are hidden.
+    // A texture update, never an extraction. Label-map extractor only (else throws Error).
+    void setLabelStyles(const std::vector<glm::u8vec4>& styles);
 
     // Triangle corners (3 per triangle) of the last extract. Waits for the GPU on first call
     // after an extract (cached afterwards).

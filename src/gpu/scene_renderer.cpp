@@ -10,6 +10,7 @@
 #include "gpu/gpu_timers.h"
 #include "gpu/gpu_volume.h"
 #include "gpu/isosurface_extractor.h"
+#include "gpu/label_surfaces.h"
 #include "gpu/orientation_marker.h"
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
@@ -81,7 +82,7 @@ struct SceneTarget {
 
 struct SceneRenderer::Impl {
     explicit Impl(const Options& options)
-        : surface(IsosurfaceExtractor::Options{options.limitToGl33}),
+        : surface(IsosurfaceExtractor::Options{options.limitToGl33}), labels(options.limitToGl33),
           memoryBudget(options.memoryBudgetBytes), cullHiddenBackFaces(options.cullHiddenBackFaces),
           maxTextureSize(
               options.maxTextureSize != 0
@@ -92,6 +93,7 @@ struct SceneRenderer::Impl {
 
     // The passes borrow the volume; it is replaced only after both have moved to a new one.
     SurfaceBricks surface;
+    LabelSurfaces labels;         // the scene's label map, when it has one
     std::uint64_t memoryBudget;   // Options::memoryBudgetBytes
     bool cullHiddenBackFaces;     // Options::cullHiddenBackFaces
     std::uint32_t maxTextureSize; // the GPU's, or less (Options)
@@ -175,6 +177,7 @@ struct SceneRenderer::Impl {
     void setCrop(const VoxelBox& box)
     {
         surface.setCrop(box);
+        labels.setCrop(box);
         raycaster.setCrop(box, volumeIndexToPhysical);
         renderedIsovalue.reset(); // extract again for the new cells
         markStoredStale();
@@ -185,6 +188,10 @@ struct SceneRenderer::Impl {
     void extractIfChanged()
     {
         if (!surface.hasVolume()) return;
+        {
+            TimedPass timed(timers, GpuTimers::Extract);
+            labels.extractIfNeeded(); // once per label map and crop
+        }
         const bool storing = stored.stale(layers, liveId);
         const std::optional<double> requested = shownLiveIsovalue();
         const bool live = requested && (requested != renderedIsovalue || storing);
@@ -236,6 +243,14 @@ struct SceneRenderer::Impl {
         }
     }
 
+    // The label map's surfaces in this pass (each label opaque or translucent by its style),
+    // never culled: where labels touch, one's back faces face the other's front.
+    void drawLabels(const FrameParams& p, bool translucent)
+    {
+        ScopedCapability noCulling(GL_CULL_FACE, false);
+        labels.draw(drawParams(p, glm::vec3(1.0f), 1.0f), translucent);
+    }
+
     // The crop box's faces this camera may look into (extraction/crop_face_visibility.h).
     unsigned facesTowardCamera(const FrameParams& p) const
     {
@@ -257,7 +272,7 @@ struct SceneRenderer::Impl {
     {
         for (const SurfaceLayer& layer : layers)
             if (layer.visible && layer.opacity < kOpaqueFrom) return true;
-        return false;
+        return labels.hasTranslucentLabels();
     }
 
     // Pass 4: the opaque surfaces, depth tested and written (their depth limits the rays).
@@ -272,6 +287,7 @@ struct SceneRenderer::Impl {
         ScopedCapability noBlend(GL_BLEND, false);
         TimedPass timed(timers, GpuTimers::Surface);
         drawLayers(p, false);
+        drawLabels(p, false);
     }
 
     // Pass 5: the volume, composited over the background and surface up to the surface's depth.
@@ -298,6 +314,7 @@ struct SceneRenderer::Impl {
         transparency.render(p.viewportSize, target.depth.id(), target.colorOnly.id(), [&] {
             ScopedFaceState faces(outsideWinding, GL_BACK);
             drawLayers(p, true);
+            drawLabels(p, true);
         });
     }
 };
@@ -410,6 +427,7 @@ void SceneRenderer::setScene(const Scene& scene)
             d.raycaster.setTransferFunction(scene.transferFunction);
         d.transferFunction = scene.transferFunction;
     }
+    d.labels.setLayer(scene.labels);
     d.mode = scene.renderMode;
     d.orientationMarker = scene.orientationMarker;
     SlicePlaneSettings planes;
@@ -511,6 +529,32 @@ std::uint64_t SceneRenderer::liveExtractions() const
     return m_impl->liveExtractions;
 }
 
+void SceneRenderer::setLabelMap(std::shared_ptr<const Volume> labelMap)
+{
+    Impl& d = *m_impl;
+    if (labelMap) {
+        if (!d.surface.hasVolume())
+            throw InvalidInputError("a label map lies over a volume: open one first");
+        if (labelMap->type() != ScalarType::UInt16) {
+            throw InvalidInputError("a label map is drawn from uint16 labels (toLabelVolume)");
+        }
+        if (labelMap->dims() != d.volumeDims) {
+            throw InvalidInputError("the label map's grid is not the volume's");
+        }
+    }
+    d.labels.setLabelMap(std::move(labelMap), d.surface.crop());
+}
+
+std::uint64_t SceneRenderer::labelExtractions() const
+{
+    return m_impl->labels.extractions();
+}
+
+std::vector<LabelSurface> SceneRenderer::captureLabels()
+{
+    return m_impl->labels.capture();
+}
+
 std::uint32_t SceneRenderer::vertexCount()
 {
     return m_impl->renderedIsovalue ? m_impl->surface.vertexCount() : 0;
@@ -531,6 +575,10 @@ GpuMemoryUse SceneRenderer::memoryUse() const
 {
     GpuMemoryUse use = m_impl->surface.memoryUse();
     use.meshBytes += m_impl->stored.meshBytes();
+    const GpuMemoryUse labels = m_impl->labels.memoryUse();
+    use.volumeTextureBytes += labels.volumeTextureBytes;
+    use.pyramidBytes += labels.pyramidBytes;
+    use.meshBytes += labels.meshBytes;
     return use;
 }
 

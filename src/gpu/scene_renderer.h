@@ -36,6 +36,7 @@
 #pragma once
 
 #include "extraction/iso_mesh.h"
+#include "extraction/label_surface.h"
 #include "extraction/voxel_box.h"
 #include "gpu/gpu_info.h"
 #include "scene/crop_box_handles.h"
@@ -151,6 +152,10 @@ public:
     //   the volume: the whole volume).
     // - transferFunction: sampled over the volume's real range into the ray caster's table when
     //   it changes; an empty one draws no volume.
+    // - labels: the label map given to setLabelMap, each label drawn in its style (colour,
+    //   opacity, shown) from one extraction per label map and crop; a style change updates a
+    //   texture and extracts nothing. Opaque labels are drawn with the opaque surfaces,
+    //   translucent ones with the translucent surfaces.
     // - renderMode, orientationMarker: what render() draws.
     // - slices: the three planes through the crosshair (rounded, clamped to the volume), in grey
     //   through the window, while planesIn3D is on and the arrangement shows slice views; the
@@ -169,6 +174,18 @@ public:
     // before its first extraction, or for a hidden or unknown surface. Waits for the GPU.
     // Throws GlError if the GPU fails.
     CapturedSurface capture(std::uint32_t surfaceId);
+
+    // A segmentation over the volume (uint16 labels on the volume's grid, toLabelVolume), which
+    // the scene's `labels` then styles; null forgets it. Uploaded now and extracted, every label
+    // in one pass, by the next render() or extractSurface(). Throws InvalidInputError without a
+    // volume, for another voxel type or another grid, and as setVolume does when the GPU cannot
+    // hold it (the previous label map stays then).
+    void setLabelMap(std::shared_ptr<const Volume> labelMap);
+    // How often the label map has been extracted (once per label map and crop: styles never).
+    std::uint64_t labelExtractions() const;
+    // Every label's surface of the label map, one mesh per label (index space, ascending
+    // labels, those with triangles). Waits for the GPU.
+    std::vector<LabelSurface> captureLabels();
 
     // The calls below mean the live surface.
     // Its isovalue (real units) as last extracted: what is on screen.

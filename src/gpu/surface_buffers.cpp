@@ -45,6 +45,10 @@ SurfaceBuffers::SurfaceBuffers()
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(PackedSurfaceVertex),
                           reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, normal)));
+    // The axis and, for a label map, the label (isosurface.vert reads it only for label maps).
+    glEnableVertexAttribArray(2);
+    glVertexAttribIPointer(2, 1, GL_UNSIGNED_INT, sizeof(PackedSurfaceVertex),
+                           reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, axis)));
     // The element array binding is vertex-array state: bound here once, kept by the VAO.
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_indices.id());
 }

@@ -80,7 +80,8 @@ public:
     std::uint32_t indexCapacity() const { return m_indexCapacity; }
     GLuint vertexBuffer() const { return m_vertices.id(); }
     GLuint indexBuffer() const { return m_indices.id(); }
-    // Attribute 0 = position, 1 = normal, the index buffer as element array.
+    // Attribute 0 = position, 1 = normal, 2 = axis and label (uint), the index buffer as
+    // element array.
     GLuint vertexArray() const { return m_vertexArray.id(); }
 
     // The first `vertices` vertices and `indices` indices as an IsoMesh. Waits for the GPU.

@@ -16,6 +16,7 @@ inline constexpr int kVp8 = 8; // the vertex pyramid's levels
 inline constexpr int kVp16 = 9;
 inline constexpr int kVp32 = 10;
 inline constexpr int kVertexReduceSource = 11;
-inline constexpr int kCount = 12;
+inline constexpr int kLabelStyles = 12; // a label map's colours and opacities, per label
+inline constexpr int kCount = 13;
 
 } // namespace isoview::gpu::units

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "extraction/voxel_box.h"
+#include "scene/label_layer.h"
 #include "scene/orbit_camera.h"
 #include "scene/surface_list.h"
 #include "scene/transfer_function.h"
@@ -80,6 +81,9 @@ struct Scene {
     SliceViews slices;
     // The distance tool's points (0, 1 or 2), physical millimetres (patient LPS for DICOM).
     std::vector<glm::dvec3> distancePoints;
+    // A segmentation over the volume, every label its own surface; none without one. The
+    // renderer draws the label map it was given through SceneRenderer::setLabelMap.
+    std::optional<LabelLayer> labels;
 
     // A scene of `volume` (may be null) with one surface, "Surface 1", at isovalue (real units)
     // in `color` (none: the transfer function's colour at its isovalue).

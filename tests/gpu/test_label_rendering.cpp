@@ -1,0 +1,97 @@
+// A label map in the scene, drawn by SceneRenderer over its volume: each label in its style's
+// colour, all from one extraction; hiding a label or making it translucent changes the frame
+// and extracts nothing (a texture update); captureLabels gives the same surfaces the label-map
+// extractor makes.
+#include "extraction/label_surfaces_cpu.h"
+#include "gpu/scene_renderer.h"
+#include "support/gl_frames.h"
+#include "support/gl_test_context.h"
+#include "support/scene_fixtures.h"
+#include "support/synthetic_volumes.h"
+#include "volume/label_statistics.h"
+#include "volume/label_volume.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <memory>
+
+namespace isoview::test {
+namespace {
+
+// Two boxes side by side on a 32^3 grid, touching at x = 16: label 3 on the left, 7 on the
+// right, seen from +z.
+std::shared_ptr<const Volume> twoBoxes()
+{
+    return std::make_shared<const Volume>(toLabelVolume(makeTypedVolume<std::uint16_t>(
+        {32, 32, 32}, [](std::uint32_t i, std::uint32_t j, std::uint32_t k) -> int {
+            if (j < 8 || j > 23 || k < 8 || k > 23 || i < 6 || i > 25) return 0;
+            return i < 16 ? 3 : 7;
+        })));
+}
+
+gpu::FrameParams frontView()
+{
+    gpu::FrameParams p;
+    const glm::vec3 centre(15.5f);
+    p.view = glm::lookAt(centre + glm::vec3(0.0f, 0.0f, 100.0f), centre, {0.0f, 1.0f, 0.0f});
+    p.projection = glm::ortho(-16.0f, 16.0f, -16.0f, 16.0f, 1.0f, 200.0f);
+    p.backgroundTop = p.backgroundBottom = glm::vec3(0.0f);
+    return p;
+}
+
+class LabelRenderingTest : public GlPathTest {};
+
+TEST_P(LabelRenderingTest, LabelsShowInTheirStylesFromOneExtraction)
+{
+    const std::shared_ptr<const Volume> labels = twoBoxes();
+    gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{limitToGl33()});
+    renderer.setVolume(*labels);
+    renderer.setLabelMap(labels);
+    Scene scene = noSurfaceScene();
+    scene.orientationMarker = false;
+    scene.labels = LabelLayer::of(labels, std::make_shared<const LabelStatistics>(
+                                              analyseLabels(*labels)), LabelTable{});
+    scene.labels->styles[3].color = {1.0f, 0.0f, 0.0f};
+    scene.labels->styles[7].color = {0.0f, 0.0f, 1.0f};
+    renderer.setScene(scene);
+    const glm::ivec2 size(64, 64);
+    const glm::ivec2 left(20, 32);  // over label 3 (x 6..15 at 2 pixels a voxel)
+    const glm::ivec2 right(44, 32); // over label 7
+    const RgbaFrame both = renderFrame(renderer, frontView(), size);
+    // Red over label 3, blue over 7 (the headlight's specular adds the same grey to all three).
+    const glm::ivec3 red = both.at(left.x, left.y);
+    const glm::ivec3 blue = both.at(right.x, right.y);
+    EXPECT_GT(red.r, red.b + 100) << red.r << " " << red.g << " " << red.b;
+    EXPECT_EQ(red.g, red.b);
+    EXPECT_GT(blue.b, blue.r + 100) << blue.r << " " << blue.g << " " << blue.b;
+    EXPECT_EQ(blue.g, blue.r);
+    EXPECT_EQ(renderer.labelExtractions(), 1u);
+
+    scene.labels->styles[7].visible = false; // 7 hidden: background where it was
+    renderer.setScene(scene);
+    const RgbaFrame hidden = renderFrame(renderer, frontView(), size);
+    EXPECT_EQ(hidden.at(right.x, right.y), glm::ivec3(0));
+    EXPECT_EQ(hidden.at(left.x, left.y), both.at(left.x, left.y));
+
+    scene.labels->styles[7].visible = true; // 7 translucent: dimmer blue, still no red
+    scene.labels->styles[7].opacity = 0.4f;
+    renderer.setScene(scene);
+    const RgbaFrame translucent = renderFrame(renderer, frontView(), size);
+    EXPECT_GT(translucent.at(right.x, right.y).b, 0);
+    EXPECT_LT(translucent.at(right.x, right.y).b, both.at(right.x, right.y).b);
+    EXPECT_EQ(renderer.labelExtractions(), 1u) << "a style change must not extract";
+
+    const std::vector<LabelSurface> surfaces = renderer.captureLabels();
+    ASSERT_EQ(surfaces.size(), 2u);
+    EXPECT_EQ(surfaces[0].label, 3u);
+    EXPECT_EQ(surfaces[1].label, 7u);
+    const std::vector<LabelSurface> cpu = extractLabelSurfacesCpu(*labels);
+    EXPECT_EQ(surfaces[0].mesh.triangleCount(), cpu[0].mesh.triangleCount());
+    EXPECT_EQ(surfaces[1].mesh.vertexCount(), cpu[1].mesh.vertexCount());
+    EXPECT_EQ(renderer.labelExtractions(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(GlPaths, LabelRenderingTest, ::testing::Bool(), glPathName);
+
+} // namespace
+} // namespace isoview::test
