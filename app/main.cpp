@@ -88,7 +88,16 @@ int main(int argc, char** argv)
     QCommandLineOption screenshotOption(
         "screenshot", "Save the window as PNG once the surface is shown, then exit.", "FILE");
     QCommandLineOption sizeOption("size", "Window size, e.g. 1280x800.", "WxH");
-    parser.addOptions({isoOption, seriesOption, modeOption, screenshotOption, sizeOption});
+    QCommandLineOption labelsOption(
+        "labels",
+        "A label map (segmentation) to lay over the volume, every label its own surface; "
+        "alone, it is opened as the volume too.",
+        "FILE");
+    QCommandLineOption labelTableOption(
+        "label-table", "Names and colours of the labels (AFNI, Slicer, FreeSurfer, ITK-SNAP).",
+        "FILE");
+    parser.addOptions({isoOption, seriesOption, modeOption, screenshotOption, sizeOption,
+                       labelsOption, labelTableOption});
     if (asksForHelpOrVersion(argc, argv)) {
         QCoreApplication textOnly(argc, argv);
         parser.process(textOnly); // prints the help or the version and exits 0
@@ -113,6 +122,10 @@ int main(int argc, char** argv)
         options.seriesIndex = std::size_t(n);
     }
     QString path = parser.positionalArguments().value(0);
+    const QString labels = parser.value(labelsOption);
+    if (parser.isSet(labelTableOption) && labels.isEmpty())
+        return fail("--label-table names the labels of --labels");
+    const bool labelsAlone = path.isEmpty() && !labels.isEmpty(); // the volume too
     if (path.isEmpty()) {
         path = bundledSample();
         if (path.isEmpty()) return fail("the bundled sample volume (mr_head.nhdr) is missing");
@@ -157,6 +170,26 @@ int main(int argc, char** argv)
                              app.exit(ok ? 0 : 1); // a failed load or session ends it too
                          });
     }
-    QTimer::singleShot(0, &window, [&] { window.openPath(path, iso, options); });
+    if (!labels.isEmpty()) {
+        // Laid over the volume once it is open (MainWindow::openLabelMap), then named.
+        if (!labelsAlone) {
+            QObject::connect(
+                &window, &isoview::app::MainWindow::volumeLoaded, &window,
+                [&window, labels] { window.openLabelMap(labels); }, Qt::SingleShotConnection);
+        }
+        const QString table = parser.value(labelTableOption);
+        if (!table.isEmpty()) {
+            QObject::connect(
+                &window, &isoview::app::MainWindow::labelsLoaded, &window,
+                [&window, table] { window.openLabelTable(table); }, Qt::SingleShotConnection);
+        }
+    }
+    QTimer::singleShot(0, &window, [&] {
+        if (labelsAlone) {
+            window.openLabelMap(labels);
+        } else {
+            window.openPath(path, iso, options);
+        }
+    });
     return app.exec();
 }

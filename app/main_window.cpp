@@ -11,6 +11,8 @@
 #include "export/export_all_surfaces.h"
 #include "export/screenshot_controller.h"
 #include "export/surface_export_flow.h"
+#include "labels/label_map_opener.h"
+#include "labels/labels_panel.h"
 #include "loading/recent_files.h"
 #include "loading/stack_geometry_note.h"
 #include "loading/volume_opener.h"
@@ -150,6 +152,14 @@ void MainWindow::createDocks()
                     m_measurements->surfaceChanged();
             });
 
+    m_labelsPanel = new LabelsPanel(m_scene, this);
+    m_labelsDock = new QDockWidget(tr("Labels"), this);
+    m_labelsDock->setObjectName("labelsDock");
+    m_labelsDock->setWidget(m_labelsPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_labelsDock);
+    tabifyDockWidget(m_surfacesDock, m_labelsDock);
+    m_surfacesDock->raise();
+
     m_logPanel = new LogPanel(this);
     m_logPanel->attachToEngineLog();
     m_logDock = new QDockWidget(tr("Log"), this);
@@ -170,6 +180,21 @@ void MainWindow::createControllers()
     connect(m_opener, &VolumeOpener::cancelled, this, [this] {
         statusBar()->showMessage(tr("Loading cancelled"), 4000);
         emit loadFailed(tr("cancelled"));
+    });
+
+    m_labelOpener = new LabelMapOpener(m_scene, this);
+    connect(m_labelOpener, &LabelMapOpener::openWithoutVolume, this, &MainWindow::openLabelMap);
+    connect(m_labelOpener, &LabelMapOpener::failed, this, &MainWindow::showError);
+    connect(m_labelOpener, &LabelMapOpener::notice, this, [this](const QString& message) {
+        log::get("app")->warn("{}", message.toStdString());
+        statusBar()->showMessage(message, 12000);
+    });
+    connect(m_labelOpener, &LabelMapOpener::opened, this, [this](const QString& path) {
+        m_labelsDock->show();
+        m_labelsDock->raise();
+        log::get("app")->info("label map {}: {} labels", path.toStdString(),
+                              m_scene->scene().labels->styles.size());
+        emit labelsLoaded();
     });
 
     m_sessionController = new SessionController(m_scene, documentSource(), this);
@@ -303,6 +328,8 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_openFolderAction);
+    file->addAction(m_labelOpener->openAction());
+    file->addAction(m_labelOpener->openTableAction());
     m_recentFiles = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(m_recentFiles, &RecentFiles::openRequested, this,
             [this](const QString& path) { openPath(path); });
@@ -347,6 +374,7 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(m_cropTool->showAction());
     m_viewMenu->addAction(m_measurements->dock()->toggleViewAction());
     m_viewMenu->addAction(m_surfacesDock->toggleViewAction());
+    m_viewMenu->addAction(m_labelsDock->toggleViewAction());
     QAction* logToggle = m_logDock->toggleViewAction();
     logToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     m_viewMenu->addAction(logToggle);
@@ -397,6 +425,7 @@ void MainWindow::createStatusBar()
 
     statusBar()->addWidget(m_volumeLabel);
     statusBar()->addWidget(m_opener->progressWidget());
+    statusBar()->addWidget(m_labelOpener->progressWidget());
     statusBar()->addWidget(m_surfaceExport->progressWidget());
     m_geometryLabel = label("stackGeometryLabel", tr("Kept as measured: each slice is shown "
                                                      "where it was measured, not resampled"));
@@ -494,6 +523,21 @@ void MainWindow::openPath(const QString& path, std::optional<double> isovalue,
     m_opener->open(path, isovalue, options);
 }
 
+void MainWindow::openLabelMap(const QString& path)
+{
+    if (m_scene->hasVolume() && !isLoading()) {
+        m_labelOpener->open(path);
+        return;
+    }
+    m_labelsAfterLoad = path; // opened as the volume first; applyDocument lays it over
+    openPath(path);
+}
+
+void MainWindow::openLabelTable(const QString& path)
+{
+    m_labelOpener->openTable(path);
+}
+
 void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
                                std::optional<double> isovalue)
 {
@@ -547,6 +591,16 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
                           d.y, d.z, iso,
                           v.metadata().units.empty() ? "real units" : v.metadata().units);
     emit volumeLoaded();
+    if (!m_labelsAfterLoad.isEmpty()) {
+        const QString labels = std::exchange(m_labelsAfterLoad, QString());
+        if (QFileInfo(labels) == QFileInfo(doc->path)) {
+            // The label map is the volume: an isovalue across label numbers means nothing.
+            Surface hidden = m_scene->scene().surfaces.selected();
+            hidden.visible = false;
+            m_scene->editSurface(hidden);
+        }
+        m_labelOpener->open(labels);
+    }
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

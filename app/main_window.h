@@ -42,6 +42,8 @@ class TransferFunctionStart;
 class ViewLayout;
 class ViewportWidget;
 class VolumeOpener;
+class LabelMapOpener;
+class LabelsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -54,6 +56,11 @@ public:
     // suggested one.
     void openPath(const QString& path, std::optional<double> isovalue = std::nullopt,
                   const io::LoadOptions& options = {});
+    // Lays a label map over the volume (File > Open Label Map…); without a volume it is opened as
+    // the volume first, its isosurface hidden. Ends with labelsLoaded, or an error dialog.
+    void openLabelMap(const QString& path);
+    // Names and colours the open label map's labels from a table file (an error dialog if not).
+    void openLabelTable(const QString& path);
     // Exports the surface on screen in the background, prepared for printing first when steps
     // ask for any (then a report follows). Ends with exportFinished.
     void exportMeshTo(const QString& path, const MeshExportOptions& options,
@@ -72,6 +79,7 @@ public:
 
 signals:
     void volumeLoaded();
+    void labelsLoaded();
     void loadFailed(const QString& message);
     void exportFinished(bool ok, const QString& message);
     void screenshotDone(bool ok, const QString& message);
@@ -122,6 +130,10 @@ private:
     Measurements* m_measurements = nullptr;
     SurfaceListPanel* m_surfacesPanel = nullptr;
     QDockWidget* m_surfacesDock = nullptr;
+    LabelsPanel* m_labelsPanel = nullptr;
+    QDockWidget* m_labelsDock = nullptr;
+    LabelMapOpener* m_labelOpener = nullptr;
+    QString m_labelsAfterLoad; // a label map opened as the volume: laid over it once loaded
 
     std::shared_ptr<VolumeDocument> m_document;
     VolumeOpener* m_opener = nullptr;

@@ -57,6 +57,7 @@ void SceneModel::openVolume(std::shared_ptr<const Volume> volume,
             m_scene.transferFunction = tf;
             m_scene.crop.reset();
             m_scene.distancePoints.clear();
+            m_scene.labels.reset(); // a segmentation belongs to its volume's grid
             const Volume& v = *m_scene.volume;
             m_scene.camera.fitTo(volumeBounds(v.geometry(), v.dims()));
             m_scene.camera.reset(); // the home view: anterior, or a slab face on
@@ -79,6 +80,7 @@ void SceneModel::restore(const Scene& scene)
             m_scene.orientationMarker = scene.orientationMarker;
             m_scene.slices = scene.slices;
             m_scene.distancePoints = scene.distancePoints;
+            m_scene.labels = scene.labels;
             m_history.clear();
         },
         kEverySceneChange & ~SceneChanges(SceneChange::Volume));
@@ -188,6 +190,59 @@ void SceneModel::setSlices(const SliceViews& slices)
     if (slices == m_scene.slices) return;
     m_scene.slices = slices;
     emitChanged(SceneChange::Slices);
+}
+
+void SceneModel::setLabels(std::optional<LabelLayer> layer)
+{
+    if (layer) {
+        if (!m_scene.volume) throw InvalidInputError("a label map lies over a volume: open one");
+        if (!layer->labelMap || !layer->statistics ||
+            layer->labelMap->dims() != m_scene.volume->dims()) {
+            throw InvalidInputError("the label map is not on the volume's grid");
+        }
+    }
+    if (!layer && !m_scene.labels) return;
+    m_scene.labels = std::move(layer);
+    m_history.clear(); // label edits named labels of the map that goes
+    emitChanged(SceneChange::Labels);
+}
+
+void SceneModel::setLabelStyles(const std::map<std::uint32_t, LabelStyle>& styles)
+{
+    if (!m_scene.labels) throw InvalidInputError("no label map");
+    for (const auto& [label, style] : styles) {
+        if (!m_scene.labels->styles.contains(label)) {
+            throw InvalidInputError("label " + std::to_string(label) + " is not in the label map");
+        }
+        if (!(style.opacity >= 0.0f && style.opacity <= 1.0f))
+            throw InvalidInputError("a label's opacity lies in 0 .. 1");
+    }
+    std::map<std::uint32_t, LabelStyle> next = m_scene.labels->styles;
+    for (const auto& [label, style] : styles)
+        next[label] = style;
+    if (next == m_scene.labels->styles) return;
+    m_scene.labels->styles = std::move(next);
+    emitChanged(SceneChange::Labels);
+}
+
+void SceneModel::setLabelTable(const LabelTable& table)
+{
+    if (!m_scene.labels) throw InvalidInputError("no label map");
+    LabelLayer& layer = *m_scene.labels;
+    if (table == layer.table) return;
+    layer.table = table;
+    for (auto& [label, style] : layer.styles)
+        style.color = glm::vec3(table.colorOf(label));
+    emitChanged(SceneChange::Labels);
+}
+
+void SceneModel::selectLabel(std::optional<std::uint32_t> label)
+{
+    if (!m_scene.labels) return;
+    if (label && !m_scene.labels->styles.contains(*label)) return; // background, or none
+    if (label == m_scene.labels->selected) return;
+    m_scene.labels->selected = label;
+    emitChanged(SceneChange::Labels);
 }
 
 void SceneModel::setDistancePoints(const std::vector<glm::dvec3>& points)

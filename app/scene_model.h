@@ -27,6 +27,7 @@
 #include <QUndoStack>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -43,10 +44,11 @@ enum class SceneChange : unsigned {
     Display = 1u << 6, // render mode, orientation marker
     Slices = 1u << 7,  // arrangement, crosshair, window, planes in 3D
     Distance = 1u << 8,
+    Labels = 1u << 9, // a label map opened or closed, its table, a label's style or selection
 };
 Q_DECLARE_FLAGS(SceneChanges, SceneChange)
 
-inline constexpr SceneChanges kEverySceneChange = SceneChanges::fromInt(0x1ff);
+inline constexpr SceneChanges kEverySceneChange = SceneChanges::fromInt(0x3ff);
 
 class SceneModel : public QObject {
     Q_OBJECT
@@ -90,6 +92,18 @@ public:
     void setSlices(const SliceViews& slices);
     // 0, 1 or 2 points in physical millimetres.
     void setDistancePoints(const std::vector<glm::dvec3>& points);
+
+    // Label maps (scene/label_layer.h). setLabels lays a segmentation over the volume (its
+    // label map on the volume's grid) or removes it (nullopt); not undoable, like opening a
+    // volume: the label edits in the history go with it. Throws InvalidInputError without a
+    // volume or for a label map of another grid.
+    void setLabels(std::optional<LabelLayer> layer);
+    // Every label's style at once (one edit: a check box, a colour, show all, isolate); labels
+    // the map lacks are refused (InvalidInputError).
+    void setLabelStyles(const std::map<std::uint32_t, LabelStyle>& styles);
+    // The names and colours of a table (the styles take its colours; visibility is kept).
+    void setLabelTable(const LabelTable& table);
+    void selectLabel(std::optional<std::uint32_t> label);
 
 signals:
     void changed(isoview::app::SceneChanges what);

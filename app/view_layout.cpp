@@ -19,6 +19,9 @@ namespace isoview::app {
 namespace {
 constexpr char kLayoutKey[] = "views/layout";
 constexpr char kSlicePlanesKey[] = "views/slicePlanesIn3D";
+// How far a label's colour covers the image inside it in the slice views (its outline is solid):
+// the anatomy stays readable under the colours.
+constexpr float kLabelOverlayFill = 0.4f;
 } // namespace
 
 WindowLevel ViewLayout::presetWindow(WindowPreset preset)
@@ -44,6 +47,8 @@ ViewLayout::ViewLayout(ViewportWidget* view3d, SceneModel* scene, QWidget* paren
         m_slices[int(o)] = view;
         connect(view, &SliceView::crosshairMoved, this, &ViewLayout::setCrosshair);
         connect(view, &SliceView::windowLevelChanged, this, &ViewLayout::setWindowLevel);
+        connect(view, &SliceView::labelClicked, this,
+                [this](std::uint32_t label) { m_scene->selectLabel(label); });
     }
 
     m_layoutGroup = new QActionGroup(this);
@@ -109,6 +114,13 @@ void ViewLayout::onSceneChanged(SceneChanges what)
     if (what & SceneChange::Volume) {
         for (SliceView* v : m_slices)
             v->setVolume(scene.volume);
+    }
+    if (what & (SceneChange::Labels | SceneChange::Volume)) {
+        const std::vector<glm::u8vec4> styles =
+            scene.labels ? scene.labels->drawStyles() : std::vector<glm::u8vec4>{};
+        for (SliceView* v : m_slices)
+            v->setLabelOverlay(scene.labels ? scene.labels->labelMap : nullptr, styles,
+                               kLabelOverlayFill);
     }
     if (what & (SceneChange::Slices | SceneChange::Volume)) showSlices(what & SceneChange::Volume);
     // Cheap: each view recomputes only the contours whose isovalue changed.

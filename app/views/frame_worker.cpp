@@ -17,6 +17,10 @@ struct FrameWorker::RenderThreadState {
     std::unique_ptr<gpu::SceneRenderer> renderer;
     std::unique_ptr<gpu::OffscreenTarget> target;
     std::shared_ptr<const Volume> volume;
+    // The label map the scene asked for last, and why it could not be uploaded (empty if it
+    // was): asked once, not again every frame.
+    std::shared_ptr<const Volume> labelMap;
+    QString labelError;
 };
 
 FrameWorker::FrameWorker() : m_state(std::make_unique<RenderThreadState>())
@@ -107,6 +111,8 @@ std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volu
         try {
             m_state->renderer->setVolume(*volume);
             m_state->volume = std::move(volume);
+            m_state->labelMap.reset(); // the renderer forgets it with the old volume
+            m_state->labelError.clear();
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what()) + m_budgetNote;
         }
@@ -175,6 +181,19 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
                                            const FrameRequest& request)
 {
     const Scene& scene = request.scene;
+    // A new label map goes to the GPU here, on the render thread, like every extraction: the
+    // window keeps answering while a large one uploads (seconds for a 365-label atlas on
+    // llvmpipe) and the frame shows it when it is done.
+    std::shared_ptr<const Volume> labelMap = scene.labels ? scene.labels->labelMap : nullptr;
+    if (labelMap != s.labelMap) {
+        s.labelMap = labelMap;
+        s.labelError.clear();
+        try {
+            s.renderer->setLabelMap(std::move(labelMap));
+        } catch (const Error& e) {
+            s.labelError = QString::fromUtf8(e.what());
+        }
+    }
     s.renderer->setScene(scene);
     const glm::ivec2 size = request.params.viewportSize;
     if (!s.target || s.target->width() != size.x || s.target->height() != size.y)
@@ -197,6 +216,8 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     frame->crop = s.renderer->crop();
     frame->isovalue = s.renderer->renderedIsovalue();
     frame->liveExtractions = s.renderer->liveExtractions();
+    frame->labelExtractions = s.renderer->labelExtractions();
+    frame->labelError = s.labelError;
     frame->vertexCount = s.renderer->pollVertexCount();
     if (const std::optional<std::string> error = s.renderer->surfaceError())
         frame->surfaceError = QString::fromStdString(*error);

@@ -57,6 +57,10 @@ struct RenderedFrame {
     // The live surface's extractions so far (SceneRenderer::liveExtractions): a new isovalue is
     // extracted once, whatever else the frames change.
     std::uint64_t liveExtractions = 0;
+    // The label map's extractions so far (once per label map and crop; a style change none),
+    // and why the scene's label map is not drawn (empty if it is, or there is none).
+    std::uint64_t labelExtractions = 0;
+    QString labelError;
     FrameGpuTimes gpuTimes;
 };
 

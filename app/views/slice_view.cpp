@@ -84,6 +84,31 @@ void SliceView::setVolume(std::shared_ptr<const Volume> volume)
     update();
 }
 
+void SliceView::setLabelOverlay(std::shared_ptr<const Volume> labels,
+                                std::vector<glm::u8vec4> styles, float fill)
+{
+    const bool newMap = labels != m_labels;
+    if (!newMap && styles == m_labelStyles && fill == m_labelFill) return;
+    m_labels = std::move(labels);
+    m_labelStyles = std::move(styles);
+    m_labelFill = fill;
+    if (newMap) {
+        reslice(); // the labels' slice too
+    } else {
+        rebuildImage();
+    }
+    update();
+}
+
+std::uint32_t SliceView::labelAtCrosshair() const
+{
+    if (!m_labels || m_labelSlice.width == 0) return 0;
+    const glm::uvec3 d = m_labels->dims();
+    const glm::uvec3 voxel =
+        glm::clamp(glm::uvec3(glm::round(glm::max(m_crosshair, 0.0))), glm::uvec3(0), d - 1u);
+    return std::uint32_t(m_labels->valueAt(voxel.x, voxel.y, voxel.z));
+}
+
 int SliceView::sliceCount() const
 {
     return m_volume ? int(isoview::sliceCount(*m_volume, m_orientation)) : 0;
@@ -216,6 +241,9 @@ void SliceView::reslice()
     const long last = long(m_volume->dims()[normal]) - 1;
     const auto index = std::uint32_t(std::clamp(std::lround(m_crosshair[normal]), 0L, last));
     m_slice = extractSlice(*m_volume, m_orientation, index);
+    m_labelSlice = m_labels && m_labels->dims() == m_volume->dims()
+                       ? extractSlice(*m_labels, m_orientation, index)
+                       : VolumeSlice{};
     rebuildImage();
     recontour();
 }
@@ -251,6 +279,36 @@ void SliceView::rebuildImage()
             line[x] = uchar(std::clamp(g, 0.0, 255.0));
         }
     }
+    if (m_labelSlice.width == m_slice.width && m_labelSlice.height == m_slice.height &&
+        m_labelSlice.width > 0)
+        overlayLabels();
+}
+
+void SliceView::overlayLabels()
+{
+    QImage colored = m_image.convertToFormat(QImage::Format_RGB32);
+    const VolumeSlice& s = m_labelSlice;
+    const auto labelAt = [&](int x, int y) { return std::uint32_t(s.storedAt(x, y)); };
+    for (int y = 0; y < s.height; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(colored.scanLine(y));
+        for (int x = 0; x < s.width; ++x) {
+            const std::uint32_t label = labelAt(x, y);
+            if (label == 0 || label >= m_labelStyles.size() || m_labelStyles[label].a == 0)
+                continue;
+            const glm::u8vec4 c = m_labelStyles[label];
+            // The outline (a 4-neighbour of another label, or the slice's edge) is solid.
+            const bool edge = x == 0 || y == 0 || x == s.width - 1 || y == s.height - 1 ||
+                              labelAt(x - 1, y) != label || labelAt(x + 1, y) != label ||
+                              labelAt(x, y - 1) != label || labelAt(x, y + 1) != label;
+            const float a = edge ? 1.0f : m_labelFill * float(c.a) / 255.0f;
+            const QRgb g = line[x];
+            const auto mix = [a](int image, int label) {
+                return int(std::lround(float(image) * (1.0f - a) + float(label) * a));
+            };
+            line[x] = qRgb(mix(qRed(g), c.r), mix(qGreen(g), c.g), mix(qBlue(g), c.b));
+        }
+    }
+    m_image = std::move(colored);
 }
 
 SliceView::Fit SliceView::fit() const
@@ -446,6 +504,7 @@ void SliceView::mousePressEvent(QMouseEvent* event)
         m_dragStartWindow = m_window;
     } else if (event->button() == Qt::LeftButton) {
         moveCrosshairTo(event->position());
+        if (const std::uint32_t label = labelAtCrosshair(); label != 0) emit labelClicked(label);
     }
     event->accept();
 }

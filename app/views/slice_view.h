@@ -69,6 +69,13 @@ public:
     int sliceCount() const;
     void setWindowLevel(WindowLevel window);
     WindowLevel windowLevel() const { return m_window; }
+    // A label map over the slice (on the volume's grid; null: none): each shown label in its
+    // colour, `fill` of the way over the image inside and solid on its outline. styles is
+    // LabelLayer::drawStyles (alpha 0: hidden).
+    void setLabelOverlay(std::shared_ptr<const Volume> labels, std::vector<glm::u8vec4> styles,
+                         float fill);
+    // The label of the voxel under the crosshair's pixel on the shown slice (0 without one).
+    std::uint32_t labelAtCrosshair() const;
     // The contours to draw, in draw order (later over earlier); at most one selected. A view
     // starts with one selected contour at 0 (the surface of a window without a surface list).
     void setContours(const std::vector<SliceContour>& contours);
@@ -97,6 +104,8 @@ public:
 
 signals:
     void crosshairMoved(glm::dvec3 indexPoint);
+    // A left click put the crosshair on a voxel holding this label of the overlay (not 0).
+    void labelClicked(std::uint32_t label);
     void windowLevelChanged(isoview::WindowLevel window);
 
 protected:
@@ -110,6 +119,7 @@ protected:
 
 private:
     void reslice();
+    void overlayLabels(); // m_labelSlice over m_image (rebuildImage)
     void recontour();
     std::vector<ContourSegment> contourAt(double isovalueReal) const;
     DrawnContour* selectedContour();
@@ -130,7 +140,11 @@ private:
     SliceOrientation m_orientation;
     std::shared_ptr<const Volume> m_volume;
     VolumeSlice m_slice;
-    QImage m_image; // the slice through the window, Grayscale8
+    QImage m_image; // the slice through the window (RGB32 with a label overlay, else Grayscale8)
+    std::shared_ptr<const Volume> m_labels; // the overlay's label map, when there is one
+    VolumeSlice m_labelSlice;               // its labels on the shown slice
+    std::vector<glm::u8vec4> m_labelStyles;
+    float m_labelFill = 0.4f;
     // Brings stale contours up to date (const accessors may: the segments are a cache).
     void refreshStaleContours() const;
     mutable std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}}};

@@ -290,6 +290,11 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
 void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& frame)
 {
     if (!volumeUploaded()) return;
+    // A label map the GPU could not take: said once per failure, the rest of the frame drawn.
+    if (frame->labelError != m_labelErrorShown) {
+        m_labelErrorShown = frame->labelError;
+        if (!frame->labelError.isEmpty()) emit glError(frame->labelError);
+    }
     showFrame(frame);
     const float scale = frame->params.volumeResolutionScale;
     // Volume frames at reduced resolution get a full-resolution one when the view stays still.

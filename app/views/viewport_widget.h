@@ -150,6 +150,7 @@ private:
     QTimer m_heapTrimTimer; // gives the frames' freed heap back once the view is still
 
     std::shared_ptr<const RenderedFrame> m_shown; // the frame on screen
+    QString m_labelErrorShown; // the last label map error said (RenderedFrame::labelError)
 
     enum class Drag { None, Rotate, Pan };
     Drag m_drag = Drag::None;

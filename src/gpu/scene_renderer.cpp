@@ -376,7 +376,8 @@ void SceneRenderer::setVolume(const Volume& volume)
     d.renderedIsovalue.reset();
     d.storedProgram.setVolume(volume.dims(), volume.geometry());
     d.markStoredStale();
-    d.stored.clearMeshes(); // of the previous volume
+    d.stored.clearMeshes();                    // of the previous volume
+    d.labels.setLabelMap(nullptr, VoxelBox{}); // a label map belongs to its volume's grid
 }
 
 VoxelBox SceneRenderer::crop() const

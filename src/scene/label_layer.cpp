@@ -44,7 +44,10 @@ std::vector<glm::u8vec4> LabelLayer::drawStyles() const
     for (const auto& [label, style] : styles) {
         if (!style.visible || style.opacity <= 0.0f) continue;
         // Alpha 255 is the opaque pass; anything translucent stays below it.
-        const std::uint8_t alpha = style.opacity >= 0.999f ? 255 : std::min<std::uint8_t>(254, std::max<std::uint8_t>(1, byte(style.opacity)));
+        const std::uint8_t alpha =
+            style.opacity >= 0.999f
+                ? 255
+                : std::min<std::uint8_t>(254, std::max<std::uint8_t>(1, byte(style.opacity)));
         out[label] = {byte(style.color.r), byte(style.color.g), byte(style.color.b), alpha};
     }
     return out;

@@ -49,8 +49,8 @@ TEST_P(LabelRenderingTest, LabelsShowInTheirStylesFromOneExtraction)
     renderer.setLabelMap(labels);
     Scene scene = noSurfaceScene();
     scene.orientationMarker = false;
-    scene.labels = LabelLayer::of(labels, std::make_shared<const LabelStatistics>(
-                                              analyseLabels(*labels)), LabelTable{});
+    scene.labels = LabelLayer::of(
+        labels, std::make_shared<const LabelStatistics>(analyseLabels(*labels)), LabelTable{});
     scene.labels->styles[3].color = {1.0f, 0.0f, 0.0f};
     scene.labels->styles[7].color = {0.0f, 0.0f, 1.0f};
     renderer.setScene(scene);

@@ -1,0 +1,307 @@
+#include "labels/labels_panel.h"
+
+#include "common/number_text.h"
+#include "labels/label_commands.h"
+
+#include <QColorDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPixmap>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace isoview::app {
+namespace {
+
+enum Column { kShown, kNumber, kName, kVoxels, kVolume, kColumns };
+constexpr int kLabelRole = Qt::UserRole;
+constexpr int kOpacityMerge = 0x1abe1; // LabelStylesCommand merge key of an opacity drag
+
+QColor toQColor(glm::vec3 c)
+{
+    return QColor::fromRgbF(std::clamp(c.r, 0.0f, 1.0f), std::clamp(c.g, 0.0f, 1.0f),
+                            std::clamp(c.b, 0.0f, 1.0f));
+}
+
+QIcon swatch(glm::vec3 color, float opacity)
+{
+    QPixmap pixmap(14, 14);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    QColor c = toQColor(color);
+    c.setAlphaF(0.25 + 0.75 * std::clamp(opacity, 0.0f, 1.0f));
+    p.fillRect(1, 1, 12, 12, c);
+    p.setPen(QColor(90, 90, 90));
+    p.drawRect(0, 0, 13, 13);
+    return QIcon(pixmap);
+}
+
+std::uint32_t labelOf(const QTreeWidgetItem* item)
+{
+    return item->data(kNumber, kLabelRole).toUInt();
+}
+
+} // namespace
+
+LabelsPanel::LabelsPanel(SceneModel* scene, QWidget* parent) : QWidget(parent), m_scene(scene)
+{
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by name or number"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setObjectName("labelFilter");
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName("labelTable");
+    m_tree->setColumnCount(kColumns);
+    m_tree->setHeaderLabels({tr("Shown"), tr("Label"), tr("Name"), tr("Voxels"), tr("mL")});
+    m_tree->setRootIsDecorated(false);
+    m_tree->setUniformRowHeights(true); // hundreds of rows scroll smoothly
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setSortingEnabled(true);
+    m_tree->sortByColumn(kNumber, Qt::AscendingOrder);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(kName, QHeaderView::Stretch);
+    m_summary = new QLabel(this);
+
+    auto* showAll = new QPushButton(tr("Show All"), this);
+    showAll->setToolTip(tr("Show every listed label"));
+    auto* hideAll = new QPushButton(tr("Hide All"), this);
+    hideAll->setToolTip(tr("Hide every listed label"));
+    auto* isolate = new QPushButton(tr("Isolate"), this);
+    isolate->setToolTip(tr("Show only the selected labels"));
+    m_colorButton = new QPushButton(tr("Colour…"), this);
+    m_colorButton->setToolTip(tr("Choose the colour of the selected labels"));
+    m_opacity = new QSlider(Qt::Horizontal, this);
+    m_opacity->setRange(0, 100);
+    m_opacity->setToolTip(tr("Opacity of the selected labels"));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(showAll);
+    buttons->addWidget(hideAll);
+    buttons->addWidget(isolate);
+    buttons->addWidget(m_colorButton);
+    auto* opacityRow = new QHBoxLayout;
+    opacityRow->addWidget(new QLabel(tr("Opacity"), this));
+    opacityRow->addWidget(m_opacity, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_tree, 1);
+    layout->addLayout(buttons);
+    layout->addLayout(opacityRow);
+    layout->addWidget(m_summary);
+
+    connect(m_filter, &QLineEdit::textChanged, this, &LabelsPanel::applyFilter);
+    connect(m_tree, &QTreeWidget::itemChanged, this, &LabelsPanel::onItemChanged);
+    connect(m_tree, &QTreeWidget::itemSelectionChanged, this, &LabelsPanel::onSelectionChanged);
+    connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem*, int column) {
+        if (column == kShown) chooseColor();
+    });
+    connect(showAll, &QPushButton::clicked, this, [this] { showListed(true); });
+    connect(hideAll, &QPushButton::clicked, this, [this] { showListed(false); });
+    connect(isolate, &QPushButton::clicked, this, &LabelsPanel::isolateSelected);
+    connect(m_colorButton, &QPushButton::clicked, this, &LabelsPanel::chooseColor);
+    connect(m_opacity, &QSlider::valueChanged, this, &LabelsPanel::onOpacity);
+    connect(m_scene, &SceneModel::changed, this, &LabelsPanel::onSceneChanged);
+    rebuild();
+}
+
+int LabelsPanel::listedRows() const
+{
+    int listed = 0;
+    for (const auto& [label, item] : m_rows)
+        listed += item->isHidden() ? 0 : 1;
+    return listed;
+}
+
+void LabelsPanel::onSceneChanged(SceneChanges what)
+{
+    if (!(what & (SceneChange::Labels | SceneChange::Volume))) return;
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    const bool sameRows =
+        layer && layer->labelMap == m_builtFrom && layer->table == m_builtTable;
+    if (!sameRows || (!layer && !m_rows.empty())) {
+        rebuild();
+    } else {
+        refreshStyles();
+    }
+}
+
+void LabelsPanel::rebuild()
+{
+    m_updating = true;
+    m_tree->setSortingEnabled(false);
+    m_tree->clear();
+    m_rows.clear();
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    m_builtFrom = layer ? layer->labelMap : nullptr;
+    m_builtTable = layer ? layer->table : LabelTable{};
+    if (layer) {
+        QList<QTreeWidgetItem*> items;
+        for (const LabelInfo& info : layer->statistics->labels) {
+            auto* item = new QTreeWidgetItem;
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setData(kNumber, Qt::DisplayRole, info.label);
+            item->setData(kNumber, kLabelRole, info.label);
+            item->setText(kName, QString::fromStdString(layer->table.nameOf(info.label)));
+            item->setData(kVoxels, Qt::DisplayRole, qulonglong(info.voxelCount));
+            item->setText(kVolume, QString::number(labelVolumeMl(info), 'f', 3));
+            item->setTextAlignment(kVoxels, Qt::AlignRight | Qt::AlignVCenter);
+            item->setTextAlignment(kVolume, Qt::AlignRight | Qt::AlignVCenter);
+            items.push_back(item);
+            m_rows.emplace(info.label, item);
+        }
+        m_tree->addTopLevelItems(items);
+    }
+    m_tree->setSortingEnabled(true);
+    m_updating = false;
+    refreshStyles();
+    applyFilter();
+    setEnabled(layer.has_value());
+}
+
+void LabelsPanel::refreshStyles()
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    if (!layer) return;
+    m_updating = true;
+    for (const auto& [label, item] : m_rows) {
+        const LabelStyle style = layer->style(label);
+        item->setCheckState(kShown, style.visible ? Qt::Checked : Qt::Unchecked);
+        item->setIcon(kShown, swatch(style.color, style.opacity));
+        const bool selected = layer->selected == label;
+        if (selected && !item->isSelected()) {
+            m_tree->setCurrentItem(item);
+            m_tree->scrollToItem(item);
+        }
+    }
+    const std::vector<std::uint32_t> chosen = selectedLabels();
+    m_opacity->setEnabled(!chosen.empty());
+    m_colorButton->setEnabled(!chosen.empty());
+    if (!chosen.empty()) {
+        QSignalBlocker block(m_opacity);
+        m_opacity->setValue(int(std::lround(layer->style(chosen.front()).opacity * 100.0f)));
+    }
+    m_updating = false;
+}
+
+void LabelsPanel::applyFilter()
+{
+    const QString text = m_filter->text().trimmed();
+    for (const auto& [label, item] : m_rows) {
+        const bool match = text.isEmpty() || item->text(kName).contains(text, Qt::CaseInsensitive) ||
+                           QString::number(label).startsWith(text);
+        item->setHidden(!match);
+    }
+    const int total = int(m_rows.size());
+    const int listed = listedRows();
+    m_summary->setText(total == 0      ? tr("No label map: File > Open Label Map…")
+                       : listed == total ? tr("%n label(s)", nullptr, total)
+                                         : tr("%1 of %2 labels listed").arg(listed).arg(total));
+}
+
+void LabelsPanel::onItemChanged(QTreeWidgetItem* item, int column)
+{
+    if (m_updating || column != kShown || !m_scene->scene().labels) return;
+    const std::uint32_t label = labelOf(item);
+    LabelStyle style = m_scene->scene().labels->style(label);
+    const bool shown = item->checkState(kShown) == Qt::Checked;
+    if (shown == style.visible) return;
+    style.visible = shown;
+    pushStyles({{label, style}}, shown ? tr("Show label %1").arg(label)
+                                       : tr("Hide label %1").arg(label));
+}
+
+void LabelsPanel::onSelectionChanged()
+{
+    if (m_updating) return;
+    const std::vector<std::uint32_t> chosen = selectedLabels();
+    m_scene->selectLabel(chosen.empty() ? std::nullopt : std::optional(chosen.front()));
+    refreshStyles();
+}
+
+void LabelsPanel::pushStyles(const std::map<std::uint32_t, LabelStyle>& after, const QString& text,
+                             int mergeKey)
+{
+    if (after.empty()) return;
+    m_scene->history()->push(new LabelStylesCommand(*m_scene, after, text, mergeKey));
+}
+
+void LabelsPanel::showListed(bool shown)
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    if (!layer) return;
+    std::map<std::uint32_t, LabelStyle> after;
+    for (const auto& [label, item] : m_rows) {
+        if (item->isHidden()) continue;
+        LabelStyle style = layer->style(label);
+        if (style.visible == shown) continue;
+        style.visible = shown;
+        after.emplace(label, style);
+    }
+    pushStyles(after, shown ? tr("Show labels") : tr("Hide labels"));
+}
+
+void LabelsPanel::isolateSelected()
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    const std::vector<std::uint32_t> chosen = selectedLabels();
+    if (!layer || chosen.empty()) return;
+    std::map<std::uint32_t, LabelStyle> after;
+    for (const auto& [label, style] : layer->styles) {
+        const bool shown = std::find(chosen.begin(), chosen.end(), label) != chosen.end();
+        if (style.visible == shown) continue;
+        LabelStyle changed = style;
+        changed.visible = shown;
+        after.emplace(label, changed);
+    }
+    pushStyles(after, tr("Isolate labels"));
+}
+
+void LabelsPanel::chooseColor()
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    const std::vector<std::uint32_t> chosen = selectedLabels();
+    if (!layer || chosen.empty()) return;
+    const QColor start = toQColor(layer->style(chosen.front()).color);
+    const QColor color = QColorDialog::getColor(start, this, tr("Label Colour"));
+    if (!color.isValid()) return;
+    std::map<std::uint32_t, LabelStyle> after;
+    for (const std::uint32_t label : chosen) {
+        LabelStyle style = layer->style(label);
+        style.color = glm::vec3(float(color.redF()), float(color.greenF()), float(color.blueF()));
+        after.emplace(label, style);
+    }
+    pushStyles(after, tr("Label colour"));
+}
+
+void LabelsPanel::onOpacity(int percent)
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    if (m_updating || !layer) return;
+    std::map<std::uint32_t, LabelStyle> after;
+    for (const std::uint32_t label : selectedLabels()) {
+        LabelStyle style = layer->style(label);
+        style.opacity = float(percent) / 100.0f;
+        after.emplace(label, style);
+    }
+    pushStyles(after, tr("Label opacity"), kOpacityMerge);
+}
+
+std::vector<std::uint32_t> LabelsPanel::selectedLabels() const
+{
+    std::vector<std::uint32_t> labels;
+    for (const QTreeWidgetItem* item : m_tree->selectedItems())
+        labels.push_back(labelOf(item));
+    std::sort(labels.begin(), labels.end());
+    return labels;
+}
+
+} // namespace isoview::app

@@ -1,0 +1,66 @@
+// The Labels dock: the segmentation's labels, one row each (shown, colour, number, name,
+// voxels, volume in mL), filtered by name or number as the user types, so an atlas of hundreds
+// of labels stays usable. Show all, Hide all and Isolate act on the listed rows; Colour… and
+// the opacity slider on the selected ones; a row's check box shows or hides its label. Every
+// edit is one undo step on the model's history (LabelStylesCommand); an opacity drag is one.
+// Selecting a row selects the label in the scene, and a label selected elsewhere (a click in a
+// slice view) selects its row.
+//
+// Thread: GUI only. The model outlives the panel.
+#pragma once
+
+#include "scene_model.h"
+
+#include <QWidget>
+#include <cstdint>
+#include <map>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace isoview::app {
+
+class LabelsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LabelsPanel(SceneModel* scene, QWidget* parent = nullptr);
+
+    // The rows listed now (the filter's), for tests and the status line.
+    int listedRows() const;
+
+private:
+    void onSceneChanged(SceneChanges what);
+    void rebuild();       // a new label map or table: every row anew
+    void refreshStyles(); // styles or selection changed: check boxes, swatches, slider
+    void applyFilter();
+    void onItemChanged(QTreeWidgetItem* item, int column);
+    void onSelectionChanged();
+    // Pushes one undo step setting these labels' styles.
+    void pushStyles(const std::map<std::uint32_t, LabelStyle>& after, const QString& text,
+                    int mergeKey = -1);
+    // Shows (or hides) the listed rows' labels; isolate: the selected shown, every other hidden.
+    void showListed(bool shown);
+    void isolateSelected();
+    void chooseColor();
+    void onOpacity(int percent);
+    std::vector<std::uint32_t> selectedLabels() const;
+
+    SceneModel* m_scene;
+    QLineEdit* m_filter;
+    QTreeWidget* m_tree;
+    QLabel* m_summary;
+    QPushButton* m_colorButton;
+    QSlider* m_opacity;
+    std::map<std::uint32_t, QTreeWidgetItem*> m_rows;
+    // What the rows were built from: a new label map or table rebuilds them.
+    std::shared_ptr<const Volume> m_builtFrom;
+    LabelTable m_builtTable;
+    bool m_updating = false; // the panel is setting its own widgets: no edits from them
+};
+
+} // namespace isoview::app

@@ -1,0 +1,166 @@
+// Label maps in the window: a segmentation laid over its image (the prostate phantom's four
+// labels) shows in the 3D view, the slice views and the Labels dock; hiding a label changes the
+// 3D view and extracts nothing; a click in a slice selects the label under it, its row too; and
+// the D99 atlas, opened alone, lists its 365 labels named from its AFNI table.
+#include "app_test_support.h"
+#include "labels/labels_panel.h"
+#include "main_window.h"
+#include "scene_model.h"
+#include "support/shared_data.h"
+#include "view_layout.h"
+#include "views/frame_worker.h"
+#include "views/slice_view.h"
+#include "views/viewport_widget.h"
+
+#include <gtest/gtest.h>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <memory>
+
+namespace isoview::app {
+namespace {
+
+using test::part;
+using test::waitUntil;
+
+QString shared(const char* relative)
+{
+    return QString::fromStdString(isoview::test::sharedDataPath(relative).string());
+}
+
+// A window showing the prostate phantom with its label map over it, the labels drawn.
+std::unique_ptr<MainWindow> prostateWithLabels()
+{
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1000, 760);
+    w->show();
+    QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+    QSignalSpy labelled(w.get(), &MainWindow::labelsLoaded);
+    w->openPath(shared("nrrd/prostate_phantom_subvolume.nrrd"));
+    EXPECT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
+    w->openLabelMap(shared("nrrd/prostate_phantom_subvolume-label.nrrd"));
+    EXPECT_TRUE(waitUntil([&] { return labelled.count() == 1; }));
+    ViewportWidget* view = w->viewport();
+    EXPECT_TRUE(waitUntil([&] {
+        return view->shownFrame() != nullptr && view->shownFrame()->labelExtractions == 1;
+    }));
+    return w;
+}
+
+QTreeWidgetItem* rowOf(QTreeWidget* tree, std::uint32_t label)
+{
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = tree->topLevelItem(i);
+        if (item->data(1, Qt::DisplayRole).toUInt() == label) return item;
+    }
+    return nullptr;
+}
+
+TEST(LabelsTest, HidingALabelChangesThe3DViewAndExtractsNothingAndUndoShowsItAgain)
+{
+    const std::unique_ptr<MainWindow> w = prostateWithLabels();
+    SceneModel* model = w->scene();
+    ASSERT_TRUE(model->scene().labels.has_value());
+    EXPECT_EQ(model->scene().labels->styles.size(), 4u); // 1, 7, 8, 9
+    auto* tree = part<LabelsPanel>(*w)->findChild<QTreeWidget*>("labelTable");
+    ASSERT_NE(tree, nullptr);
+    EXPECT_EQ(tree->topLevelItemCount(), 4);
+    ViewportWidget* view = w->viewport();
+    const QImage before = view->shownFrame()->image;
+    test::saveScreenshot(*w, "labels_over_prostate");
+
+    QSignalSpy shown(view, &ViewportWidget::frameShown);
+    QTreeWidgetItem* row = rowOf(tree, 9);
+    ASSERT_NE(row, nullptr);
+    row->setCheckState(0, Qt::Unchecked); // as a click on its box does
+    EXPECT_FALSE(model->scene().labels->style(9).visible);
+    ASSERT_TRUE(waitUntil([&] { return shown.count() > 0 && view->shownFrame()->image != before; }));
+    EXPECT_EQ(view->shownFrame()->labelExtractions, 1u) << "a style change must not extract";
+
+    model->history()->undo();
+    EXPECT_TRUE(model->scene().labels->style(9).visible);
+    EXPECT_EQ(rowOf(tree, 9)->checkState(0), Qt::Checked);
+    ASSERT_TRUE(waitUntil([&] { return view->shownFrame()->image == before; }));
+    EXPECT_EQ(view->shownFrame()->labelExtractions, 1u);
+}
+
+TEST(LabelsTest, AClickInASliceSelectsTheLabelUnderItAndTheSliceShowsItsColour)
+{
+    const std::unique_ptr<MainWindow> w = prostateWithLabels();
+    SceneModel* model = w->scene();
+    // A voxel deep in label 9 (the largest: 5 x 5 of it around in its slice) and the axial
+    // view through it.
+    const Volume& labels = *model->scene().labels->labelMap;
+    const auto deepIn9 = [&](std::uint32_t i, std::uint32_t j, std::uint32_t k) {
+        for (std::uint32_t y = j - 2; y <= j + 2; ++y)
+            for (std::uint32_t x = i - 2; x <= i + 2; ++x)
+                if (labels.valueAt(x, y, k) != 9.0f) return false;
+        return true;
+    };
+    glm::uvec3 voxel(0);
+    for (std::uint32_t k = 0; k < labels.dims().z && voxel == glm::uvec3(0); ++k)
+        for (std::uint32_t j = 2; j + 2 < labels.dims().y && voxel == glm::uvec3(0); ++j)
+            for (std::uint32_t i = 2; i + 2 < labels.dims().x; ++i)
+                if (deepIn9(i, j, k)) {
+                    voxel = {i, j, k};
+                    break;
+                }
+    ASSERT_NE(voxel, glm::uvec3(0));
+    SliceViews slices = model->scene().slices;
+    slices.crosshair = glm::dvec3(voxel);
+    model->setSlices(slices);
+    auto* axial = w->findChild<SliceView*>("sliceView_axial");
+    ASSERT_NE(axial, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return axial->sliceIndex() == int(voxel.z); }));
+    const QPointF at = axial->widgetPointOfPixel({double(voxel.x), double(voxel.y)});
+    QTest::mouseClick(axial, Qt::LeftButton, {}, at.toPoint());
+    ASSERT_TRUE(model->scene().labels->selected.has_value());
+    EXPECT_EQ(*model->scene().labels->selected, 9u);
+    auto* tree = part<LabelsPanel>(*w)->findChild<QTreeWidget*>("labelTable");
+    ASSERT_NE(tree->currentItem(), nullptr);
+    EXPECT_EQ(tree->currentItem()->data(1, Qt::DisplayRole).toUInt(), 9u);
+
+    // The slice is tinted by label 9's colour there (beside the crosshair's lines): the overlay
+    // is drawn.
+    const QImage shot = axial->grab().toImage();
+    const QPointF beside = axial->widgetPointOfPixel({voxel.x + 1.0, voxel.y + 1.0});
+    const QColor pixel = shot.pixelColor(beside.toPoint());
+    const glm::vec3 c = model->scene().labels->style(9).color;
+    const QColor grey = QColor::fromRgb(qGray(pixel.rgb()), qGray(pixel.rgb()), qGray(pixel.rgb()));
+    EXPECT_NE(pixel, grey) << "a grey pixel: no label colour over the image";
+    const int strongest = c.r >= c.g && c.r >= c.b ? 0 : c.g >= c.b ? 1 : 2;
+    const int channels[3] = {pixel.red(), pixel.green(), pixel.blue()};
+    EXPECT_EQ(std::max({channels[0], channels[1], channels[2]}), channels[strongest]);
+}
+
+TEST(LabelsTest, TheD99AtlasOpenedAloneLists365LabelsNamedFromItsTable)
+{
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1000, 760);
+    w->show();
+    QSignalSpy labelled(w.get(), &MainWindow::labelsLoaded);
+    w->openLabelMap(shared("labels/D99_atlas_v2.0_right.nii.gz"));
+    ASSERT_TRUE(waitUntil([&] { return labelled.count() == 1; }, 60000));
+    EXPECT_FALSE(w->scene()->scene().surfaces.selected().visible)
+        << "an isosurface across label numbers means nothing";
+    w->openLabelTable(shared("labels/D99_v2.0_labels_semicolon.txt"));
+    auto* panel = part<LabelsPanel>(*w);
+    auto* tree = panel->findChild<QTreeWidget*>("labelTable");
+    ASSERT_EQ(tree->topLevelItemCount(), 365);
+    EXPECT_EQ(rowOf(tree, 1)->text(2), "putamen");
+    EXPECT_EQ(rowOf(tree, 1)->data(3, Qt::DisplayRole).toULongLong(), 49570u);
+    panel->findChild<QLineEdit*>("labelFilter")->setText("nucleus");
+    EXPECT_GT(panel->listedRows(), 1);
+    EXPECT_LT(panel->listedRows(), 365);
+    EXPECT_TRUE(rowOf(tree, 1)->isHidden()); // putamen is no nucleus
+    EXPECT_FALSE(rowOf(tree, 9)->isHidden()); // subthalamic nucleus
+    ViewportWidget* view = w->viewport();
+    ASSERT_TRUE(waitUntil(
+        [&] { return view->shownFrame() && view->shownFrame()->labelExtractions == 1; }, 60000));
+}
+
+} // namespace
+} // namespace isoview::app
