@@ -106,6 +106,14 @@ DocumentSource MainWindow::documentSource()
     source.isLoading = [this] { return isLoading(); };
     source.open = [this](const QString& path, std::optional<double> isovalue,
                          const io::LoadOptions& options) { openPath(path, isovalue, options); };
+    source.openLabels = [this](const QString& labelMap, const QString& table,
+                               std::function<void()> onOpened) {
+        m_afterLabels = [this, table, onOpened = std::move(onOpened)] {
+            if (!table.isEmpty()) openLabelTable(table);
+            onOpened();
+        };
+        openLabelMap(labelMap);
+    };
     return source;
 }
 
@@ -157,8 +165,10 @@ void MainWindow::createDocks()
     m_labelsDock->setObjectName("labelsDock");
     m_labelsDock->setWidget(m_labelsPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_labelsDock);
-    tabifyDockWidget(m_surfacesDock, m_labelsDock);
-    m_surfacesDock->raise();
+    // A tab beside the transfer function and the measurements: no new tab bar, so the window's
+    // smallest size stays what it was.
+    tabifyDockWidget(m_tfDock, m_labelsDock);
+    m_tfDock->raise();
 
     m_logPanel = new LogPanel(this);
     m_logPanel->attachToEngineLog();
@@ -184,7 +194,11 @@ void MainWindow::createControllers()
 
     m_labelOpener = new LabelMapOpener(m_scene, this);
     connect(m_labelOpener, &LabelMapOpener::openWithoutVolume, this, &MainWindow::openLabelMap);
-    connect(m_labelOpener, &LabelMapOpener::failed, this, &MainWindow::showError);
+    connect(m_labelOpener, &LabelMapOpener::failed, this,
+            [this](const QString& title, const QString& message) {
+                m_afterLabels = nullptr; // a session's styles wait for no label map now
+                showError(title, message);
+            });
     connect(m_labelOpener, &LabelMapOpener::notice, this, [this](const QString& message) {
         log::get("app")->warn("{}", message.toStdString());
         statusBar()->showMessage(message, 12000);
@@ -194,6 +208,7 @@ void MainWindow::createControllers()
         m_labelsDock->raise();
         log::get("app")->info("label map {}: {} labels", path.toStdString(),
                               m_scene->scene().labels->styles.size());
+        if (const std::function<void()> after = std::exchange(m_afterLabels, nullptr)) after();
         emit labelsLoaded();
     });
 

@@ -16,6 +16,7 @@
 
 #include <QMainWindow>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -134,6 +135,7 @@ private:
     QDockWidget* m_labelsDock = nullptr;
     LabelMapOpener* m_labelOpener = nullptr;
     QString m_labelsAfterLoad; // a label map opened as the volume: laid over it once loaded
+    std::function<void()> m_afterLabels; // what a session does once its label map is in
 
     std::shared_ptr<VolumeDocument> m_document;
     VolumeOpener* m_opener = nullptr;

@@ -225,12 +225,14 @@ void SceneModel::setLabelStyles(const std::map<std::uint32_t, LabelStyle>& style
     emitChanged(SceneChange::Labels);
 }
 
-void SceneModel::setLabelTable(const LabelTable& table)
+void SceneModel::setLabelTable(const LabelTable& table,
+                               const std::optional<std::filesystem::path>& source)
 {
     if (!m_scene.labels) throw InvalidInputError("no label map");
     LabelLayer& layer = *m_scene.labels;
-    if (table == layer.table) return;
+    if (table == layer.table && source == layer.tableSource) return;
     layer.table = table;
+    layer.tableSource = source;
     for (auto& [label, style] : layer.styles)
         style.color = glm::vec3(table.colorOf(label));
     emitChanged(SceneChange::Labels);

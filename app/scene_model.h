@@ -26,6 +26,7 @@
 #include <QObject>
 #include <QUndoStack>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -101,8 +102,10 @@ public:
     // Every label's style at once (one edit: a check box, a colour, show all, isolate); labels
     // the map lacks are refused (InvalidInputError).
     void setLabelStyles(const std::map<std::uint32_t, LabelStyle>& styles);
-    // The names and colours of a table (the styles take its colours; visibility is kept).
-    void setLabelTable(const LabelTable& table);
+    // The names and colours of a table read from `source` (the styles take its colours;
+    // visibility is kept).
+    void setLabelTable(const LabelTable& table,
+                       const std::optional<std::filesystem::path>& source = std::nullopt);
     void selectLabel(std::optional<std::uint32_t> label);
 
 signals:

@@ -14,7 +14,6 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QToolButton>
-
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -89,7 +88,9 @@ void LabelMapOpener::chooseTable()
 void LabelMapOpener::openTable(const QString& path)
 {
     try {
-        m_scene->setLabelTable(io::readLabelTable(path.toStdString()));
+        const std::filesystem::path file = path.toStdString();
+        m_scene->setLabelTable(io::readLabelTable(file),
+                               std::filesystem::absolute(file).lexically_normal());
     } catch (const Error& e) {
         emit failed(tr("Cannot read %1").arg(QFileInfo(path).fileName()),
                     QString::fromUtf8(e.what()));
@@ -118,8 +119,10 @@ void LabelMapOpener::open(const QString& path)
         m_progress->setVisible(false);
         if (m_scene->scene().volume != image) return; // another volume came meanwhile
         try {
-            m_scene->setLabels(
-                LabelLayer::of(outcome->labels, outcome->statistics, std::move(outcome->table)));
+            LabelLayer layer =
+                LabelLayer::of(outcome->labels, outcome->statistics, std::move(outcome->table));
+            layer.source = std::filesystem::absolute(path.toStdString()).lexically_normal();
+            m_scene->setLabels(std::move(layer));
         } catch (const Error& e) {
             emit failed(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
                         QString::fromUtf8(e.what()));

@@ -15,7 +15,6 @@
 #include <QSlider>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 
@@ -125,8 +124,7 @@ void LabelsPanel::onSceneChanged(SceneChanges what)
 {
     if (!(what & (SceneChange::Labels | SceneChange::Volume))) return;
     const std::optional<LabelLayer>& layer = m_scene->scene().labels;
-    const bool sameRows =
-        layer && layer->labelMap == m_builtFrom && layer->table == m_builtTable;
+    const bool sameRows = layer && layer->labelMap == m_builtFrom && layer->table == m_builtTable;
     if (!sameRows || (!layer && !m_rows.empty())) {
         rebuild();
     } else {
@@ -196,13 +194,14 @@ void LabelsPanel::applyFilter()
 {
     const QString text = m_filter->text().trimmed();
     for (const auto& [label, item] : m_rows) {
-        const bool match = text.isEmpty() || item->text(kName).contains(text, Qt::CaseInsensitive) ||
+        const bool match = text.isEmpty() ||
+                           item->text(kName).contains(text, Qt::CaseInsensitive) ||
                            QString::number(label).startsWith(text);
         item->setHidden(!match);
     }
     const int total = int(m_rows.size());
     const int listed = listedRows();
-    m_summary->setText(total == 0      ? tr("No label map: File > Open Label Map…")
+    m_summary->setText(total == 0        ? tr("No label map: File > Open Label Map…")
                        : listed == total ? tr("%n label(s)", nullptr, total)
                                          : tr("%1 of %2 labels listed").arg(listed).arg(total));
 }
@@ -215,8 +214,8 @@ void LabelsPanel::onItemChanged(QTreeWidgetItem* item, int column)
     const bool shown = item->checkState(kShown) == Qt::Checked;
     if (shown == style.visible) return;
     style.visible = shown;
-    pushStyles({{label, style}}, shown ? tr("Show label %1").arg(label)
-                                       : tr("Hide label %1").arg(label));
+    pushStyles({{label, style}},
+               shown ? tr("Show label %1").arg(label) : tr("Hide label %1").arg(label));
 }
 
 void LabelsPanel::onSelectionChanged()

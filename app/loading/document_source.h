@@ -24,6 +24,12 @@ struct DocumentSource {
     std::function<void(const QString& path, std::optional<double> isovalue,
                        const io::LoadOptions& options)>
         open;
+    // Lays a label map over the volume on screen (in the background), names it from a table
+    // when one is given (empty: none), then calls onOpened; nothing is called when it fails (an
+    // error dialog says why).
+    std::function<void(const QString& labelMap, const QString& table,
+                       std::function<void()> onOpened)>
+        openLabels;
 };
 
 } // namespace isoview::app

@@ -241,6 +241,21 @@ void SessionController::apply(const Session& session)
     m_scene->restore(sceneFromSession(session, m_scene->scene(), &notes));
     for (const std::string& n : notes)
         note(n);
+    if (!session.labels || !m_documents.openLabels) return;
+    // The label map loads in the background like the volume; its styles follow once it is in.
+    const SessionLabels saved = *session.labels;
+    const QString table = saved.table ? QString::fromStdString(saved.table->string()) : QString();
+    m_documents.openLabels(QString::fromStdString(saved.path.string()), table, [this, saved] {
+        if (!m_scene->scene().labels) return;
+        LabelLayer layer = *m_scene->scene().labels;
+        std::vector<std::string> labelNotes;
+        applySessionLabels(saved, layer, &labelNotes);
+        m_scene->setLabelStyles(layer.styles);
+        m_scene->selectLabel(layer.selected);
+        m_scene->history()->clear(); // a restored session has nothing to undo
+        for (const std::string& n : labelNotes)
+            note(n);
+    });
 }
 
 void SessionController::note(const std::string& message)

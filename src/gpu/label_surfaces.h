@@ -35,6 +35,7 @@ public:
     void setLayer(const std::optional<LabelLayer>& layer);
 
     // The one extraction after a new label map or crop; nothing otherwise.
+    bool needsExtraction() const { return m_shown && m_dirty; }
     void extractIfNeeded();
     // The opaque labels, or the translucent ones, with the caller's depth and blend state.
     void draw(const SurfaceDrawParams& params, bool translucent);

@@ -188,9 +188,9 @@ struct SceneRenderer::Impl {
     void extractIfChanged()
     {
         if (!surface.hasVolume()) return;
-        {
+        if (labels.needsExtraction()) { // once per label map and crop
             TimedPass timed(timers, GpuTimers::Extract);
-            labels.extractIfNeeded(); // once per label map and crop
+            labels.extractIfNeeded();
         }
         const bool storing = stored.stale(layers, liveId);
         const std::optional<double> requested = shownLiveIsovalue();

@@ -12,6 +12,7 @@
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,6 +35,10 @@ struct LabelLayer {
     LabelTable table;                                  // names and colours (may be empty)
     std::map<std::uint32_t, LabelStyle> styles;        // one per label the map holds
     std::optional<std::uint32_t> selected;             // the label the user picked
+    // Where the label map and its table were read from (what a session saves); empty for one
+    // made in memory.
+    std::filesystem::path source;
+    std::optional<std::filesystem::path> tableSource;
 
     // A layer of `labelMap` with each label in its table's colour (or the palette's), shown,
     // opaque where the table says nothing else.

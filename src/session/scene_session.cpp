@@ -56,7 +56,31 @@ Session sessionFromScene(const Scene& scene, const SessionVolume& volume)
     slices.windowWidth = scene.slices.window.width;
     slices.crosshair = scene.slices.crosshair;
     s.sliceViews = slices;
+    if (scene.labels && !scene.labels->source.empty()) {
+        const LabelLayer& l = *scene.labels;
+        s.labels = SessionLabels{l.source, l.tableSource, l.styles, l.selected};
+    }
     return s;
+}
+
+void applySessionLabels(const SessionLabels& saved, LabelLayer& layer,
+                        std::vector<std::string>* notes)
+{
+    std::size_t missing = 0;
+    for (const auto& [label, style] : saved.styles) {
+        auto found = layer.styles.find(label);
+        if (found == layer.styles.end()) {
+            ++missing;
+            continue;
+        }
+        found->second = style;
+    }
+    if (missing > 0) {
+        note(notes, "session: " + std::to_string(missing) +
+                        " styled label(s) are not in the label map any more");
+    }
+    layer.selected =
+        saved.selected && layer.styles.contains(*saved.selected) ? saved.selected : std::nullopt;
 }
 
 Scene sceneFromSession(const Session& session, const Scene& current,

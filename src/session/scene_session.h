@@ -33,6 +33,12 @@ Session sessionFromScene(const Scene& scene, const SessionVolume& volume);
 Scene sceneFromSession(const Session& session, const Scene& current,
                        std::vector<std::string>* notes = nullptr);
 
+// Gives a freshly opened label map's layer the session's styles and selection (the label map
+// itself is loaded by the viewer, in the background). Styles of labels the map no longer holds
+// are left out and counted in *notes.
+void applySessionLabels(const SessionLabels& saved, LabelLayer& layer,
+                        std::vector<std::string>* notes = nullptr);
+
 // "2x2", "1x3", "3d": the arrangements' names in session files.
 std::string_view arrangementName(ViewArrangement arrangement);
 

@@ -40,6 +40,8 @@ constexpr double kMaxRealValue = 1e38;
 constexpr double kMaxIndex = 4294967295.0;
 // More surfaces than anyone tells apart in one view: a session with more is the wrong file.
 constexpr std::uint64_t kMaxSurfaces = 256;
+// Label numbers of a label map (uint16), and so its styles.
+constexpr std::uint64_t kMaxLabelStyles = 65535;
 
 std::string quoted(const std::filesystem::path& path)
 {
@@ -79,19 +81,24 @@ Json uvec3Json(glm::uvec3 v)
     return Json::array({v.x, v.y, v.z});
 }
 
-Json volumeJson(const SessionVolume& volume, const std::filesystem::path& sessionFile)
+// {"path": relative to the session's folder, "absolutePath": ...}: a file the session names.
+Json pathJson(const std::filesystem::path& path, const std::filesystem::path& sessionFile)
 {
-    if (volume.path.empty()) failWrite("no volume path");
-    const std::filesystem::path absolute =
-        std::filesystem::absolute(volume.path).lexically_normal();
+    const std::filesystem::path absolute = std::filesystem::absolute(path).lexically_normal();
     const std::filesystem::path folder =
         std::filesystem::absolute(sessionFile).lexically_normal().parent_path();
     std::filesystem::path relative = absolute.lexically_relative(folder);
     if (relative.empty()) relative = absolute; // another root: only the absolute path works
-
     Json j = Json::object();
     j["path"] = relative.generic_string();
     j["absolutePath"] = absolute.generic_string();
+    return j;
+}
+
+Json volumeJson(const SessionVolume& volume, const std::filesystem::path& sessionFile)
+{
+    if (volume.path.empty()) failWrite("no volume path");
+    Json j = pathJson(volume.path, sessionFile);
     j["folder"] = volume.folder;
     if (volume.seriesIndex) j["series"] = *volume.seriesIndex;
     if (!volume.seriesUid.empty()) j["seriesUid"] = volume.seriesUid;
@@ -191,6 +198,7 @@ public:
         if (const Json* view = optional(root, "view")) readView(*view, s);
         if (const Json* slices = optional(root, "sliceViews")) s.sliceViews = readSlices(*slices);
         if (const Json* m = optional(root, "measurements")) s.distance = readMeasurements(*m);
+        if (const Json* labels = optional(root, "labels")) s.labels = readLabels(*labels);
 
         if (s.surfaces.empty()) {
             s.surfaces.push_back(Surface{0, "Surface 1", s.isovalue, s.surfaceColor, 1.0f, true});
@@ -529,6 +537,65 @@ private:
         return surfaces;
     }
 
+    // A file a section names: its relative path resolved as the volume's is.
+    std::filesystem::path readPath(const Json& j, const std::string& section) const
+    {
+        const std::string& path = pathString(require(j, "path", section), name(section, "path"));
+        if (path.empty()) fail(name(section, "path") + " is empty");
+        std::string absolute;
+        if (const Json* a = optional(j, "absolutePath")) {
+            absolute = pathString(*a, name(section, "absolutePath"));
+            if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
+                fail(name(section, "absolutePath") + " " + json::describe(*a) + " is not absolute");
+        }
+        return resolve(path, absolute);
+    }
+
+    SessionLabels readLabels(const Json& j) const
+    {
+        const std::string section = "labels";
+        object(j, "'labels'");
+        warnUnknown(j, {"path", "absolutePath", "table", "styles", "selected"}, section);
+        SessionLabels labels;
+        labels.path = readPath(j, section);
+        if (const Json* table = optional(j, "table")) {
+            object(*table, name(section, "table"));
+            warnUnknown(*table, {"path", "absolutePath"}, "labels' 'table");
+            labels.table = readPath(*table, "labels' 'table");
+        }
+        if (const Json* styles = optional(j, "styles")) {
+            if (!styles->is_array() || styles->size() > kMaxLabelStyles)
+                fail(name(section, "styles") + " must be an array of at most " +
+                     std::to_string(kMaxLabelStyles) + " labels");
+            for (std::size_t i = 0; i < styles->size(); ++i) {
+                const Json& e = (*styles)[i];
+                const std::string element = "'labels' 'styles' element " + std::to_string(i + 1);
+                const auto key = [&](const char* k) { return element + " '" + k + "'"; };
+                object(e, element);
+                warnUnknown(e, {"label", "color", "opacity", "visible"},
+                            "labels' 'styles' element '" + std::to_string(i + 1));
+                if (!e.contains("label")) fail(element + " has no 'label'");
+                const auto label = std::uint32_t(count(e["label"], key("label"), kMaxLabelStyles));
+                if (label == 0) fail(key("label") + " is 0, the background");
+                LabelStyle style;
+                if (const Json* c = optional(e, "color")) style.color = color(*c, key("color"));
+                if (const Json* o = optional(e, "opacity")) {
+                    const double opacity = number(*o, key("opacity"), 1.0);
+                    if (opacity < 0.0) fail(key("opacity") + " must lie in 0..1");
+                    style.opacity = float(opacity);
+                }
+                if (const Json* v = optional(e, "visible"))
+                    style.visible = boolean(*v, key("visible"));
+                if (!labels.styles.emplace(label, style).second)
+                    fail(key("label") + " names label " + std::to_string(label) + " again");
+            }
+        }
+        if (const Json* selected = optional(j, "selected"))
+            labels.selected =
+                std::uint32_t(count(*selected, name(section, "selected"), kMaxLabelStyles));
+        return labels;
+    }
+
     std::optional<std::array<glm::dvec3, 2>> readMeasurements(const Json& j) const
     {
         const std::string section = "measurements";
@@ -641,6 +708,24 @@ std::string sessionToJson(const Session& session, const std::filesystem::path& s
         root["measurements"] = {
             {"distance", Json::array({vec3Json((*session.distance)[0], "the distance's points"),
                                       vec3Json((*session.distance)[1], "the distance's points")})}};
+    }
+    if (session.labels) {
+        const SessionLabels& l = *session.labels;
+        if (l.path.empty()) failWrite("no label map path");
+        Json labels = pathJson(l.path, sessionFile);
+        if (l.table) labels["table"] = pathJson(*l.table, sessionFile);
+        Json styles = Json::array();
+        for (const auto& [label, style] : l.styles) {
+            if (!(style.opacity >= 0.0f && style.opacity <= 1.0f))
+                failWrite("a label's opacity outside 0..1");
+            styles.push_back({{"label", label},
+                              {"color", colorJson(style.color, "a label's colour")},
+                              {"opacity", style.opacity},
+                              {"visible", style.visible}});
+        }
+        labels["styles"] = styles;
+        if (l.selected) labels["selected"] = *l.selected;
+        root["labels"] = labels;
     }
     // Free text (a series UID, a transfer function's name) that is not UTF-8 becomes U+FFFD
     // rather than an exception: saving must not fail on a label.

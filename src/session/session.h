@@ -21,14 +21,20 @@
 //             "surfaceColor": [r, g, b]},
 //    "sliceViews": {"layout": "2x2", "windowCenter": 40, "windowWidth": 400,
 //                   "crosshair": [i, j, k]},
-//    "measurements": {"distance": [[x, y, z], [x, y, z]]}}
+//    "measurements": {"distance": [[x, y, z], [x, y, z]]},
+//    "labels": {"path": "seg.nrrd", "absolutePath": "/data/seg.nrrd",
+//               "table": {"path": "names.txt", "absolutePath": "/data/names.txt"},
+//               "styles": [{"label": 3, "color": [r, g, b], "opacity": 1, "visible": true}, ...],
+//               "selected": 3}}
 // Surfaces: "surfaces" wins over "isovalue" and "view" "surfaceColor" when both are present
 // (the writer writes all three, the latter two from the selected surface, so that an isoview
 // that knows one surface opens the selected one). Without "surfaces" the session has one
 // surface, "Surface 1", at "isovalue" in "surfaceColor". A surface without "color" takes the
 // transfer function's colour at its isovalue; "opacity" (default 1) and colour components lie
 // in 0..1; "selectedSurface" (default 0) indexes "surfaces". The distance's two points are
-// patient millimetres (measurements.h's DistanceTool).
+// patient millimetres (measurements.h's DistanceTool). "labels" is a label map laid over the
+// volume (scene/label_layer.h), its table when one was opened, and each label's style; labels
+// from 1 to 65535, each once.
 // "path" is relative to the session file's folder (so a session moved with its data still
 // finds it); "absolutePath" is where it was when saved (so a session moved alone still finds
 // it). Reading takes the first of the two that exists.
@@ -53,6 +59,7 @@
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,6 +88,14 @@ struct SessionSliceViews {
     bool operator==(const SessionSliceViews&) const = default;
 };
 
+// A label map laid over the volume: where it and its table came from, and each label's style.
+struct SessionLabels {
+    std::filesystem::path path;                 // absolute in memory; written relative too
+    std::optional<std::filesystem::path> table; // the table file opened for it, if any
+    std::map<std::uint32_t, LabelStyle> styles;
+    std::optional<std::uint32_t> selected;
+};
+
 struct Session {
     SessionVolume volume;
     double isovalue = 0.0; // real units (HU for CT); the selected surface's when there are any
@@ -97,6 +112,7 @@ struct Session {
     std::optional<SessionSliceViews> sliceViews;
     // The distance measured between two points (patient mm); none: nothing measured.
     std::optional<std::array<glm::dvec3, 2>> distance;
+    std::optional<SessionLabels> labels; // none: no label map
 };
 
 // The file name extension of session files, with its dot.

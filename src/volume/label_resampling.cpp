@@ -59,11 +59,12 @@ LabelsOnImage labelsOnImageGrid(const Volume& labelMap, const Volume& image)
     if (labelMap.type() != ScalarType::UInt16)
         throw InvalidInputError("labelsOnImageGrid takes uint16 labels (toLabelVolume)");
     if (sameGrid(labelMap, image)) {
-        Volume same(labelMap.dims(), ScalarType::UInt16,
-                     std::vector<std::byte>(labelMap.bytes(),
-                                            labelMap.bytes() + labelMap.byteCount()),
-                     image.geometry());
+        Volume same(
+            labelMap.dims(), ScalarType::UInt16,
+            std::vector<std::byte>(labelMap.bytes(), labelMap.bytes() + labelMap.byteCount()),
+            image.geometry());
         same.setMetadata(labelMap.metadata());
+        same.protectSourceFiles(labelMap.sharedSourceFileProtection());
         return {std::move(same), false, ""};
     }
     const glm::dmat4 physicalToLabel = glm::inverse(labelMap.geometry().indexToPhysical());
@@ -95,6 +96,7 @@ LabelsOnImage labelsOnImageGrid(const Volume& labelMap, const Volume& image)
     }
     Volume resampled(d, ScalarType::UInt16, std::move(bytes), image.geometry());
     resampled.setMetadata(labelMap.metadata());
+    resampled.protectSourceFiles(labelMap.sharedSourceFileProtection());
     const glm::uvec3 from = labelMap.dims();
     std::ostringstream note;
     note << "the label map's grid (" << from.x << "x" << from.y << "x" << from.z

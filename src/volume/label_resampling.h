@@ -12,9 +12,9 @@
 namespace isoview {
 
 struct LabelsOnImage {
-    Volume labels;       // uint16 on the image's grid, with the image's geometry
-    bool resampled;      // false: the label map's own voxels (same grid)
-    std::string note;    // for the user when resampled: what was done, from which grid
+    Volume labels;    // uint16 on the image's grid, with the image's geometry
+    bool resampled;   // false: the label map's own voxels (same grid)
+    std::string note; // for the user when resampled: what was done, from which grid
 };
 
 // labelMap: uint16 labels (toLabelVolume). Throws InvalidInputError naming both physical

@@ -20,6 +20,7 @@ Volume toLabelVolume(const Volume& volume, const LabelStatistics& /*checked*/)
     }
     Volume labels(volume.dims(), ScalarType::UInt16, std::move(bytes), volume.geometry());
     labels.setMetadata(volume.metadata());
+    labels.protectSourceFiles(volume.sharedSourceFileProtection()); // its files are still its
     return labels;
 }
 

@@ -158,6 +158,12 @@ public:
         m_inputProtection = std::move(protection);
     }
     const InputProtection* sourceFileProtection() const { return m_inputProtection.get(); }
+    // The same, to hand on to a volume derived from this one (a label map's uint16 copy), so
+    // its files stay protected as long as the derived volume lives.
+    const std::shared_ptr<const InputProtection>& sharedSourceFileProtection() const
+    {
+        return m_inputProtection;
+    }
 
 private:
     // m_range: the finite stored values other than the metadata's padding value.

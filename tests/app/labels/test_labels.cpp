@@ -6,6 +6,7 @@
 #include "labels/labels_panel.h"
 #include "main_window.h"
 #include "scene_model.h"
+#include "session/session_controller.h"
 #include "support/shared_data.h"
 #include "view_layout.h"
 #include "views/frame_worker.h"
@@ -13,11 +14,13 @@
 #include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
+
+#include <QFile>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
-
 #include <memory>
 
 namespace isoview::app {
@@ -77,7 +80,8 @@ TEST(LabelsTest, HidingALabelChangesThe3DViewAndExtractsNothingAndUndoShowsItAga
     ASSERT_NE(row, nullptr);
     row->setCheckState(0, Qt::Unchecked); // as a click on its box does
     EXPECT_FALSE(model->scene().labels->style(9).visible);
-    ASSERT_TRUE(waitUntil([&] { return shown.count() > 0 && view->shownFrame()->image != before; }));
+    ASSERT_TRUE(
+        waitUntil([&] { return shown.count() > 0 && view->shownFrame()->image != before; }));
     EXPECT_EQ(view->shownFrame()->labelExtractions, 1u) << "a style change must not extract";
 
     model->history()->undo();
@@ -136,6 +140,49 @@ TEST(LabelsTest, AClickInASliceSelectsTheLabelUnderItAndTheSliceShowsItsColour)
     EXPECT_EQ(std::max({channels[0], channels[1], channels[2]}), channels[strongest]);
 }
 
+TEST(LabelsTest, ASessionBringsTheLabelMapItsTableAndEveryLabelsStyleBack)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString table = folder.filePath("prostate.ctbl"); // a Slicer table naming two labels
+    {
+        QFile f(table);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write("# Color table file\n8 transition_zone 200 40 40 255\n9 peripheral_zone 40 40 200 "
+                "255\n");
+    }
+    const QString sessionPath = folder.filePath("prostate.isoview");
+    std::optional<LabelLayer> saved;
+    {
+        const std::unique_ptr<MainWindow> w = prostateWithLabels();
+        w->openLabelTable(table);
+        SceneModel* model = w->scene();
+        LabelStyle faded = model->scene().labels->style(8);
+        faded.opacity = 0.5f;
+        LabelStyle hidden = model->scene().labels->style(1);
+        hidden.visible = false;
+        model->setLabelStyles({{8, faded}, {1, hidden}});
+        model->selectLabel(7);
+        QString error;
+        ASSERT_TRUE(part<SessionController>(*w)->saveTo(sessionPath, &error))
+            << error.toStdString();
+        saved = model->scene().labels;
+    }
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1000, 760);
+    w->show();
+    QSignalSpy opened(part<SessionController>(*w), &SessionController::sessionOpened);
+    QSignalSpy labelled(w.get(), &MainWindow::labelsLoaded);
+    w->openPath(sessionPath);
+    ASSERT_TRUE(waitUntil([&] { return opened.count() == 1 && labelled.count() == 1; }));
+    const std::optional<LabelLayer>& back = w->scene()->scene().labels;
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->styles, saved->styles);
+    EXPECT_EQ(back->selected, std::optional<std::uint32_t>(7));
+    EXPECT_EQ(back->table.nameOf(9), "peripheral_zone");
+    EXPECT_EQ(w->scene()->history()->count(), 0) << "a restored session has nothing to undo";
+}
+
 TEST(LabelsTest, TheD99AtlasOpenedAloneLists365LabelsNamedFromItsTable)
 {
     auto w = std::make_unique<MainWindow>();
@@ -155,7 +202,7 @@ TEST(LabelsTest, TheD99AtlasOpenedAloneLists365LabelsNamedFromItsTable)
     panel->findChild<QLineEdit*>("labelFilter")->setText("nucleus");
     EXPECT_GT(panel->listedRows(), 1);
     EXPECT_LT(panel->listedRows(), 365);
-    EXPECT_TRUE(rowOf(tree, 1)->isHidden()); // putamen is no nucleus
+    EXPECT_TRUE(rowOf(tree, 1)->isHidden());  // putamen is no nucleus
     EXPECT_FALSE(rowOf(tree, 9)->isHidden()); // subthalamic nucleus
     ViewportWidget* view = w->viewport();
     ASSERT_TRUE(waitUntil(
