@@ -24,7 +24,9 @@
 #include "transfer_function/transfer_function_start.h"
 #include "view_layout.h"
 #include "views/viewport_widget.h"
+#include "volume/label_statistics.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -608,14 +610,54 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
     emit volumeLoaded();
     if (!m_labelsAfterLoad.isEmpty()) {
         const QString labels = std::exchange(m_labelsAfterLoad, QString());
-        if (QFileInfo(labels) == QFileInfo(doc->path)) {
-            // The label map is the volume: an isovalue across label numbers means nothing.
-            Surface hidden = m_scene->scene().surfaces.selected();
-            hidden.visible = false;
-            m_scene->editSurface(hidden);
-        }
-        m_labelOpener->open(labels);
+        if (QFileInfo(labels) == QFileInfo(doc->path))
+            showVolumeAsLabels();
+        else
+            m_labelOpener->open(labels);
+    } else if (v.metadata().declaresLabelMap) {
+        showVolumeAsLabels(); // a NIfTI label intent or a .seg.nrrd says what it is
+    } else if (looksLikeLabelMap(v)) {
+        offerVolumeAsLabels(doc->path);
     }
+}
+
+void MainWindow::showVolumeAsLabels()
+{
+    // The label map is the volume: an isovalue across label numbers means nothing.
+    Surface hidden = m_scene->scene().surfaces.selected();
+    hidden.visible = false;
+    m_scene->editSurface(hidden);
+    m_labelOpener->open(m_document->path);
+}
+
+void MainWindow::offerVolumeAsLabels(const QString& path)
+{
+    // The answer is remembered per file: the question comes once.
+    const QString key = QStringLiteral("labels/asked/") +
+                        QString::fromLatin1(QFileInfo(path).absoluteFilePath().toUtf8().toBase64());
+    QSettings settings;
+    const QVariant answer = settings.value(key);
+    if (answer.isValid()) {
+        if (answer.toBool()) showVolumeAsLabels();
+        return;
+    }
+    // Not modal: the volume is usable while the question waits.
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Open as Labels?"),
+                                tr("%1 looks like a segmentation: a few whole numbers with a zero "
+                                   "background. Show each number as its own labelled surface?")
+                                    .arg(QFileInfo(path).fileName()),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    box->setObjectName("labelsQuestion");
+    box->button(QMessageBox::Yes)->setText(tr("Open as Labels"));
+    box->button(QMessageBox::No)->setText(tr("Keep as Image"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    const std::shared_ptr<const Volume> asked = m_scene->scene().volume;
+    connect(box, &QMessageBox::finished, this, [this, key, asked](int result) {
+        const bool yes = result == QMessageBox::Yes;
+        QSettings().setValue(key, yes);
+        if (yes && m_scene->scene().volume == asked) showVolumeAsLabels();
+    });
+    box->open();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

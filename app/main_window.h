@@ -103,6 +103,10 @@ private:
     void openFileDialog();
     void openFolderDialog();
     void applyDocument(const std::shared_ptr<VolumeDocument>& doc, std::optional<double> isovalue);
+    // The volume on screen is a label map: its isosurface hidden, its labels laid over it.
+    void showVolumeAsLabels();
+    // Asks (once per file, without blocking) whether a volume that looks like a label map is one.
+    void offerVolumeAsLabels(const QString& path);
     // Keeps the panels and actions that show scene state in step with it.
     void onSceneChanged(SceneChanges what);
     void chooseSurfaceColor();

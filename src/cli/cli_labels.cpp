@@ -270,6 +270,7 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
     }
     if (!request.mergedPly.empty()) {
         std::vector<ColoredSurface> parts;
+        parts.reserve(surfaces.size());
         for (const auto& [label, mesh] : surfaces)
             parts.push_back({&mesh, toColor8(glm::vec3(request.table.colorOf(label)))});
         const MergedSurfaces merged = mergeSurfaces(parts);

@@ -485,6 +485,8 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
     if (m.windowCenter && m.windowWidth) {
         std::printf("window: centre %g width %g\n", *m.windowCenter, *m.windowWidth);
     }
+    if (m.declaresLabelMap)
+        std::printf("label map: the file declares one (--labels makes a surface per label)\n");
     for (const std::string& w : m.warnings)
         std::printf("warning: %s\n", w.c_str());
 }

@@ -71,6 +71,7 @@ struct Fields {
     std::array<double, 3> qoffset{};
     std::array<std::array<double, 4>, 3> srow{};
     int xyztUnits = 0;
+    int intentCode = 0;
 };
 
 std::string fixedText(const char* text, std::size_t size)
@@ -95,6 +96,7 @@ template <class Header> Fields sharedFields(const Header& h, int version, bool p
     f.sclInter = h.scl_inter;
     f.toffset = h.toffset;
     f.descrip = fixedText(h.descrip, sizeof h.descrip);
+    f.intentCode = int(h.intent_code);
     f.qformCode = h.qform_code;
     f.sformCode = h.sform_code;
     f.quatern = {h.quatern_b, h.quatern_c, h.quatern_d};
@@ -469,6 +471,7 @@ void readValues(const Fields& f, NiftiHeader& header)
         header.timeOffsetSeconds = std::isfinite(offset) ? offset : 0.0;
     }
     header.description = f.descrip;
+    header.declaresLabels = f.intentCode == NIFTI_INTENT_LABEL;
 }
 
 // ---- files ----
@@ -748,6 +751,7 @@ Volume readNifti(const fs::path& path, std::uint64_t volumeIndex, LoadMonitor* m
     metadata.sourceFormat = header.version == 1 ? "NIfTI-1" : "NIfTI-2";
     metadata.patientSpace = header.transform != NiftiTransform::Pixdim;
     metadata.seriesDescription = header.description;
+    metadata.declaresLabelMap = header.declaresLabels;
     metadata.warnings = std::move(warnings);
     for (const std::string& warning : metadata.warnings) {
         log::get("io")->warn("{}: {}", what, warning);

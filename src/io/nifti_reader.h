@@ -91,7 +91,8 @@ struct NiftiHeader {
     // unit says seconds, milliseconds or microseconds and pixdim[4] > 0; 0 otherwise.
     double timeStepSeconds = 0.0;
     double timeOffsetSeconds = 0.0;
-    std::string description; // descrip
+    std::string description;     // descrip
+    bool declaresLabels = false; // intent_code NIFTI_INTENT_LABEL (1002): a label map
     std::vector<std::string> warnings;
 };
 

@@ -638,6 +638,8 @@ Volume readNrrd(const std::filesystem::path& path, LoadMonitor* monitor)
         header.space == "right-anterior-superior" || header.space == "ras" ||
         header.space == "left-anterior-superior" || header.space == "las";
     volume.metadata.seriesDescription = header.content;
+    // A 3D Slicer segmentation names its segments in Segment<N>_ keys.
+    volume.metadata.declaresLabelMap = header.keyValues.contains("Segment0_LabelValue");
     volume.metadata.warnings = std::move(header.warnings);
     volume.encodingName = header.encoding == NrrdEncoding::Raw ? "raw" : "gzip";
     return detail::readHeaderedVolume(std::move(volume), monitor);

@@ -179,7 +179,8 @@ public:
         }
         warnUnknown(root,
                     {"format", "version", "volume", "isovalue", "surfaces", "selectedSurface",
-                     "transferFunction", "camera", "crop", "view", "sliceViews", "measurements"},
+                     "transferFunction", "camera", "crop", "view", "sliceViews", "measurements",
+                     "labels"},
                     "");
 
         Session s;

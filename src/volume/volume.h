@@ -115,6 +115,9 @@ struct VolumeMetadata {
     // maps below every real value): no data. They lie outside every surface (inside is
     // value >= isovalue) and are left out of storedRange() and the histogram.
     std::optional<double> paddingValue;
+    // The file says it is a label map (NIfTI intent NIFTI_INTENT_LABEL, a 3D Slicer .seg.nrrd's
+    // segments): each value is a structure, not an intensity.
+    bool declaresLabelMap = false;
 };
 
 class Volume {

@@ -328,6 +328,18 @@ TEST(NiftiReader, Int16InEitherByteOrderReadsTheSameValues)
     EXPECT_EQ(std::memcmp(big.bytes(), little.bytes(), big.byteCount()), 0);
 }
 
+TEST(NiftiReader, TheLabelIntentMarksALabelMapAndNoOtherFile)
+{
+    TempDir dir;
+    Nim labels = makeImage(DT_INT16, {4, 4, 4});
+    labels->intent_code = NIFTI_INTENT_LABEL;
+    write(*labels, dir.path() / "seg.nii");
+    Nim image = makeImage(DT_INT16, {4, 4, 4});
+    write(*image, dir.path() / "image.nii");
+    EXPECT_TRUE(io::readNifti(dir.path() / "seg.nii").metadata().declaresLabelMap);
+    EXPECT_FALSE(io::readNifti(dir.path() / "image.nii").metadata().declaresLabelMap);
+}
+
 TEST(NiftiReader, Nifti2ReadsWithItsVersionNamed)
 {
     TempDir dir;

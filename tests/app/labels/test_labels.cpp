@@ -3,11 +3,13 @@
 // 3D view and extracts nothing; a click in a slice selects the label under it, its row too; and
 // the D99 atlas, opened alone, lists its 365 labels named from its AFNI table.
 #include "app_test_support.h"
+#include "io/volume_writers.h"
 #include "labels/labels_panel.h"
 #include "main_window.h"
 #include "scene_model.h"
 #include "session/session_controller.h"
 #include "support/shared_data.h"
+#include "support/synthetic_volumes.h"
 #include "view_layout.h"
 #include "views/frame_worker.h"
 #include "views/slice_view.h"
@@ -181,6 +183,42 @@ TEST(LabelsTest, ASessionBringsTheLabelMapItsTableAndEveryLabelsStyleBack)
     EXPECT_EQ(back->selected, std::optional<std::uint32_t>(7));
     EXPECT_EQ(back->table.nameOf(9), "peripheral_zone");
     EXPECT_EQ(w->scene()->history()->count(), 0) << "a restored session has nothing to undo";
+}
+
+TEST(LabelsTest, AFileThatDeclaresItselfALabelMapOpensAsOneNamedFromItsSegments)
+{
+    // A 3D Slicer segmentation: a NRRD whose Segment<N>_ keys name its labels.
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const std::filesystem::path file = folder.filePath("two.seg.nrrd").toStdString();
+    io::writeNrrd(file, isoview::test::makeTypedVolume<std::uint8_t>(
+                            {12, 12, 12}, [](std::uint32_t i, std::uint32_t j, std::uint32_t k) {
+                                if (j < 3 || j > 8 || k < 3 || k > 8 || i < 2 || i > 9) return 0;
+                                return i < 6 ? 1 : 2;
+                            }));
+    QFile f(QString::fromStdString(file.string()));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    QByteArray bytes = f.readAll();
+    f.close();
+    const qsizetype end = bytes.indexOf("\n\n");
+    ASSERT_GT(end, 0);
+    bytes.insert(end + 1, "Segment0_LabelValue:=1\nSegment0_Name:=left\nSegment0_Layer:=0\n"
+                          "Segment1_LabelValue:=2\nSegment1_Name:=right\nSegment1_Layer:=0\n");
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
+    f.close();
+
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1000, 760);
+    w->show();
+    QSignalSpy labelled(w.get(), &MainWindow::labelsLoaded);
+    w->openPath(QString::fromStdString(file.string()));
+    ASSERT_TRUE(waitUntil([&] { return labelled.count() == 1; }));
+    const std::optional<LabelLayer>& layer = w->scene()->scene().labels;
+    ASSERT_TRUE(layer.has_value());
+    EXPECT_EQ(layer->styles.size(), 2u);
+    EXPECT_EQ(layer->table.nameOf(2), "right");
+    EXPECT_FALSE(w->scene()->scene().surfaces.selected().visible);
 }
 
 TEST(LabelsTest, TheD99AtlasOpenedAloneLists365LabelsNamedFromItsTable)
