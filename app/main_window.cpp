@@ -12,6 +12,7 @@
 #include "export/screenshot_controller.h"
 #include "export/surface_export_flow.h"
 #include "labels/label_map_opener.h"
+#include "labels/label_picker.h"
 #include "labels/labels_panel.h"
 #include "loading/recent_files.h"
 #include "loading/stack_geometry_note.h"
@@ -195,6 +196,7 @@ void MainWindow::createControllers()
     });
 
     m_labelOpener = new LabelMapOpener(m_scene, this);
+    new LabelPicker(m_view, m_scene); // a click in the 3D view selects the label seen there
     connect(m_labelOpener, &LabelMapOpener::openWithoutVolume, this, &MainWindow::openLabelMap);
     connect(m_labelOpener, &LabelMapOpener::failed, this,
             [this](const QString& title, const QString& message) {

@@ -42,11 +42,11 @@ ExportAllSurfaces::ExportAllSurfaces(QMainWindow* window, ViewportWidget* view,
     : QObject(window), m_window(window), m_view(view), m_document(std::move(document))
 {
     setObjectName("exportAllSurfaces");
-    m_action = new QAction(tr("Export &All Surfaces..."), this);
+    m_action = new QAction(tr("Export &All Surfaces and Labels..."), this);
     m_action->setObjectName("exportAllSurfacesAction");
     m_action->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_action->setStatusTip(
-        tr("Export every visible surface: a file each, or one PLY with their colours"));
+        tr("Export every visible surface and label: a file each, or one PLY with their colours"));
     connect(m_action, &QAction::triggered, this, &ExportAllSurfaces::dialog);
 
     m_progress = new QWidget(window);
@@ -93,9 +93,35 @@ bool ExportAllSurfaces::capture(std::vector<NamedSurface>* out, QString* error)
         }
         out->push_back(std::move(named));
     }
+    if (!captureLabels(out, error)) return false;
     if (out->empty()) {
-        *error = tr("No surface is visible: show the ones to export.");
+        *error = tr("No surface or label is visible: show the ones to export.");
         return false;
+    }
+    return true;
+}
+
+bool ExportAllSurfaces::captureLabels(std::vector<NamedSurface>* out, QString* error)
+{
+    const std::optional<LabelLayer>& layer = m_view->scene().scene().labels;
+    if (!layer) return true;
+    const std::optional<std::vector<LabelSurface>> labels = m_view->captureLabels();
+    if (!labels) {
+        *error = tr("The label map is still being extracted: try again in a moment.");
+        return false;
+    }
+    // Each shown label is a surface of its own, named from the table ("Label 7" without one).
+    for (const LabelSurface& s : *labels) {
+        const LabelStyle style = layer->style(s.label);
+        if (!style.visible || style.opacity <= 0.0f) continue;
+        NamedSurface named;
+        named.name = layer->table.nameOf(s.label);
+        if (named.name.empty()) named.name = "Label " + std::to_string(s.label);
+        named.surface.mesh = s.mesh;
+        named.surface.isovalue = kLabelIsovalue;
+        named.surface.crop = m_view->scene().scene().cropBox();
+        named.color = style.color;
+        out->push_back(std::move(named));
     }
     return true;
 }

@@ -1,4 +1,5 @@
-// File > Export All Surfaces... (Ctrl+Shift+E): every visible surface of the Surfaces dock,
+// File > Export All Surfaces and Labels... (Ctrl+Shift+E): every visible surface of the Surfaces
+// dock and every shown label of the label map (named from its table),
 // either a file each (a folder and a name pattern, "{volume}_{surface}" by default) or one PLY
 // with each surface in its colour. The meshes are captured from the GPU on the GUI thread and
 // written on a background task with progress and Cancel in the status bar; nothing is written
@@ -51,6 +52,8 @@ private:
     void dialog();
     // The visible surfaces' captures, or an error message.
     bool capture(std::vector<struct NamedSurface>* out, QString* error);
+    // The label map's shown labels (when the scene has one), each a surface of its own.
+    bool captureLabels(std::vector<struct NamedSurface>* out, QString* error);
     void run(std::function<void(TaskContext&)> work, const QString& done);
     void fail(const QString& message);
 

@@ -129,6 +129,18 @@ CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)
     return surface;
 }
 
+std::optional<std::vector<LabelSurface>>
+FrameWorker::captureLabels(const std::shared_ptr<const Volume>& labelMap)
+{
+    std::optional<std::vector<LabelSurface>> labels;
+    runOnRenderThread([&] {
+        if (m_state->volume && labelMap && m_state->labelMap == labelMap &&
+            m_state->labelError.isEmpty())
+            labels = m_state->renderer->captureLabels();
+    });
+    return labels;
+}
+
 void FrameWorker::request(FrameRequest request)
 {
     bool schedule = false;

@@ -94,6 +94,10 @@ public:
     // One surface of the scene (its id) as last extracted (empty mesh when none yet, hidden or
     // unknown). Throws GlError.
     CapturedSurface capture(std::uint32_t surfaceId);
+    // Every label's surface of this label map, when it is the one the render thread holds and
+    // has drawn; nullopt otherwise (another one, or still uploading). Throws GlError.
+    std::optional<std::vector<LabelSurface>>
+    captureLabels(const std::shared_ptr<const Volume>& labelMap);
 
     struct RenderThreadState; // lives on the render thread
 

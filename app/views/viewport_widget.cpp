@@ -210,6 +210,13 @@ CapturedSurface ViewportWidget::captureSurface()
     return m_worker->capture(m_scene->scene().surfaces.selected().id);
 }
 
+std::optional<std::vector<LabelSurface>> ViewportWidget::captureLabels()
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    if (!volumeUploaded() || !layer) return std::nullopt;
+    return m_worker->captureLabels(layer->labelMap);
+}
+
 CapturedSurface ViewportWidget::captureSurface(std::uint32_t surfaceId)
 {
     if (!volumeUploaded()) return {};

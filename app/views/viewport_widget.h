@@ -70,6 +70,9 @@ public:
     gpu::CapturedSurface captureSurface();
     // One surface (a scene surface id) as last extracted; empty for a hidden or unknown one.
     gpu::CapturedSurface captureSurface(std::uint32_t surfaceId);
+    // The scene's label map's surfaces, one per label; nullopt while the render thread does not
+    // hold that label map yet (a frame later it does).
+    std::optional<std::vector<LabelSurface>> captureLabels();
     // The isovalue (real units) of the live surface on screen.
     std::optional<double> renderedIsovalue() const;
     // Whether the frame on screen shows the live surface at the scene's isovalue and crop, its

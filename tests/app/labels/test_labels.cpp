@@ -3,7 +3,9 @@
 // 3D view and extracts nothing; a click in a slice selects the label under it, its row too; and
 // the D99 atlas, opened alone, lists its 365 labels named from its AFNI table.
 #include "app_test_support.h"
+#include "export/export_all_surfaces.h"
 #include "io/volume_writers.h"
+#include "labels/label_picker.h"
 #include "labels/labels_panel.h"
 #include "main_window.h"
 #include "scene_model.h"
@@ -18,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -140,6 +143,47 @@ TEST(LabelsTest, AClickInASliceSelectsTheLabelUnderItAndTheSliceShowsItsColour)
     const int strongest = c.r >= c.g && c.r >= c.b ? 0 : c.g >= c.b ? 1 : 2;
     const int channels[3] = {pixel.red(), pixel.green(), pixel.blue()};
     EXPECT_EQ(std::max({channels[0], channels[1], channels[2]}), channels[strongest]);
+}
+
+TEST(LabelsTest, AClickInThe3DViewSelectsTheShownLabelSeenThere)
+{
+    const std::unique_ptr<MainWindow> w = prostateWithLabels();
+    SceneModel* model = w->scene();
+    ViewportWidget* view = w->viewport();
+    auto* picker = part<LabelPicker>(*w);
+    // The view looks at the phantom's middle: some label is seen at its centre.
+    const QPoint centre = view->rect().center();
+    const std::optional<std::uint32_t> seen = picker->labelAt(centre);
+    ASSERT_TRUE(seen.has_value());
+    QTest::mouseClick(view, Qt::LeftButton, {}, centre);
+    EXPECT_EQ(model->scene().labels->selected, seen);
+    // Hidden, it is seen through: the click finds another label or none, never it.
+    LabelStyle hidden = model->scene().labels->style(*seen);
+    hidden.visible = false;
+    model->setLabelStyles({{*seen, hidden}});
+    EXPECT_NE(picker->labelAt(centre), seen);
+}
+
+TEST(LabelsTest, ExportAllWritesAFileForEveryShownLabelNamedFromItsTable)
+{
+    const std::unique_ptr<MainWindow> w = prostateWithLabels();
+    SceneModel* model = w->scene();
+    Surface image = model->scene().surfaces.selected(); // only the labels this time
+    image.visible = false;
+    model->editSurface(image);
+    LabelStyle hidden = model->scene().labels->style(7);
+    hidden.visible = false;
+    model->setLabelStyles({{7, hidden}});
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    auto* exporter = part<ExportAllSurfaces>(*w);
+    QSignalSpy finished(exporter, &ExportAllSurfaces::finished);
+    exporter->exportEach(folder.path(), "{surface}", MeshExportOptions{});
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }));
+    EXPECT_TRUE(finished.at(0).at(0).toBool()) << finished.at(0).at(1).toString().toStdString();
+    for (const char* name : {"Label 1.ply", "Label 8.ply", "Label 9.ply"})
+        EXPECT_GT(QFileInfo(folder.filePath(name)).size(), 1000) << name;
+    EXPECT_FALSE(QFileInfo::exists(folder.filePath("Label 7.ply"))) << "a hidden label";
 }
 
 TEST(LabelsTest, ASessionBringsTheLabelMapItsTableAndEveryLabelsStyleBack)
