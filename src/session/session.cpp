@@ -353,12 +353,9 @@ private:
         return nearSession;
     }
 
-    SessionVolume readVolume(const Json& j) const
+    // A file a section names: its relative path resolved against the session's folder (resolve).
+    std::filesystem::path readPath(const Json& j, const std::string& section) const
     {
-        const std::string section = "volume";
-        object(j, "'volume'");
-        warnUnknown(j, {"path", "absolutePath", "folder", "series", "seriesUid", "raw"}, section);
-        SessionVolume v;
         const std::string& path = pathString(require(j, "path", section), name(section, "path"));
         if (path.empty()) fail(name(section, "path") + " is empty");
         std::string absolute;
@@ -367,7 +364,16 @@ private:
             if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
                 fail(name(section, "absolutePath") + " " + json::describe(*a) + " is not absolute");
         }
-        v.path = resolve(path, absolute);
+        return resolve(path, absolute);
+    }
+
+    SessionVolume readVolume(const Json& j) const
+    {
+        const std::string section = "volume";
+        object(j, "'volume'");
+        warnUnknown(j, {"path", "absolutePath", "folder", "series", "seriesUid", "raw"}, section);
+        SessionVolume v;
+        v.path = readPath(j, section);
         if (const Json* f = optional(j, "folder")) v.folder = boolean(*f, name(section, "folder"));
         if (const Json* series = optional(j, "series"))
             v.seriesIndex = std::size_t(count(*series, name(section, "series"), 1'000'000));
@@ -536,20 +542,6 @@ private:
             surfaces.push_back(std::move(s));
         }
         return surfaces;
-    }
-
-    // A file a section names: its relative path resolved as the volume's is.
-    std::filesystem::path readPath(const Json& j, const std::string& section) const
-    {
-        const std::string& path = pathString(require(j, "path", section), name(section, "path"));
-        if (path.empty()) fail(name(section, "path") + " is empty");
-        std::string absolute;
-        if (const Json* a = optional(j, "absolutePath")) {
-            absolute = pathString(*a, name(section, "absolutePath"));
-            if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
-                fail(name(section, "absolutePath") + " " + json::describe(*a) + " is not absolute");
-        }
-        return resolve(path, absolute);
     }
 
     SessionLabels readLabels(const Json& j) const

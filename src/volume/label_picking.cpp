@@ -33,10 +33,10 @@ std::optional<std::uint32_t> firstShownLabelAlong(const Volume& labels, glm::dve
     if (enter > leave) return std::nullopt;
     // The first voxel, then one step across a voxel face at a time.
     const glm::dvec3 start = o + d * enter;
-    glm::ivec3 voxel = glm::clamp(glm::ivec3(glm::floor(start)), glm::ivec3(0),
-                                  glm::ivec3(labels.dims()) - 1);
+    glm::ivec3 voxel =
+        glm::clamp(glm::ivec3(glm::floor(start)), glm::ivec3(0), glm::ivec3(labels.dims()) - 1);
     glm::ivec3 step(0);
-    glm::dvec3 next(std::numeric_limits<double>::infinity()); // t of the next face per axis
+    glm::dvec3 next(std::numeric_limits<double>::infinity());   // t of the next face per axis
     glm::dvec3 across(std::numeric_limits<double>::infinity()); // t to cross one voxel
     for (int a = 0; a < 3; ++a) {
         if (d[a] > 0.0) {
@@ -52,9 +52,8 @@ std::optional<std::uint32_t> firstShownLabelAlong(const Volume& labels, glm::dve
     const glm::ivec3 dims(labels.dims());
     while (glm::all(glm::greaterThanEqual(voxel, glm::ivec3(0))) &&
            glm::all(glm::lessThan(voxel, dims))) {
-        const auto label = std::uint32_t(labels.valueAt(std::uint32_t(voxel.x),
-                                                        std::uint32_t(voxel.y),
-                                                        std::uint32_t(voxel.z)));
+        const auto label = std::uint32_t(
+            labels.valueAt(std::uint32_t(voxel.x), std::uint32_t(voxel.y), std::uint32_t(voxel.z)));
         if (label != 0 && shown(label)) return label;
         const int a = next.x <= next.y && next.x <= next.z ? 0 : next.y <= next.z ? 1 : 2;
         voxel[a] += step[a];

@@ -31,17 +31,16 @@ TEST(LabelPicking, TheFirstShownLabelAlongTheRayIsTheOneSeen)
     const glm::dvec3 from = physical({-3.0, 4.0, 3.0});
     const glm::dvec3 along = physical({1.0, 4.0, 3.0}) - physical({0.0, 4.0, 3.0});
     EXPECT_EQ(firstShownLabelAlong(labels, from, along, all), std::optional<std::uint32_t>(3));
-    EXPECT_EQ(firstShownLabelAlong(labels, from, along,
-                                   [](std::uint32_t label) { return label != 3; }),
-              std::optional<std::uint32_t>(7));
+    EXPECT_EQ(
+        firstShownLabelAlong(labels, from, along, [](std::uint32_t label) { return label != 3; }),
+        std::optional<std::uint32_t>(7));
     EXPECT_EQ(firstShownLabelAlong(labels, from, -along, all), std::nullopt) << "away from it";
     // Across the thin diagonal wall at a shallow angle: it is met, not stepped over.
     const glm::dvec3 start = physical({23.5, 12.3, 2.0});
     const glm::dvec3 slanted = physical({12.0, 23.9, 2.0}) - start;
     EXPECT_EQ(firstShownLabelAlong(labels, start, slanted, all), std::optional<std::uint32_t>(5));
     // A ray passing beside the volume meets nothing.
-    EXPECT_EQ(firstShownLabelAlong(labels, physical({-3.0, 40.0, 3.0}), along, all),
-              std::nullopt);
+    EXPECT_EQ(firstShownLabelAlong(labels, physical({-3.0, 40.0, 3.0}), along, all), std::nullopt);
 }
 
 } // namespace
