@@ -315,11 +315,10 @@ void IsosurfaceExtractor::setLabelStyles(const std::vector<glm::u8vec4>& styles)
     const std::size_t rows = std::max<std::size_t>(1, (styles.size() + kRow - 1) / kRow);
     std::vector<glm::u8vec4> texels(rows * kRow, glm::u8vec4(0)); // beyond the list: hidden
     std::copy(styles.begin(), styles.end(), texels.begin());
-    if (!d.labelStyles) {
-        d.labelStyles.emplace(Texture::create());
-        d.labelStyles->label("label styles");
-    }
+    const bool created = !d.labelStyles;
+    if (created) d.labelStyles.emplace(Texture::create());
     ScopedTextureBinding bind(d.labelStyles->id());
+    if (created) d.labelStyles->label("label styles"); // a name is an object once bound
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
