@@ -8,6 +8,7 @@
 #include "mesh_export/mesh_export.h"
 #include "mesh_export/ply_writer.h"
 #include "mesh_processing/physical_mesh.h"
+#include "output_names.h"
 #include "volume/label_volume.h"
 
 #include <algorithm>
@@ -39,13 +40,6 @@ std::string fileNamePart(std::uint32_t label, const std::string& name)
     }
     if (part.find_first_not_of("_.") == std::string::npos) return std::to_string(label);
     return part;
-}
-
-bool sameFile(const std::string& a, const std::string& b)
-{
-    std::error_code error;
-    return std::filesystem::absolute(a, error).lexically_normal() ==
-           std::filesystem::absolute(b, error).lexically_normal();
 }
 
 // Label's indicator (1 where the voxel holds it) as uint8 on the same grid: what print
@@ -110,13 +104,8 @@ bool isLabelNamePattern(const std::string& pattern)
 std::string labelOutputFor(const std::string& pattern, std::uint32_t label, const std::string& name)
 {
     std::string out = pattern;
-    const auto replaceAll = [&](std::string_view key, const std::string& with) {
-        for (std::size_t at = out.find(key); at != std::string::npos;
-             at = out.find(key, at + with.size()))
-            out.replace(at, key.size(), with);
-    };
-    replaceAll("{label}", std::to_string(label));
-    replaceAll("{name}", fileNamePart(label, name));
+    replaceAll(out, "{label}", std::to_string(label));
+    replaceAll(out, "{name}", fileNamePart(label, name));
     return out;
 }
 

@@ -27,6 +27,7 @@
 #include "mesh_export/ply_writer.h"
 #include "mesh_processing/physical_mesh.h"
 #include "mesh_processing/print_preparation.h"
+#include "output_names.h"
 #include "scene/surface_list.h"
 
 #include <array>
@@ -163,24 +164,9 @@ std::string isoText(double iso)
 std::string outputFor(const std::string& pattern, std::size_t index, double iso)
 {
     std::string name = pattern;
-    const auto replaceAll = [&](std::string_view key, const std::string& with) {
-        for (std::size_t at = name.find(key); at != std::string::npos;
-             at = name.find(key, at + with.size()))
-            name.replace(at, key.size(), with);
-    };
-    replaceAll("{iso}", isoText(iso));
-    replaceAll("{n}", std::to_string(index + 1));
+    isoview::cli::replaceAll(name, "{iso}", isoText(iso));
+    isoview::cli::replaceAll(name, "{n}", std::to_string(index + 1));
     return name;
-}
-
-// The same path however spelled (relative, "./", "a/../"); the files need not exist yet.
-bool sameFile(const std::string& a, const std::string& b)
-{
-    namespace fs = std::filesystem;
-    std::error_code error;
-    const fs::path pa = fs::absolute(a, error).lexically_normal();
-    const fs::path pb = fs::absolute(b, error).lexically_normal();
-    return pa == pb;
 }
 
 // Several surfaces need one name each, and no two outputs may share a name (the second would
@@ -213,7 +199,7 @@ bool checkOutputNames(const Arguments& args)
     if (!args.mergedPly.empty()) names.emplace_back(args.mergedPly, "--merge-ply");
     for (std::size_t i = 0; i < names.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {
-            if (sameFile(names[i].first, names[j].first)) {
+            if (isoview::cli::sameFile(names[i].first, names[j].first)) {
                 std::cerr << "isoview-cli: " << names[j].second << " and " << names[i].second
                           << " would both write '" << names[i].first
                           << "'; give each output its own name\n";

@@ -45,18 +45,24 @@ void LabelSurfaces::setCrop(const VoxelBox& crop)
 void LabelSurfaces::setLayer(const std::optional<LabelLayer>& layer)
 {
     m_shown = m_labelMap && layer && layer->labelMap == m_labelMap;
-    if (!m_shown) return;
-    std::vector<glm::u8vec4> styles = layer->drawStyles();
-    if (styles == m_styles) return;
+    // Compared as the scene holds them (no allocation in a frame that changes nothing); the
+    // texture's bytes are made only when a style changed.
+    if (!m_shown || layer->styles == m_styles) return;
+    const std::vector<glm::u8vec4> styles = layer->drawStyles();
     m_translucent = std::any_of(styles.begin(), styles.end(),
                                 [](const glm::u8vec4& s) { return s.a > 0 && s.a < 255; });
     m_extractor.setLabelStyles(styles);
-    m_styles = std::move(styles);
+    m_styles = layer->styles;
 }
 
 void LabelSurfaces::extractIfNeeded()
 {
-    if (!m_shown || !m_dirty) return;
+    if (m_shown) extractIfDirty();
+}
+
+void LabelSurfaces::extractIfDirty()
+{
+    if (!m_dirty) return;
     m_extractor.extractLabels();
     m_dirty = false;
     ++m_extractions;
@@ -74,11 +80,7 @@ void LabelSurfaces::draw(const SurfaceDrawParams& params, bool translucent)
 std::vector<LabelSurface> LabelSurfaces::capture()
 {
     if (!m_labelMap) return {};
-    if (m_dirty) {
-        m_extractor.extractLabels();
-        m_dirty = false;
-        ++m_extractions;
-    }
+    extractIfDirty(); // a capture before any frame drew it
     return m_extractor.captureLabels();
 }
 

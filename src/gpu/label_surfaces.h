@@ -14,6 +14,7 @@
 #include "scene/label_layer.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -45,13 +46,15 @@ public:
     GpuMemoryUse memoryUse() const;
 
 private:
+    void extractIfDirty();
+
     IsosurfaceExtractor m_extractor;
     std::unique_ptr<GpuVolume> m_volume;
     std::shared_ptr<const Volume> m_labelMap;
-    std::vector<glm::u8vec4> m_styles; // as last uploaded
-    bool m_shown = false;              // the scene's layer shows this label map
-    bool m_translucent = false;        // some label is drawn translucent
-    bool m_dirty = false;              // a new label map or crop, not yet extracted
+    std::map<std::uint32_t, LabelStyle> m_styles; // as last uploaded (compared each frame)
+    bool m_shown = false;                         // the scene's layer shows this label map
+    bool m_translucent = false;                   // some label is drawn translucent
+    bool m_dirty = false;                         // a new label map or crop, not yet extracted
     std::uint64_t m_extractions = 0;
     float m_insetMm = 0.0f; // SurfaceDrawParams::labelInsetMm for this label map's spacing
 };

@@ -54,18 +54,13 @@ std::string extentText(const Volume& v)
 
 } // namespace
 
-LabelsOnImage labelsOnImageGrid(const Volume& labelMap, const Volume& image)
+LabelsOnImage labelsOnImageGrid(Volume labelMap, const Volume& image)
 {
     if (labelMap.type() != ScalarType::UInt16)
         throw InvalidInputError("labelsOnImageGrid takes uint16 labels (toLabelVolume)");
     if (sameGrid(labelMap, image)) {
-        Volume same(
-            labelMap.dims(), ScalarType::UInt16,
-            std::vector<std::byte>(labelMap.bytes(), labelMap.bytes() + labelMap.byteCount()),
-            image.geometry());
-        same.setMetadata(labelMap.metadata());
-        same.protectSourceFiles(labelMap.sharedSourceFileProtection());
-        return {std::move(same), false, ""};
+        labelMap.setGeometry(image.geometry()); // the image's to the last digit
+        return {std::move(labelMap), false, ""};
     }
     const glm::dmat4 physicalToLabel = glm::inverse(labelMap.geometry().indexToPhysical());
     const glm::uvec3 ld = labelMap.dims();

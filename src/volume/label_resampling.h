@@ -17,8 +17,9 @@ struct LabelsOnImage {
     std::string note; // for the user when resampled: what was done, from which grid
 };
 
-// labelMap: uint16 labels (toLabelVolume). Throws InvalidInputError naming both physical
-// extents (mm) when no voxel of the image lies in the label map.
-LabelsOnImage labelsOnImageGrid(const Volume& labelMap, const Volume& image);
+// labelMap: uint16 labels (toLabelVolume), taken (moved on, not copied, when on the image's
+// grid). Throws InvalidInputError naming both physical extents (mm) when no voxel of the image
+// lies in the label map.
+LabelsOnImage labelsOnImageGrid(Volume labelMap, const Volume& image);
 
 } // namespace isoview
