@@ -7,9 +7,15 @@
 // A closed input loses volume when its vertices are merely kept (triangles become chords of a
 // convex part); a final uniform offset along the normals restores it (see volumeOffsetMm).
 //
-// Modules: quadric error (Garland-Heckbert) ranks the candidate collapses; a Hausdorff tolerance
-// and a normal-flip limit make collapses that break them illegal. When the tolerance forbids
-// reaching the target, the result stops short of it and says so.
+// Modules: quadric error (Garland-Heckbert) ranks the candidate collapses; an accumulated
+// distance bound (decimation_distance_module.h) and a normal-flip limit make collapses that break
+// them illegal. When the tolerance forbids reaching the target, the result stops short of it and
+// says so.
+//
+// Large meshes are decimated in slabs on the machine's cores: each slab's own half-edge mesh, the
+// vertices it shares with another slab locked, then one pass over the whole to the target.
+// Every slab draws its candidates from its own seeded generator, so a mesh decimates the same way
+// each time, whatever the threads' timing.
 //
 // Example:
 //   DecimationResult r = decimateMesh(mesh, {.keepFraction = 0.1, .toleranceMm = 0.25});
@@ -26,7 +32,13 @@ struct DecimationOptions {
     double keepFraction = 1.0; // of the triangles, in (0, 1]
     double toleranceMm = 0.5;  // largest distance from an input vertex to the result
     double maxNormalDeviationDegrees = 60.0;
+    // Slabs decimated in parallel: 0 chooses (one per core, each at least kTrianglesPerSlab
+    // triangles); tests set it to exercise the seams on small meshes.
+    unsigned slabs = 0;
 };
+
+// The fewest triangles a slab gets when DecimationOptions::slabs is 0.
+inline constexpr std::size_t kTrianglesPerSlab = 200000;
 
 struct DecimationResult {
     std::size_t trianglesBefore = 0;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -95,6 +96,13 @@ std::string PrintReport::text() const
            " boundary edges, " + count(nonManifoldEdges) + " non-manifold edges)\n";
     out += "volume_ml: before " + fixed(volumeBeforeMl, 3) + ", after " + fixed(volumeAfterMl, 3) +
            "\n";
+    if (!stageMs.empty()) {
+        out += "stage_ms:";
+        for (std::size_t i = 0; i < stageMs.size(); ++i) {
+            out += (i == 0 ? " " : ", ") + stageMs[i].first + " " + fixed(stageMs[i].second, 0);
+        }
+        out += "\n";
+    }
     return out;
 }
 
@@ -103,14 +111,24 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double is
                          const PreparationProgress& progress)
 {
     validateSteps(steps);
+    PreparedMesh result;
+    PrintReport& r = result.report;
+    // Each stage's time runs from its first report to the next stage's.
+    auto stageStart = std::chrono::steady_clock::now();
     const auto report = [&](std::string_view stage, double fraction) {
+        if (fraction == 0.0 && (r.stageMs.empty() || r.stageMs.back().first != stage)) {
+            const auto now = std::chrono::steady_clock::now();
+            if (!r.stageMs.empty()) {
+                r.stageMs.back().second =
+                    std::chrono::duration<double, std::milli>(now - stageStart).count();
+            }
+            r.stageMs.emplace_back(std::string(stage), 0.0);
+            stageStart = now;
+        }
         if (progress && !progress(stage, fraction)) {
             throw CancelledError("mesh preparation cancelled");
         }
     };
-
-    PreparedMesh result;
-    PrintReport& r = result.report;
     r.steps = describeSteps(steps);
     r.trianglesBefore = surface.triangleCount();
 
@@ -140,6 +158,7 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double is
     }
 
     if (steps.smoothIterations > 0) {
+        report("smoothing", 0.0);
         smoothTaubin(mesh, {.iterations = steps.smoothIterations},
                      [&](double f) { return !progress || progress("smoothing", f); });
     }
@@ -148,6 +167,7 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double is
         const double tolerance = steps.decimateToleranceMm > 0.0
                                      ? steps.decimateToleranceMm
                                      : 0.5 * std::min({spacing.x, spacing.y, spacing.z});
+        report("decimating", 0.0);
         const DecimationResult d =
             decimateMesh(mesh, {.keepFraction = steps.decimateFraction, .toleranceMm = tolerance},
                          [&](double f) { return !progress || progress("decimating", f); });
@@ -173,6 +193,9 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double is
     r.volumeAfterMl = enclosedVolume(mesh) / kMm3PerMl;
     r.trianglesAfter = mesh.triangleCount();
     report("measuring", 1.0);
+    r.stageMs.back().second =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stageStart)
+            .count();
     result.mesh = std::move(mesh);
     return result;
 }

@@ -26,6 +26,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace isoview {
 
@@ -75,6 +77,8 @@ struct PrintReport {
     // only for closed surfaces.
     double volumeBeforeMl = 0.0;
     double volumeAfterMl = 0.0;
+    // Where the time went: each stage that ran, in order, with its milliseconds.
+    std::vector<std::pair<std::string, double>> stageMs;
 
     // "key: value" lines, the CLI's output and the dialog's report.
     std::string text() const;

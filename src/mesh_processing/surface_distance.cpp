@@ -1,5 +1,7 @@
 #include "mesh_processing/surface_distance.h"
 
+#include "core/parallel_for.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -44,6 +46,12 @@ public:
         if (cells > limit) m_cell *= std::cbrt(cells / limit);
         m_dims = glm::ivec3(glm::max(glm::dvec3(1.0), glm::ceil(extent / m_cell)));
 
+        m_boxes.resize(triangles);
+        for (std::size_t t = 0; t < triangles; ++t) {
+            const glm::dvec3 a = corner(t, 0), b = corner(t, 1), c = corner(t, 2);
+            m_boxes[t] = {glm::vec3(glm::min(a, glm::min(b, c))),
+                          glm::vec3(glm::max(a, glm::max(b, c)))};
+        }
         std::vector<std::uint32_t> counts(cellCount() + 1, 0);
         forEachCellOf(triangles, [&](std::size_t, std::size_t cell) { ++counts[cell + 1]; });
         for (std::size_t c = 1; c < counts.size(); ++c)
@@ -60,24 +68,32 @@ public:
         const glm::ivec3 home = cellOf(p);
         double best2 = std::numeric_limits<double>::max();
         // Shells of cells around the home cell; a point in shell r is at least (r - 1) cells
-        // away, so the search stops once that bound passes the best distance found.
+        // away, so the search stops once that bound passes the best distance found. Inside a
+        // shell, a cell (and then a triangle) whose box is already farther than the best
+        // distance is skipped: on a surface measured against itself nearly every query ends in
+        // its home cell and the few neighbours its point is close to.
         const int maxShell = std::max({m_dims.x, m_dims.y, m_dims.z});
         for (int r = 0; r <= maxShell; ++r) {
             const double bound = double(std::max(r - 1, 0)) * m_cell;
             if (bound * bound > best2) break;
             for (int z = home.z - r; z <= home.z + r; ++z) {
+                if (z < 0 || z >= m_dims.z) continue;
                 for (int y = home.y - r; y <= home.y + r; ++y) {
+                    if (y < 0 || y >= m_dims.y) continue;
                     // Rows inside the shell's faces only have their two end cells on it.
                     const bool faceRow = std::abs(z - home.z) == r || std::abs(y - home.y) == r;
                     const int step = faceRow || r == 0 ? 1 : 2 * r;
                     for (int x = home.x - r; x <= home.x + r; x += step) {
-                        if (glm::any(glm::lessThan(glm::ivec3(x, y, z), glm::ivec3(0))) ||
-                            glm::any(glm::greaterThanEqual(glm::ivec3(x, y, z), m_dims))) {
-                            continue;
-                        }
+                        if (x < 0 || x >= m_dims.x) continue;
+                        const glm::dvec3 cellLo = m_lo + glm::dvec3(x, y, z) * m_cell;
+                        if (boxDistance2(p, cellLo, cellLo + m_cell) >= best2) continue;
                         const std::size_t cell = index({x, y, z});
                         for (std::uint32_t i = m_offsets[cell]; i < m_offsets[cell + 1]; ++i) {
                             const std::uint32_t t = m_triangles[i];
+                            const Box& box = m_boxes[t];
+                            if (boxDistance2(p, glm::dvec3(box.lo), glm::dvec3(box.hi)) >= best2) {
+                                continue;
+                            }
                             const double d =
                                 pointTriangleDistance(p, corner(t, 0), corner(t, 1), corner(t, 2));
                             best2 = std::min(best2, d * d);
@@ -90,6 +106,19 @@ public:
     }
 
 private:
+    // A triangle's bounding box: the box test is a fraction of the exact distance's cost.
+    struct Box {
+        glm::vec3 lo;
+        glm::vec3 hi;
+    };
+
+    // The squared distance from p to the box [lo, hi] (0 inside it).
+    static double boxDistance2(const glm::dvec3& p, const glm::dvec3& lo, const glm::dvec3& hi)
+    {
+        const glm::dvec3 outside = glm::max(glm::max(lo - p, p - hi), glm::dvec3(0.0));
+        return glm::dot(outside, outside);
+    }
+
     glm::dvec3 corner(std::size_t t, int c) const
     {
         return glm::dvec3(m_mesh.positions[m_mesh.indices[3 * t + std::size_t(c)]]);
@@ -126,6 +155,7 @@ private:
     glm::ivec3 m_dims{1};
     std::vector<std::uint32_t> m_offsets;
     std::vector<std::uint32_t> m_triangles;
+    std::vector<Box> m_boxes;
 };
 
 } // namespace
@@ -155,8 +185,10 @@ DistanceSummary distanceToSurface(const std::vector<glm::vec3>& points, const Is
     if (points.empty() || reference.indices.empty()) return summary;
     const TriangleGrid grid(reference);
     std::vector<double> distances(points.size());
-    for (std::size_t i = 0; i < points.size(); ++i)
-        distances[i] = grid.nearest(glm::dvec3(points[i]));
+    parallelFor(points.size(), 4096, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            distances[i] = grid.nearest(glm::dvec3(points[i]));
+    });
 
     summary.points = points.size();
     double sum = 0.0;
