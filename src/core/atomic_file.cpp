@@ -55,7 +55,26 @@ std::filesystem::path folderOf(const std::filesystem::path& path)
     return folder.empty() ? std::filesystem::path(".") : folder;
 }
 
+// Symbolic links are never chained deeper than this (the kernel's own limit, ELOOP).
+constexpr int kMaxLinkHops = 40;
+
 } // namespace
+
+std::filesystem::path writtenPathFor(const std::filesystem::path& path)
+{
+    std::filesystem::path at = path;
+    for (int hop = 0; hop < kMaxLinkHops; ++hop) {
+        std::error_code error;
+        if (!std::filesystem::is_symlink(std::filesystem::symlink_status(at, error))) return at;
+        const std::filesystem::path target = std::filesystem::read_symlink(at, error);
+        if (error) {
+            throw IoError("cannot write " + quoted(path) + ": cannot read the link " + quoted(at) +
+                          ": " + error.message());
+        }
+        at = target.is_absolute() ? target : folderOf(at) / target;
+    }
+    throw IoError("cannot write " + quoted(path) + ": " + reason(ELOOP));
+}
 
 void requireReplaceableDestination(const std::filesystem::path& path)
 {
@@ -63,7 +82,7 @@ void requireReplaceableDestination(const std::filesystem::path& path)
     if (::lstat(path.c_str(), &entry) != 0) return; // nothing there yet
     const bool link = S_ISLNK(entry.st_mode);
     struct stat target {};
-    if (link && ::stat(path.c_str(), &target) != 0) return; // a dangling link: replaced
+    if (link && ::stat(path.c_str(), &target) != 0) return; // a dangling link: its file is made
     const struct stat& info = link ? target : entry;
     if (const std::optional<std::string> kind = specialFileKind(info.st_mode)) {
         throw IoError("cannot write " + quoted(path) + ": it " + (link ? "links to " : "is ") +
@@ -85,11 +104,12 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
         throw IoError("cannot write " + quoted(m_finalPath) + ": the path does not name a file");
     }
     requireReplaceableDestination(m_finalPath);
+    m_writtenPath = writtenPathFor(m_finalPath);
     // ".<name>.tmp-XXXXXX" must itself be a valid name, so shorten very long names.
     // (Built with append rather than operator+: GCC 12 warns falsely about the latter at -O3.)
     std::string prefix(1, '.');
-    prefix.append(name, 0, kMaxNameBytes - 12);
-    const std::filesystem::path folder = folderOf(m_finalPath);
+    prefix.append(m_writtenPath.filename().string(), 0, kMaxNameBytes - 12);
+    const std::filesystem::path folder = folderOf(m_writtenPath);
     std::string pattern = (folder / (prefix + ".tmp-XXXXXX")).string();
 
     m_signalCleanup = std::make_unique<TemporaryFileSlot>();
@@ -107,7 +127,7 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
     // mkstemp creates 0600; give the result the mode a plain open() would have, or keep the
     // mode of the file being replaced.
     struct stat existing {};
-    const mode_t mode = ::stat(m_finalPath.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)
+    const mode_t mode = ::stat(m_writtenPath.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)
                             ? (existing.st_mode & 07777)
                             : (0666 & ~currentUmask());
     if (::fchmod(m_fd, mode) != 0) {
@@ -123,9 +143,9 @@ AtomicFileWriter::~AtomicFileWriter()
 }
 
 AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
-    : m_finalPath(std::move(other.m_finalPath)), m_tempPath(std::exchange(other.m_tempPath, {})),
-      m_fd(std::exchange(other.m_fd, -1)), m_buffer(std::move(other.m_buffer)),
-      m_signalCleanup(std::move(other.m_signalCleanup))
+    : m_finalPath(std::move(other.m_finalPath)), m_writtenPath(std::move(other.m_writtenPath)),
+      m_tempPath(std::exchange(other.m_tempPath, {})), m_fd(std::exchange(other.m_fd, -1)),
+      m_buffer(std::move(other.m_buffer)), m_signalCleanup(std::move(other.m_signalCleanup))
 {
 }
 
@@ -134,6 +154,7 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
     if (this != &other) {
         discard();
         m_finalPath = std::move(other.m_finalPath);
+        m_writtenPath = std::move(other.m_writtenPath);
         m_tempPath = std::exchange(other.m_tempPath, {});
         m_fd = std::exchange(other.m_fd, -1);
         m_buffer = std::move(other.m_buffer);
@@ -171,11 +192,15 @@ void AtomicFileWriter::commit()
     // Again, as late as possible: a FIFO or the volume may have appeared there meanwhile.
     try {
         requireReplaceableDestination(m_finalPath);
+        if (writtenPathFor(m_finalPath) != m_writtenPath) {
+            throw IoError("cannot write " + quoted(m_finalPath) +
+                          ": the link now points elsewhere (an existing file was left unchanged)");
+        }
     } catch (const IoError&) {
         discard();
         throw;
     }
-    if (std::rename(m_tempPath.c_str(), m_finalPath.c_str()) != 0) {
+    if (std::rename(m_tempPath.c_str(), m_writtenPath.c_str()) != 0) {
         fail("cannot replace", errno);
     }
     m_tempPath.clear();
@@ -183,7 +208,7 @@ void AtomicFileWriter::commit()
 
     // Make the rename itself durable. The file is complete and in place by now, so a failure
     // here is only worth a warning.
-    const std::filesystem::path folder = folderOf(m_finalPath);
+    const std::filesystem::path folder = folderOf(m_writtenPath);
     const int dirFd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirFd >= 0) {
         if (::fsync(dirFd) != 0 && errno != EINVAL) {

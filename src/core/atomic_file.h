@@ -9,8 +9,11 @@
 //   destination is untouched, and the writer is closed (further write()/commit() throw).
 // - Destroying a writer that was not committed removes its temporary file; the destination
 //   is untouched. Nothing is ever written to the destination path itself.
-// - The new file gets the permissions of the file it replaces, or 0666 minus the umask. A
-//   symbolic link at the destination is replaced by the file, not followed.
+// - The new file gets the permissions of the file it replaces, or 0666 minus the umask.
+// - A symbolic link at the destination is written through, never replaced: the file it resolves
+//   to (writtenPathFor) gets the new bytes and the link stays, so `-o /dev/stdout` with stdout
+//   redirected to a file fills that file and leaves /dev/stdout a link. A dangling link makes
+//   the file it names.
 // - Only regular files are ever replaced: a FIFO, device, socket or folder at the destination
 //   (or a link to one) is refused with IoError, and so is any file an open volume was read
 //   from (core/protected_inputs.h). Both are checked when the writer is made and again just
@@ -39,6 +42,10 @@ class TemporaryFileSlot;
 
 // Throws IoError when path holds something a writer must not replace (see the contract).
 void requireReplaceableDestination(const std::filesystem::path& path);
+
+// The file a write to path lands in: path with every symbolic link along its last component
+// followed. Throws IoError on a link loop or an unreadable link.
+std::filesystem::path writtenPathFor(const std::filesystem::path& path);
 
 class AtomicFileWriter {
 public:
@@ -71,7 +78,8 @@ private:
     [[noreturn]] void fail(const std::string& what, int error);
     void discard() noexcept;
 
-    std::filesystem::path m_finalPath;
+    std::filesystem::path m_finalPath;   // as the caller named it (messages)
+    std::filesystem::path m_writtenPath; // where the bytes land: links followed
     std::filesystem::path m_tempPath;
     int m_fd = -1;
     std::vector<std::byte> m_buffer;

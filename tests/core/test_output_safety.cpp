@@ -74,14 +74,29 @@ TEST(OutputSafety, AFolderIsRefusedBeforeAnythingIsWritten)
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"taken"});
 }
 
-TEST(OutputSafety, ADanglingLinkIsReplacedLikeAMissingFile)
+// A link is written through, never replaced (`-o /dev/stdout` once replaced the system's
+// /dev/stdout link with a file): through a chain of links to a file, or to the file a dangling
+// link names, which is then made.
+TEST(OutputSafety, ALinkIsWrittenThroughAndStaysALink)
 {
     TempDir dir;
+    const fs::path file = dir.path() / "real.ply";
+    const fs::path middle = dir.path() / "middle.ply";
     const fs::path link = dir.path() / "out.ply";
-    fs::create_symlink(dir.path() / "nowhere", link);
-    writeFileAtomically(link, std::as_bytes(std::span("ok", 2)));
-    EXPECT_FALSE(fs::is_symlink(link));
-    EXPECT_EQ(readFile(link), "ok");
+    writeFile(file, "old");
+    fs::create_symlink("real.ply", middle); // relative, as `ln -s` usually makes them
+    fs::create_symlink(middle, link);
+    writeFileAtomically(link, std::as_bytes(std::span("new", 3)));
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_TRUE(fs::is_symlink(middle));
+    EXPECT_EQ(readFile(file), "new");
+
+    const fs::path dangling = dir.path() / "dangling.ply";
+    fs::create_symlink(dir.path() / "nowhere.ply", dangling);
+    writeFileAtomically(dangling, std::as_bytes(std::span("ok", 2)));
+    EXPECT_TRUE(fs::is_symlink(dangling));
+    EXPECT_EQ(readFile(dir.path() / "nowhere.ply"), "ok");
+    EXPECT_EQ(dir.entries().size(), 5u); // no temporary file left
 }
 
 TEST(OutputSafety, AnInputOfAnOpenVolumeIsRefusedUnderAnyName)

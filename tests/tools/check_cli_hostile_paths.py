@@ -2,6 +2,9 @@
 """isoview-cli against hostile paths, end to end (issue 13's cases):
 - -o naming a FIFO, a link to a device, the input's data file or its header: refused before
   any extraction, and what was there is unchanged;
+- -o naming a link to the process's own standard output (`ln -s /proc/self/fd/1`, what
+  /dev/stdout is): written through to the file stdout was redirected to, the link kept (it once
+  replaced the system's /dev/stdout with a regular file); to a pipe, refused;
 - a FIFO as the volume: refused at once, never blocking;
 - SIGTERM while the mesh is being written: the process ends by SIGTERM and no temporary file
   is left beside the target.
@@ -59,6 +62,21 @@ def main():
     expect_refused(cli, [header, "--iso", "40", "-o", device_link], "links to a character device")
     if not os.path.islink(device_link):
         fail("the link to /dev/null was replaced")
+
+    stdout_link = os.path.join(work, "stdout.ply")
+    os.symlink("/proc/self/fd/1", stdout_link)
+    redirected = os.path.join(work, "redirected.txt")
+    with open(redirected, "wb") as out:
+        result = subprocess.run([cli, header, "--iso", "40", "-o", stdout_link], stdout=out,
+                                stderr=subprocess.PIPE, text=False, timeout=120)
+    if result.returncode != 0:
+        fail("-o through a link to a redirected stdout failed: %s" % result.stderr)
+    if not os.path.islink(stdout_link):
+        fail("the link to /proc/self/fd/1 was replaced by a file")
+    with open(redirected, "rb") as f:
+        if not f.read(4) == b"ply\n":
+            fail("the mesh did not reach the file standard output was redirected to")
+    expect_refused(cli, [header, "--iso", "40", "-o", stdout_link], "links to a FIFO")
 
     for target in (data, header):
         started = time.monotonic()
