@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <random>
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
@@ -113,14 +114,23 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
     std::string pattern = (folder / (prefix + ".tmp-XXXXXX")).string();
 
     m_signalCleanup = std::make_unique<TemporaryFileSlot>();
-    m_fd = ::mkstemp(pattern.data());
+    m_tempPattern = pattern;
+    // An unnamed file in the destination's folder: nothing to remove if the process dies,
+    // even by SIGKILL; it gets a name only for the rename (commit). File systems without
+    // O_TMPFILE get a named temporary file, removed by the writer and the signal handlers.
+    m_fd = ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (m_fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+        m_fd = ::mkstemp(pattern.data());
+        if (m_fd >= 0) {
+            m_tempPath = pattern;
+            m_signalCleanup->arm(m_tempPath.c_str());
+        }
+    }
     if (m_fd < 0) {
         const int error = errno;
         throw IoError("cannot create a file in folder " + quoted(folder) + " to write " +
                       quoted(m_finalPath) + ": " + reason(error));
     }
-    m_tempPath = pattern;
-    m_signalCleanup->arm(m_tempPath.c_str());
     // The file must not leak into child processes (tests and tools spawn some).
     ::fcntl(m_fd, F_SETFD, FD_CLOEXEC);
 
@@ -144,6 +154,7 @@ AtomicFileWriter::~AtomicFileWriter()
 
 AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
     : m_finalPath(std::move(other.m_finalPath)), m_writtenPath(std::move(other.m_writtenPath)),
+      m_tempPattern(std::move(other.m_tempPattern)),
       m_tempPath(std::exchange(other.m_tempPath, {})), m_fd(std::exchange(other.m_fd, -1)),
       m_buffer(std::move(other.m_buffer)), m_signalCleanup(std::move(other.m_signalCleanup))
 {
@@ -155,6 +166,7 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
         discard();
         m_finalPath = std::move(other.m_finalPath);
         m_writtenPath = std::move(other.m_writtenPath);
+        m_tempPattern = std::move(other.m_tempPattern);
         m_tempPath = std::exchange(other.m_tempPath, {});
         m_fd = std::exchange(other.m_fd, -1);
         m_buffer = std::move(other.m_buffer);
@@ -186,6 +198,7 @@ void AtomicFileWriter::commit()
     }
     flushBuffer();
     if (::fsync(m_fd) != 0) fail("cannot flush to disk", errno);
+    if (m_tempPath.empty()) nameUnnamedFile();
     const int fd = std::exchange(m_fd, -1);
     // close() can report a deferred write error (NFS, quotas): the data may not be complete.
     if (::close(fd) != 0) fail("cannot finish writing", errno);
@@ -217,6 +230,31 @@ void AtomicFileWriter::commit()
         }
         ::close(dirFd);
     }
+}
+
+void AtomicFileWriter::nameUnnamedFile()
+{
+    // linkat cannot replace a file, so the unnamed file first gets a fresh temporary name
+    // (".<name>.tmp-" and six random characters, as mkstemp would choose), then the rename
+    // replaces the destination in one step as always.
+    static constexpr char kLetters[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    const std::string descriptor = "/proc/self/fd/" + std::to_string(m_fd);
+    std::random_device random;
+    std::uniform_int_distribution<std::size_t> letter(0, sizeof kLetters - 2);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        std::string name = m_tempPattern;
+        for (std::size_t i = name.size() - 6; i < name.size(); ++i)
+            name[i] = kLetters[letter(random)];
+        if (::linkat(AT_FDCWD, descriptor.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) ==
+            0) {
+            m_tempPath = name;
+            m_signalCleanup->arm(m_tempPath.c_str());
+            return;
+        }
+        if (errno != EEXIST) fail("cannot name the file written for", errno);
+    }
+    fail("cannot name the file written for", EEXIST);
 }
 
 void AtomicFileWriter::flushBuffer()

@@ -1,6 +1,8 @@
 // Writes a file so that readers see either the old file or the complete new one, never a
-// truncated mix: bytes go to a temporary file in the destination folder, which commit()
-// flushes, fsyncs and renames over the destination in one step.
+// truncated mix: bytes go to an unnamed file in the destination folder (O_TMPFILE), which
+// commit() flushes, fsyncs, names ".<name>.tmp-XXXXXX" and renames over the destination in one
+// step. A process killed while writing (SIGKILL, SIGXFSZ, a crash) leaves nothing behind. On
+// file systems without O_TMPFILE the temporary file is named from the start.
 //
 // Contract:
 // - Every failure (cannot create the temporary file, write error such as "No space left on
@@ -18,7 +20,7 @@
 //   (or a link to one) is refused with IoError, and so is any file an open volume was read
 //   from (core/protected_inputs.h). Both are checked when the writer is made and again just
 //   before the rename.
-// - The temporary file is also removed when SIGINT, SIGTERM or SIGHUP stop the process
+// - A named temporary file is also removed when SIGINT, SIGTERM or SIGHUP stop the process
 //   (core/temporary_files.h).
 // - Move-only; one writer is used by one thread at a time.
 // - POSIX only (mkstemp, fsync, rename).
@@ -49,7 +51,7 @@ std::filesystem::path writtenPathFor(const std::filesystem::path& path);
 
 class AtomicFileWriter {
 public:
-    // Creates ".<name>.tmp-XXXXXX" beside finalPath. Throws IoError when the folder does not
+    // Opens the file to write in finalPath's folder. Throws IoError when the folder does not
     // exist or is not writable, or when the destination may not be replaced.
     explicit AtomicFileWriter(std::filesystem::path finalPath);
     ~AtomicFileWriter();
@@ -69,7 +71,8 @@ public:
     void commit();
 
     const std::filesystem::path& finalPath() const { return m_finalPath; }
-    // The temporary file while the writer is open; empty after commit() or a failure.
+    // The named temporary file while the writer is open, where the file system has no
+    // O_TMPFILE; empty otherwise, and after commit() or a failure.
     const std::filesystem::path& tempPath() const { return m_tempPath; }
 
 private:
@@ -77,9 +80,11 @@ private:
     void writeAll(const std::byte* data, std::size_t n);
     [[noreturn]] void fail(const std::string& what, int error);
     void discard() noexcept;
+    void nameUnnamedFile();
 
     std::filesystem::path m_finalPath;   // as the caller named it (messages)
     std::filesystem::path m_writtenPath; // where the bytes land: links followed
+    std::string m_tempPattern;           // "<folder>/.<name>.tmp-XXXXXX"
     std::filesystem::path m_tempPath;
     int m_fd = -1;
     std::vector<std::byte> m_buffer;

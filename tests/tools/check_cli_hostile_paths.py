@@ -6,8 +6,8 @@
   /dev/stdout is): written through to the file stdout was redirected to, the link kept (it once
   replaced the system's /dev/stdout with a regular file); to a pipe, refused;
 - a FIFO as the volume: refused at once, never blocking;
-- SIGTERM while the mesh is being written: the process ends by SIGTERM and no temporary file
-  is left beside the target.
+- SIGTERM, then SIGKILL, while the mesh is being written: the process ends by the signal and no
+  temporary file is left beside the target (the file being written is unnamed until commit).
 
 usage: check_cli_hostile_paths.py ISOVIEW_CLI SAMPLE.nhdr WORK_DIR
 """
@@ -90,11 +90,11 @@ def main():
     os.mkfifo(fifo_volume)
     expect_refused(cli, [fifo_volume, "--iso", "1"], "is a FIFO (named pipe)", timeout_s=20)
 
-    # SIGTERM while writing. The sample's mesh is written in about 50 ms, a window a loaded
-    # machine can miss between seeing the temporary file and the signal landing (CI once saw
-    # it finish first). So the export is an ASCII PLY of noise (about 3 M triangles, well
-    # over half a second of writing), and a run that still ends before the signal, normally
-    # and with its file complete, is tried again. A CLI that ignores SIGTERM fails every try.
+    # A signal while writing. The file being written has no name (O_TMPFILE) but shows in the
+    # process's open files as "<work>/#inode (deleted)"; the signal is sent once it is there.
+    # The export is an ASCII PLY of noise (about 3 M triangles, well over half a second of
+    # writing); a run that still ends before the signal, normally and with its file complete,
+    # is tried again. A CLI that ignores SIGTERM fails every try.
     noise = os.path.join(work, "noise.nhdr")
     with open(os.path.join(work, "noise.raw"), "wb") as f:
         f.write(os.urandom(128 * 128 * 64))
@@ -102,29 +102,42 @@ def main():
         f.write("NRRD0004\ntype: uint8\ndimension: 3\nsizes: 128 128 64\n"
                 "encoding: raw\ndata file: noise.raw\n")
     target = os.path.join(work, "big.ply")
-    for attempt in range(1, 6):
-        process = subprocess.Popen([cli, noise, "--iso", "127.5", "--ascii", "-o", target],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120
-        temporary = None
-        while temporary is None and process.poll() is None and time.monotonic() < deadline:
-            temporary = next((n for n in os.listdir(work) if ".tmp-" in n), None)
-            time.sleep(0.001)
-        if temporary is not None:
-            process.send_signal(signal.SIGTERM)
-        process.wait(timeout=120)
-        if process.returncode == -signal.SIGTERM:
-            break
-        if process.returncode != 0 or time.monotonic() >= deadline:
-            fail("isoview-cli ended with %d, not by SIGTERM" % process.returncode)
-        print("try %d: the export ended before the signal; trying again" % attempt)
-        os.remove(target)
-    else:
-        fail("isoview-cli never ended by SIGTERM in 5 tries")
-    left = [n for n in os.listdir(work) if ".tmp-" in n or n == "big.ply"]
-    if left:
-        fail("left behind after SIGTERM: %s" % left)
-    print("SIGTERM during the write of %s: ended by the signal, nothing left" % temporary)
+
+    def writing(pid):
+        try:
+            for fd in os.listdir("/proc/%d/fd" % pid):
+                link = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+                if link.startswith(work) and ("(deleted)" in link or ".tmp-" in link):
+                    return link
+        except OSError:
+            pass
+        return None
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for attempt in range(1, 6):
+            process = subprocess.Popen([cli, noise, "--iso", "127.5", "--ascii", "-o", target],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            deadline = time.monotonic() + 120
+            temporary = None
+            while temporary is None and process.poll() is None and time.monotonic() < deadline:
+                temporary = writing(process.pid)
+                time.sleep(0.001)
+            if temporary is not None:
+                process.send_signal(sig)
+            process.wait(timeout=120)
+            if process.returncode == -sig:
+                break
+            if process.returncode != 0 or time.monotonic() >= deadline:
+                fail("isoview-cli ended with %d, not by signal %d" % (process.returncode, sig))
+            print("try %d: the export ended before the signal; trying again" % attempt)
+            os.remove(target)
+        else:
+            fail("isoview-cli never ended by signal %d in 5 tries" % sig)
+        left = [n for n in os.listdir(work) if ".tmp-" in n or n == "big.ply"]
+        if left:
+            fail("left behind after signal %d: %s" % (sig, left))
+        print("signal %d during the write of %s: ended by the signal, nothing left"
+              % (sig, temporary))
     shutil.rmtree(work, ignore_errors=True)
     print("PASS")
 
