@@ -9,6 +9,7 @@
 #include "mesh_export/ply_writer.h"
 #include "mesh_processing/physical_mesh.h"
 #include "output_names.h"
+#include "terminal_progress.h"
 #include "volume/label_volume.h"
 
 #include <algorithm>
@@ -224,10 +225,14 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
             // A label inside the box is closed already; only one on its faces needs its
             // indicator to be closed against.
             steps.closeBorders = steps.closeBorders && touchesFaces(info, box);
-            PreparedMesh p =
-                steps.closeBorders
-                    ? prepareMesh(mesh, indicatorOf(labels, label), kLabelIsovalue, box, steps)
-                    : prepareMesh(mesh, labels, kLabelIsovalue, box, steps);
+            PreparedMesh p = [&] {
+                const TerminalProgress shown("preparing label " + std::to_string(label));
+                return steps.closeBorders
+                           ? prepareMesh(mesh, indicatorOf(labels, label), kLabelIsovalue, box,
+                                         steps, shown.callback())
+                           : prepareMesh(mesh, labels, kLabelIsovalue, box, steps,
+                                         shown.callback());
+            }();
             std::printf("%s", p.report.text().c_str());
             std::printf("processing_ms: %.2f\n", millisecondsSince(start));
             mesh = request.voxelSpace ? toIndexMesh(p.mesh, volume.geometry()) : std::move(p.mesh);

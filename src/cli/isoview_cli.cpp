@@ -29,6 +29,7 @@
 #include "mesh_processing/print_preparation.h"
 #include "output_names.h"
 #include "scene/surface_list.h"
+#include "terminal_progress.h"
 
 #include <array>
 #include <chrono>
@@ -133,18 +134,48 @@ struct Arguments {
 };
 
 // Parses a whole number or a finite decimal for the option `name`; nullopt after saying why.
-std::optional<double> parseNumber(const std::string& text, std::string_view name, bool wholeNumber)
+// The print options' bounds, one table so that every message states the range truly.
+struct PrintOptionRange {
+    const char* name;
+    double low;
+    double high;
+    bool lowExcluded; // the range is (low, high]
+    bool whole;
+    const char* unit; // after the range in messages
+};
+
+constexpr PrintOptionRange kPrintOptionRanges[] = {
+    {"--min-component", 0.0, 1e12, false, true, " triangles"},
+    {"--min-component-ml", 0.0, 1e9, false, false, " mL"},
+    {"--smooth", 0.0, double(isoview::kMaxSmoothIterations), false, true, " iterations"},
+    {"--decimate", 0.0, 1.0, true, false, ""},
+    {"--decimate-tolerance", 0.0, 1000.0, false, false, " mm (0: half the smallest spacing)"},
+};
+
+const PrintOptionRange* printOptionRange(std::string_view option)
+{
+    for (const PrintOptionRange& range : kPrintOptionRanges) {
+        if (option == range.name) return &range;
+    }
+    return nullptr;
+}
+
+std::optional<double> parseInRange(const std::string& text, const PrintOptionRange& range)
 {
     char* end = nullptr;
     const double n = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || !std::isfinite(n) || n < 0.0 ||
-        (wholeNumber && n != std::floor(n))) {
-        std::cerr << "isoview-cli: " << name << " expects "
-                  << (wholeNumber ? "a whole number" : "a number") << " of 0 or more, got '" << text
-                  << "'\n";
-        return std::nullopt;
+    const bool number = end != text.c_str() && *end == '\0' && std::isfinite(n);
+    if (number && (range.lowExcluded ? n > range.low : n >= range.low) && n <= range.high &&
+        (!range.whole || n == std::floor(n))) {
+        return n;
     }
-    return n;
+    char bounds[96];
+    std::snprintf(bounds, sizeof bounds,
+                  range.lowExcluded ? "above %g and at most %g" : "from %g to %g", range.low,
+                  range.high);
+    std::cerr << "isoview-cli: " << range.name << " takes " << (range.whole ? "a whole " : "a ")
+              << "number " << bounds << range.unit << ", got '" << text << "'\n";
+    return std::nullopt;
 }
 
 bool isNamePattern(const std::string& output)
@@ -357,20 +388,17 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             args.steps.closeBorders = true;
         } else if (a == "--keep-largest") {
             args.steps.keepLargest = true;
-        } else if (a == "--min-component" || a == "--min-component-ml" || a == "--smooth" ||
-                   a == "--decimate" || a == "--decimate-tolerance") {
-            const std::string name(a);
-            const auto v = value(name.c_str());
+        } else if (const PrintOptionRange* range = printOptionRange(a)) {
+            const auto v = value(range->name);
             if (!v) return std::nullopt;
-            const bool whole = a == "--min-component" || a == "--smooth";
-            const std::optional<double> n = parseNumber(*v, name, whole);
+            const std::optional<double> n = parseInRange(*v, *range);
             if (!n) return std::nullopt;
             if (a == "--min-component") {
                 args.steps.minComponentTriangles = std::size_t(*n);
             } else if (a == "--min-component-ml") {
                 args.steps.minComponentMl = *n;
             } else if (a == "--smooth") {
-                args.steps.smoothIterations = int(std::min(*n, 1e6));
+                args.steps.smoothIterations = int(*n);
             } else if (a == "--decimate") {
                 args.steps.decimateFraction = *n;
             } else {
@@ -635,7 +663,11 @@ int main(int argc, char** argv)
 
             if (args->steps.any()) {
                 start = std::chrono::steady_clock::now();
-                PreparedMesh p = prepareMesh(mesh, volume, iso, captured.crop, args->steps);
+                PreparedMesh p = [&] {
+                    const cli::TerminalProgress shown("preparing"); // cleared before the report
+                    return prepareMesh(mesh, volume, iso, captured.crop, args->steps,
+                                       shown.callback());
+                }();
                 std::printf("%s", p.report.text().c_str());
                 std::printf("processing_ms: %.2f\n", millisecondsSince(start));
                 mesh =

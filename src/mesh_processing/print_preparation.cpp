@@ -54,9 +54,9 @@ std::string describeSteps(const PrintSteps& steps)
 
 void validateSteps(const PrintSteps& steps)
 {
-    if (steps.smoothIterations < 0 || steps.smoothIterations > 10000) {
-        throw InvalidInputError("smoothing takes 0 to 10000 iterations, not " +
-                                std::to_string(steps.smoothIterations));
+    if (steps.smoothIterations < 0 || steps.smoothIterations > kMaxSmoothIterations) {
+        throw InvalidInputError("smoothing takes 0 to " + std::to_string(kMaxSmoothIterations) +
+                                " iterations, not " + std::to_string(steps.smoothIterations));
     }
     if (!(steps.decimateFraction > 0.0 && steps.decimateFraction <= 1.0)) {
         throw InvalidInputError("decimation keeps a fraction of the triangles greater than 0 and "
