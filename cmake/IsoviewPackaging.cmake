@@ -69,7 +69,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # Library dependencies come from dpkg-shlibdeps (dpkg-dev). Added by hand: what is loaded at
 # run time and so invisible to it, Qt's platform plugins (xcb, wayland) and Mesa's DRI drivers
-# (llvmpipe when there is no GPU; libegl1 already pulls in Mesa's EGL).
+# (llvmpipe when there is no GPU; libegl1 already pulls in Mesa's EGL). Linked libraries such
+# as lib3mf1 (3MF export) and OpenMesh are found by dpkg-shlibdeps and need no entry here.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libgl1-mesa-dri")
 include(CPack)

@@ -11,6 +11,8 @@ packages=(
   nlohmann-json3-dev
   # print-ready meshes: half-edge mesh, topology-preserving quadric decimation
   libopenmesh-dev
+  # 3MF export (the 3MF Consortium's lib3mf: the package's ZIP and XML schema done right)
+  lib3mf-dev
   # loaders
   libdcmtk-dev libopenjp2-7-dev zlib1g-dev libnifti2-dev
   # viewer

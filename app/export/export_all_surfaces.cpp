@@ -33,6 +33,7 @@ namespace {
 
 constexpr const char* kPatternKey = "export/allSurfacesPattern";
 constexpr const char* kMergedKey = "export/allSurfacesMerged";
+constexpr const char* kMerged3mfKey = "export/allSurfacesMerged3mf";
 const QString kDefaultPattern = QStringLiteral("{volume}_{surface}");
 
 } // namespace
@@ -46,7 +47,8 @@ ExportAllSurfaces::ExportAllSurfaces(QMainWindow* window, ViewportWidget* view,
     m_action->setObjectName("exportAllSurfacesAction");
     m_action->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_action->setStatusTip(
-        tr("Export every visible surface and label: a file each, or one PLY with their colours"));
+        tr("Export every visible surface and label: a file each, or one PLY or 3MF with their "
+           "colours"));
     connect(m_action, &QAction::triggered, this, &ExportAllSurfaces::dialog);
 
     m_progress = new QWidget(window);
@@ -180,13 +182,13 @@ void ExportAllSurfaces::exportMerged(const QString& path, const MeshExportOption
         fail(error);
         return;
     }
-    MeshExportOptions ply = options;
-    ply.format = MeshFormat::Ply;
+    MeshExportOptions merged = options;
+    if (merged.format != MeshFormat::ThreeMf) merged.format = MeshFormat::Ply;
     const std::shared_ptr<const Volume> volume = doc->volume;
     const std::string target = path.toStdString();
     run(
-        [surfaces, volume, ply, target](TaskContext& context) {
-            writeMergedSurfaces(*surfaces, *volume, ply, target, context);
+        [surfaces, volume, merged, target](TaskContext& context) {
+            writeMergedSurfaces(*surfaces, *volume, merged, target, context);
         },
         tr("Exported %1 surfaces into %2").arg(surfaces->size()).arg(path));
 }
@@ -231,7 +233,14 @@ void ExportAllSurfaces::dialog()
     dialog.setWindowTitle(tr("Export All Surfaces"));
     auto* each = new QRadioButton(tr("A file for each surface"), &dialog);
     auto* merged = new QRadioButton(tr("One PLY file, each surface in its colour"), &dialog);
-    (settings.value(kMergedKey, false).toBool() ? merged : each)->setChecked(true);
+    auto* merged3mf = new QRadioButton(
+        tr("One 3MF file, each surface an object with its name and colour"), &dialog);
+    merged3mf->setObjectName("merged3mf");
+    const bool was3mf = settings.value(kMerged3mfKey, false).toBool();
+    (was3mf                                       ? merged3mf
+     : settings.value(kMergedKey, false).toBool() ? merged
+                                                  : each)
+        ->setChecked(true);
     auto* folder = new QLineEdit(outputFolder(OutputKind::Surface), &dialog);
     auto* browse = new QPushButton(tr("Browse..."), &dialog);
     connect(browse, &QPushButton::clicked, &dialog, [&] {
@@ -246,6 +255,7 @@ void ExportAllSurfaces::dialog()
     format->addItem(tr("PLY"), int(MeshFormat::Ply));
     format->addItem(tr("STL"), int(MeshFormat::Stl));
     format->addItem(tr("OBJ"), int(MeshFormat::Obj));
+    format->addItem(tr("3MF"), int(MeshFormat::ThreeMf));
     const auto updateEnabled = [&] {
         pattern->setEnabled(each->isChecked());
         format->setEnabled(each->isChecked());
@@ -258,6 +268,7 @@ void ExportAllSurfaces::dialog()
     auto* form = new QFormLayout(&dialog);
     form->addRow(each);
     form->addRow(merged);
+    form->addRow(merged3mf);
     form->addRow(tr("Folder:"), folderRow);
     form->addRow(tr("Name pattern:"), pattern);
     form->addRow(tr("Format:"), format);
@@ -267,13 +278,16 @@ void ExportAllSurfaces::dialog()
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted) return;
     settings.setValue(kMergedKey, merged->isChecked());
+    settings.setValue(kMerged3mfKey, merged3mf->isChecked());
     MeshExportOptions options;
-    if (merged->isChecked()) {
+    if (merged->isChecked() || merged3mf->isChecked()) {
+        if (merged3mf->isChecked()) options.format = MeshFormat::ThreeMf;
+        const QString extension = meshFormatExtension(options.format).data();
         // The file dialog asks before replacing a file, as File > Export Surface does.
-        const QString name = QFileInfo(doc->path).completeBaseName() + "_surfaces.ply";
-        const QString path =
-            QFileDialog::getSaveFileName(m_window, tr("Export All Surfaces"),
-                                         QDir(folder->text()).filePath(name), tr("PLY (*.ply)"));
+        const QString name = QFileInfo(doc->path).completeBaseName() + "_surfaces." + extension;
+        const QString path = QFileDialog::getSaveFileName(
+            m_window, tr("Export All Surfaces"), QDir(folder->text()).filePath(name),
+            merged3mf->isChecked() ? tr("3MF (*.3mf)") : tr("PLY (*.ply)"));
         if (path.isEmpty()) return;
         rememberOutputFolder(OutputKind::Surface, path);
         exportMerged(path, options);

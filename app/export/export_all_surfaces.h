@@ -38,9 +38,9 @@ public:
     bool isRunning() const { return m_task.isRunning(); }
 
     // A file each in folder, named by pattern ({volume}, {surface}, {n}) with the format's
-    // extension; or (merged) one PLY at target. Refusals (nothing visible, an empty surface,
-    // an existing file, a pattern that names two surfaces alike) end in an error dialog and
-    // finished(false, message). Ends with finished.
+    // extension; or (merged) one file at path: a PLY, or a 3MF when options.format is ThreeMf.
+    // Refusals (nothing visible, an empty surface, an existing file, a pattern that names two
+    // surfaces alike) end in an error dialog and finished(false, message). Ends with finished.
     void exportEach(const QString& folder, const QString& pattern,
                     const MeshExportOptions& options);
     void exportMerged(const QString& path, const MeshExportOptions& options);

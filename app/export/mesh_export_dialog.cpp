@@ -23,7 +23,8 @@ namespace isoview::app {
 namespace {
 
 // Combo box order.
-constexpr MeshFormat kFormats[] = {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj};
+constexpr MeshFormat kFormats[] = {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj,
+                                   MeshFormat::ThreeMf};
 enum SpaceChoice { kLps, kRas, kVoxel };
 
 // Decimal digits of the vertex numbers a text format writes, on average about those of the
@@ -50,6 +51,8 @@ std::uint64_t estimateMeshFileBytes(std::uint64_t triangles, const MeshExportOpt
     case MeshFormat::Obj:
         // "v x y z" and "vn x y z" in shortest round-trip floats; "f a//a b//b c//c".
         return 100 + v * (32 + (normals ? 34 : 0)) + t * (2 + 3 * (1 + digits) * (normals ? 2 : 1));
+    // Deflated XML: "<vertex x= y= z= />" and "<triangle v1= v2= v3= />" compress about 3:1.
+    case MeshFormat::ThreeMf: return 2000 + v * 20 + t * (4 + 3 * digits / 2);
     case MeshFormat::Ply: break;
     }
     const std::uint64_t header = 400;
@@ -80,7 +83,8 @@ MeshExportDialog::MeshExportDialog(const QString& folder, const QString& baseNam
     m_format->addItem(tr("PLY (Stanford polygon file)"));
     m_format->addItem(tr("STL (binary, for 3D printing)"));
     m_format->addItem(tr("OBJ (Wavefront)"));
-    m_format->setCurrentIndex(std::clamp(settings.value("format", 0).toInt(), 0, 2));
+    m_format->addItem(tr("3MF (3D printing: millimetres, named and coloured)"));
+    m_format->setCurrentIndex(std::clamp(settings.value("format", 0).toInt(), 0, 3));
 
     m_space = new QComboBox(this);
     m_space->setObjectName("space");
@@ -205,7 +209,7 @@ QWidget* MeshExportDialog::createPreparationGroup()
 
 void MeshExportDialog::browse()
 {
-    const QString filters = tr("PLY (*.ply);;STL (*.stl);;OBJ (*.obj)");
+    const QString filters = tr("PLY (*.ply);;STL (*.stl);;OBJ (*.obj);;3MF (*.3mf)");
     QString selected = filters.split(";;").value(m_format->currentIndex());
     const QString file = QFileDialog::getSaveFileName(this, tr("Export Surface"), m_path->text(),
                                                       filters, &selected);
@@ -226,8 +230,9 @@ void MeshExportDialog::updateEnabled()
 {
     const MeshFormat format = kFormats[m_format->currentIndex()];
     m_ascii->setEnabled(format == MeshFormat::Ply);
-    m_color->setEnabled(format == MeshFormat::Ply);
-    m_normals->setEnabled(format != MeshFormat::Stl); // STL always carries facet normals
+    // 3MF colours its object with the surface colour; it has no vertex normals.
+    m_color->setEnabled(format == MeshFormat::Ply || format == MeshFormat::ThreeMf);
+    m_normals->setEnabled(format == MeshFormat::Ply || format == MeshFormat::Obj);
     m_dropSmallTriangles->setEnabled(m_dropSmall->isChecked());
     m_smoothIterations->setEnabled(m_smooth->isChecked());
     m_decimatePercent->setEnabled(m_decimate->isChecked());

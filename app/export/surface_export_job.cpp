@@ -15,6 +15,10 @@ namespace isoview::app {
 void checkSurfaceExport(const PrintSteps& steps, const MeshExportOptions& options,
                         const VolumeGeometry& geometry)
 {
+    if (options.format == MeshFormat::ThreeMf && options.space == MeshSpace::VoxelIndex) {
+        throw InvalidInputError("3MF holds millimetres, not voxel indices: choose millimetre "
+                                "coordinates, or PLY, STL or OBJ");
+    }
     if (!steps.any()) return;
     validateSteps(steps);
     if (options.space == MeshSpace::VoxelIndex) (void)toIndexMesh(IsoMesh{}, geometry);
@@ -154,8 +158,20 @@ void writeMergedSurfaces(const std::vector<NamedSurface>& surfaces, const Volume
                          const MeshExportOptions& options, const std::filesystem::path& path,
                          TaskContext& context)
 {
+    if (options.format == MeshFormat::ThreeMf) { // an object per surface, named and coloured
+        std::vector<NamedMesh> objects;
+        objects.reserve(surfaces.size());
+        std::uint64_t triangles = 0;
+        for (const NamedSurface& s : surfaces) {
+            objects.push_back({&s.surface.mesh, s.name, toColor8(s.color)});
+            triangles += s.surface.mesh.triangleCount();
+        }
+        exportSurfaces3mf(path, objects, volume.geometry(),
+                          withProgress(options, context, 0, triangles));
+        return;
+    }
     if (options.format != MeshFormat::Ply)
-        throw InvalidInputError("one file of several coloured surfaces must be a PLY file");
+        throw InvalidInputError("one file of several coloured surfaces must be PLY or 3MF");
     std::vector<ColoredSurface> parts;
     parts.reserve(surfaces.size());
     for (const NamedSurface& s : surfaces)

@@ -21,8 +21,9 @@
 
 namespace isoview::app {
 
-// Fails now rather than after a slow preparation: bad steps, or voxel coordinates that a
-// prepared mesh of this stack cannot be written in (per-slice origins). Throws isoview::Error.
+// Fails now rather than after a slow preparation: bad steps, voxel coordinates that a prepared
+// mesh of this stack cannot be written in (per-slice origins), or 3MF in voxel coordinates. Throws
+// isoview::Error.
 void checkSurfaceExport(const PrintSteps& steps, const MeshExportOptions& options,
                         const VolumeGeometry& geometry);
 
@@ -64,9 +65,10 @@ void writeSurfaceFiles(const std::vector<NamedSurface>& surfaces, const Volume& 
                        const MeshExportOptions& options,
                        const std::vector<std::filesystem::path>& paths, TaskContext& context);
 
-// Writes every surface into one PLY (mesh_export/merged_surfaces.h), each vertex in its
-// surface's colour; options' format must be PLY (InvalidInputError otherwise). Atomic like
-// exportMesh. Thread: any. Throws isoview::Error, CancelledError.
+// Writes every surface into one file: a PLY (mesh_export/merged_surfaces.h), each vertex in its
+// surface's colour, or a 3MF with an object per surface, named and coloured (threemf_writer.h);
+// another format is an InvalidInputError. Atomic like exportMesh. Thread: any. Throws
+// isoview::Error, CancelledError.
 void writeMergedSurfaces(const std::vector<NamedSurface>& surfaces, const Volume& volume,
                          const MeshExportOptions& options, const std::filesystem::path& path,
                          TaskContext& context);

@@ -139,13 +139,20 @@ std::vector<std::uint32_t> checkLabelExport(const LabelExport& request,
                 std::to_string(statistics.labels.size()) + " labels; --info --labels lists them)");
         }
     }
-    if (!request.output.empty() && wanted.size() > 1 && !isLabelNamePattern(request.output)) {
+    // One .3mf without a pattern holds every label as a named, coloured object.
+    const bool oneThreeMf = !request.output.empty() && !isLabelNamePattern(request.output) &&
+                            meshFormatForPath(request.output) == MeshFormat::ThreeMf;
+    if (!request.output.empty() && wanted.size() > 1 && !isLabelNamePattern(request.output) &&
+        !oneThreeMf) {
         throw InvalidInputError("with several labels, -o needs {label} or {name} in its name to "
                                 "give each label its own file (e.g. -o 'label_{label}.ply'); "
-                                "--merge-ply ALL.ply writes them all into one PLY");
+                                "--merge-ply ALL.ply writes them all into one PLY, -o ALL.3mf "
+                                "into one 3MF");
     }
     std::vector<std::pair<std::string, std::string>> files; // path, what writes it
-    if (!request.output.empty()) {
+    if (oneThreeMf) {
+        files.emplace_back(request.output, "-o");
+    } else if (!request.output.empty()) {
         for (const std::uint32_t label : wanted) {
             files.emplace_back(labelOutputFor(request.output, label, request.table.nameOf(label)),
                                "label " + std::to_string(label));
@@ -248,12 +255,24 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
     const std::string& sourceFormat = volume.metadata().sourceFormat;
     plyOptions.physicalSpaceName = sourceFormat.empty() || sourceFormat == "raw" ? "world" : "LPS";
     plyOptions.processing = processing;
-    if (!request.output.empty()) {
+    if (!request.output.empty() && !isLabelNamePattern(request.output) &&
+        meshFormatForPath(request.output) == MeshFormat::ThreeMf) {
+        std::vector<NamedMesh> parts;
+        parts.reserve(surfaces.size());
+        for (const auto& [label, mesh] : surfaces) {
+            const std::string name = request.table.nameOf(label);
+            parts.push_back({&mesh, name.empty() ? "label " + std::to_string(label) : name,
+                             toColor8(glm::vec3(request.table.colorOf(label)))});
+        }
+        exportSurfaces3mf(request.output, parts, writtenGeometry,
+                          {.space = space, .processing = processing});
+        std::printf("wrote: %s (%zu labels)\n", request.output.c_str(), surfaces.size());
+    } else if (!request.output.empty()) {
         for (const auto& [label, mesh] : surfaces) {
             const std::string path =
                 labelOutputFor(request.output, label, request.table.nameOf(label));
             const std::optional<MeshFormat> format = meshFormatForPath(path);
-            if (format == MeshFormat::Stl || format == MeshFormat::Obj) {
+            if (format != MeshFormat::Ply) { // checked: a known format
                 exportMesh(path, mesh, writtenGeometry,
                            {.format = *format, .space = space, .processing = processing});
             } else {

@@ -1,6 +1,7 @@
 // isoview-cli's label maps (--labels): the volume's every structure as its own surface, all made
 // in one GPU pass (gpu/label_map_extractor.h), named from a label table and written one file per
-// label, or merged into one PLY coloured per label. Kept apart from isoview_cli.cpp, which
+// label, or merged into one PLY coloured per label, or into one 3MF (-o ALL.3mf) with an object
+// per label. Kept apart from isoview_cli.cpp, which
 // parses the arguments, loads the volume and calls in here.
 #pragma once
 
@@ -35,7 +36,7 @@ void printLabelInfo(const LabelStatistics& statistics, const LabelTable& table);
 struct LabelExport {
     std::vector<std::uint32_t> labels; // empty: every non-zero label
     LabelTable table;
-    std::string output;    // -o: a {label}/{name} pattern, or one file for one label
+    std::string output;    // -o: a {label}/{name} pattern, one file for one label, or one .3mf
     std::string mergedPly; // --merge-ply: every label in one PLY, coloured per label
     std::optional<std::array<std::uint32_t, 6>> crop;
     PrintSteps steps; // closeBorders is refused (see runLabelExport)

@@ -1,6 +1,6 @@
 // isoview-cli: extracts an isosurface headless (EGL, no display server) with the same GPU engine
 // as the viewer, optionally prepares it for printing (closed, filtered, smoothed, decimated),
-// and writes it as PLY, STL or OBJ; or describes a volume (--info).
+// and writes it as PLY, STL, OBJ or 3MF; or describes a volume (--info).
 //
 //   isoview-cli PATH --iso VALUE [-o mesh.ply] [--series N] [options]
 //   isoview-cli PATH --iso A --iso B ... [-o 'mesh_{iso}.ply'] [--merge-ply all.ply] [options]
@@ -46,14 +46,14 @@
 namespace {
 
 constexpr std::string_view kUsage =
-    "usage: isoview-cli PATH --iso VALUE [-o OUTPUT.ply|.stl|.obj] [options]\n"
+    "usage: isoview-cli PATH --iso VALUE [-o OUTPUT.ply|.stl|.obj|.3mf] [options]\n"
     "       isoview-cli PATH --iso A --iso B ... [-o 'OUTPUT_{iso}.ply'] [--merge-ply ALL.ply]\n"
     "       isoview-cli PATH --info [--series N]\n"
     "       isoview-cli LABELMAP --labels [L,L,...] [--label-table F] [-o 'OUT_{label}.ply']\n"
     "       isoview-cli LABELMAP --info --labels [--label-table F]\n"
     "\n"
     "Extracts the isosurface of the volume at PATH at VALUE (in the volume's real units, HU for\n"
-    "CT) on the GPU and writes it (PLY, or STL/OBJ by the extension) in physical millimetres\n"
+    "CT) on the GPU and writes it (PLY, STL, OBJ or 3MF by the extension) in physical mm\n"
     "(patient LPS for DICOM and NIfTI). Runs without a display (EGL). PATH: a DICOM file,\n"
     "folder or DICOMDIR; a NRRD (.nrrd, .nhdr); a MetaImage (.mhd, .mha); a NIfTI (.nii,\n"
     ".nii.gz, .hdr/.img; each volume of a 4-D file is a series); a raw file named\n"
@@ -64,11 +64,12 @@ constexpr std::string_view kUsage =
     "options:\n"
     "  --iso VALUE      isovalue in real units; repeat it for several surfaces (statistics\n"
     "                   are printed for each)\n"
-    "  -o, --output F   mesh file to write: .ply (binary), .stl (binary) or .obj; another\n"
-    "                   extension gets PLY (optional: without it only statistics are printed).\n"
-    "                   With several --iso, F names one file per surface through {iso} (the\n"
-    "                   isovalue, e.g. skin_{iso}.ply -> skin_300.ply) or {n} (its place among\n"
-    "                   the --iso options, from 1)\n"
+    "  -o, --output F   mesh file to write: .ply (binary), .stl (binary), .obj or .3mf; any\n"
+    "                   other extension is refused (optional: without it only statistics are\n"
+    "                   printed). With several --iso, F names one file per surface through {iso}\n"
+    "                   (the isovalue, e.g. skin_{iso}.ply -> skin_300.ply) or {n} (its place\n"
+    "                   among the --iso options, from 1); a .3mf without them holds every\n"
+    "                   surface as a named, coloured object\n"
     "  --merge-ply F    also write every surface into one PLY, each vertex coloured by its\n"
     "                   surface in the viewer's palette, in --iso order: red, blue, green,\n"
     "                   amber, violet, cyan, then again from red\n"
@@ -204,6 +205,10 @@ std::string outputFor(const std::string& pattern, std::size_t index, double iso)
 // replace the first). Says why and returns false otherwise.
 bool checkOutputNames(const Arguments& args)
 {
+    if (!args.output.empty() && args.isos.size() > 1 && !isNamePattern(args.output) &&
+        isoview::meshFormatForPath(args.output) == isoview::MeshFormat::ThreeMf) {
+        return true; // every surface an object of one 3MF file
+    }
     if (args.isos.size() > 1 && !args.output.empty() && !isNamePattern(args.output)) {
         std::cerr << "isoview-cli: with several --iso, -o needs {iso} or {n} in its name to give "
                      "each surface its own file (e.g. -o 'surface_{iso}.ply'); --merge-ply "
@@ -438,6 +443,8 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
         std::cerr << "isoview-cli: raw data needs both --raw-dims and --raw-type\n";
         return std::nullopt;
     }
+    if (!args.output.empty() && !isoview::cli::checkOutputFormat(args.output, args.voxelSpace))
+        return std::nullopt;
     if (!args.labels && !checkOutputNames(args)) return std::nullopt; // labels: checkLabelExport
     return args;
 }
@@ -687,11 +694,23 @@ int main(int argc, char** argv)
         plyOptions.physicalSpaceName =
             sourceFormat.empty() || sourceFormat == "raw" ? "world" : "LPS";
         plyOptions.processing = processing;
-        if (!args->output.empty()) {
+        const bool oneThreeMf = !args->output.empty() && !isNamePattern(args->output) &&
+                                meshFormatForPath(args->output) == MeshFormat::ThreeMf;
+        if (oneThreeMf) {
+            const std::vector<glm::vec3>& palette = SurfaceList::palette();
+            std::vector<NamedMesh> parts;
+            for (std::size_t i = 0; i < surfaces.size(); ++i) {
+                parts.push_back({&surfaces[i], "iso " + isoText(args->isos[i]),
+                                 toColor8(palette[i % palette.size()])});
+            }
+            exportSurfaces3mf(args->output, parts, writtenGeometry,
+                              {.space = space, .processing = processing});
+            std::printf("wrote: %s\n", args->output.c_str());
+        } else if (!args->output.empty()) {
             for (std::size_t i = 0; i < surfaces.size(); ++i) {
                 const std::string path = outputFor(args->output, i, args->isos[i]);
                 const std::optional<MeshFormat> format = meshFormatForPath(path);
-                if (format == MeshFormat::Stl || format == MeshFormat::Obj) {
+                if (format != MeshFormat::Ply) { // checked: a known format
                     exportMesh(path, surfaces[i], writtenGeometry,
                                {.format = *format, .space = space, .processing = processing});
                 } else {

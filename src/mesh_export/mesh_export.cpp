@@ -8,6 +8,12 @@
 #include <string>
 
 namespace isoview {
+namespace {
+
+constexpr MeshFormat kFormats[] = {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj,
+                                   MeshFormat::ThreeMf};
+
+} // namespace
 
 std::string_view meshFormatExtension(MeshFormat format)
 {
@@ -15,6 +21,7 @@ std::string_view meshFormatExtension(MeshFormat format)
     case MeshFormat::Ply: return "ply";
     case MeshFormat::Stl: return "stl";
     case MeshFormat::Obj: return "obj";
+    case MeshFormat::ThreeMf: return "3mf";
     }
     return "ply";
 }
@@ -24,10 +31,20 @@ std::optional<MeshFormat> meshFormatForPath(const std::filesystem::path& path)
     std::string extension = path.extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    for (MeshFormat format : {MeshFormat::Ply, MeshFormat::Stl, MeshFormat::Obj}) {
+    for (MeshFormat format : kFormats) {
         if (extension == "." + std::string(meshFormatExtension(format))) return format;
     }
     return std::nullopt;
+}
+
+std::string meshFormatList()
+{
+    std::string list;
+    for (MeshFormat format : kFormats) {
+        if (!list.empty()) list += ", ";
+        list += meshFormatExtension(format);
+    }
+    return list;
 }
 
 void exportMesh(const std::filesystem::path& path, const IsoMesh& mesh,
@@ -61,7 +78,23 @@ void exportMesh(const std::filesystem::path& path, const IsoMesh& mesh,
                   .progress = options.progress,
                   .processing = options.processing});
         return;
+    case MeshFormat::ThreeMf:
+        exportSurfaces3mf(path,
+                          {{&mesh, path.stem().string(),
+                            options.vertexColor.value_or(glm::u8vec3(255, 255, 255))}},
+                          geometry, options);
+        return;
     }
+}
+
+void exportSurfaces3mf(const std::filesystem::path& path, const std::vector<NamedMesh>& surfaces,
+                       const VolumeGeometry& geometry, const MeshExportOptions& options)
+{
+    writeThreeMf(path, surfaces, geometry,
+                 {.space = options.space,
+                  .axes = options.axes,
+                  .progress = options.progress,
+                  .processing = options.processing});
 }
 
 } // namespace isoview
