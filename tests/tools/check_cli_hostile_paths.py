@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """isoview-cli against hostile paths, end to end (issue 13's cases):
-- -o naming a FIFO, a link to a device, the input's data file or its header: refused before
-  any extraction, and what was there is unchanged;
+- -o naming a FIFO, a link to a device, the input's data file or its header (through a hard or
+  a symbolic link): refused before any extraction, and what was there is unchanged;
 - -o naming a link to the process's own standard output (`ln -s /proc/self/fd/1`, what
   /dev/stdout is): written through to the file stdout was redirected to, the link kept (it once
   replaced the system's /dev/stdout with a regular file); to a pipe, refused;
@@ -78,11 +78,19 @@ def main():
             fail("the mesh did not reach the file standard output was redirected to")
     expect_refused(cli, [header, "--iso", "40", "-o", stdout_link], "links to a FIFO")
 
-    for target in (data, header):
+    # The volume's own files under mesh names: a hard link to the data, a symbolic link to the
+    # header (written through, it would land on the header). Under their own names they are
+    # refused even sooner, for naming no mesh format.
+    hard = os.path.join(work, "hard.ply")
+    os.link(data, hard)
+    soft = os.path.join(work, "soft.stl")
+    os.symlink(header, soft)
+    for target in (hard, soft):
         started = time.monotonic()
         expect_refused(cli, [header, "--iso", "40", "-o", target],
                        "a file the open volume was read from")
         print("refused -o %s in %.2f s" % (os.path.basename(target), time.monotonic() - started))
+    expect_refused(cli, [header, "--iso", "40", "-o", data], "cannot tell the mesh format")
     if (digest(data), digest(header)) != before:
         fail("the input volume's files changed")
 
