@@ -34,6 +34,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -557,6 +558,9 @@ int runLabels(const Arguments& args, const isoview::io::VolumeSource& source,
 int main(int argc, char** argv)
 {
     isoview::keepFreedHeapForReuse(); // mesh capture reuses freed blocks (core/heap_reuse.h)
+    // Past the file-size limit (ulimit -f) a write fails with EFBIG, which the writer reports
+    // and cleans up after, instead of SIGXFSZ ending the process with nothing said.
+    std::signal(SIGXFSZ, SIG_IGN);
     using namespace isoview;
     int exitCode = 0;
     const std::optional<Arguments> args = parseArguments(argc, argv, exitCode);

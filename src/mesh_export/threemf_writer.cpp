@@ -5,7 +5,6 @@
 #include "core/log.h"
 
 #include <Model/COM/NMR_DLLInterfaces.h>
-
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -34,8 +33,8 @@ void check(LIB3MFRESULT result, NMR::PLib3MFBase* instance, const std::string& w
         message != nullptr && *message != '\0') {
         reason = message;
     }
-    throw IoError("cannot write 3MF file '" + path.string() + "': " + what + " failed (" +
-                  reason + ")");
+    throw IoError("cannot write 3MF file '" + path.string() + "': " + what + " failed (" + reason +
+                  ")");
 }
 
 // Builds one mesh object: positions mapped once per vertex, triangles in output winding.
@@ -58,9 +57,8 @@ void addSurface(NMR::PLib3MFModel* model, NMR::PLib3MFModelBaseMaterial* materia
     }
 
     DWORD material = 0;
-    check(NMR::lib3mf_basematerial_addmaterialutf8(materials, surface.name.c_str(),
-                                                   surface.color.r, surface.color.g,
-                                                   surface.color.b, &material),
+    check(NMR::lib3mf_basematerial_addmaterialutf8(materials, surface.name.c_str(), surface.color.r,
+                                                   surface.color.g, surface.color.b, &material),
           materials, "adding the material of '" + surface.name + "'", path);
     // lib3mf 1.8 writes the colour with alpha 0 (transparent to some slicers): make it opaque.
     check(NMR::lib3mf_basematerial_setdisplaycolorrgba(materials, material, surface.color.r,
@@ -72,9 +70,8 @@ void addSurface(NMR::PLib3MFModel* model, NMR::PLib3MFModelBaseMaterial* materia
     const Lib3mfHandle object(rawObject);
     check(NMR::lib3mf_object_setnameutf8(rawObject, surface.name.c_str()), rawObject,
           "naming '" + surface.name + "'", path);
-    check(NMR::lib3mf_meshobject_setgeometry(rawObject, vertices.data(),
-                                             DWORD(vertices.size()), triangles.data(),
-                                             DWORD(triangles.size())),
+    check(NMR::lib3mf_meshobject_setgeometry(rawObject, vertices.data(), DWORD(vertices.size()),
+                                             triangles.data(), DWORD(triangles.size())),
           rawObject, "storing the mesh of '" + surface.name + "'", path);
     NMR::PLib3MFDefaultPropertyHandler* rawHandler = nullptr;
     check(NMR::lib3mf_object_createdefaultpropertyhandler(rawObject, &rawHandler), rawObject,
@@ -104,9 +101,9 @@ void writeThreeMf(const std::filesystem::path& path, const std::vector<NamedMesh
     for (const NamedMesh& surface : surfaces) {
         validateMeshForExport(*surface.mesh, "3MF", kMaxRecords);
         if (surface.mesh->triangleCount() > kMaxRecords) {
-            throw InvalidInputError("cannot export mesh: " +
-                                    std::to_string(surface.mesh->triangleCount()) +
-                                    " triangles exceed the 3MF limit of 4294967295");
+            throw InvalidInputError(
+                "cannot export mesh: " + std::to_string(surface.mesh->triangleCount()) +
+                " triangles exceed the 3MF limit of 4294967295");
         }
         totalTriangles += surface.mesh->triangleCount();
     }
@@ -128,8 +125,8 @@ void writeThreeMf(const std::filesystem::path& path, const std::vector<NamedMesh
     if (!options.processing.empty()) description += " processing: " + options.processing;
     check(NMR::lib3mf_model_addmetadatautf8(rawModel, "Application", "isoview"), rawModel,
           "adding metadata", path);
-    check(NMR::lib3mf_model_addmetadatautf8(rawModel, "Description", description.c_str()),
-          rawModel, "adding metadata", path);
+    check(NMR::lib3mf_model_addmetadatautf8(rawModel, "Description", description.c_str()), rawModel,
+          "adding metadata", path);
 
     NMR::PLib3MFModelBaseMaterial* rawMaterials = nullptr;
     check(NMR::lib3mf_model_addbasematerialgroup(rawModel, &rawMaterials), rawModel,

@@ -6,9 +6,9 @@
 #include "support/file_contents.h"
 #include "support/temp_dir.h"
 
-#include <Model/COM/NMR_DLLInterfaces.h>
 #include <gtest/gtest.h>
 
+#include <Model/COM/NMR_DLLInterfaces.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,7 +65,7 @@ TEST(ThreeMfWriter, NamedColouredObjectsInMillimetresReadBackByLib3mf)
     const std::string bytes = test::readFile(path);
     ASSERT_GE(bytes.size(), 4u);
     EXPECT_EQ(bytes.substr(0, 4), std::string("PK\x03\x04", 4)); // a ZIP package
-    EXPECT_EQ(bytes.find("binary STL"), std::string::npos);     // not STL under another name
+    EXPECT_EQ(bytes.find("binary STL"), std::string::npos);      // not STL under another name
 
     NMR::PLib3MFModel* rawModel = nullptr;
     ASSERT_EQ(NMR::lib3mf_createmodel(&rawModel), LIB3MF_OK);
@@ -135,8 +135,7 @@ TEST(ThreeMfWriter, NamedColouredObjectsInMillimetresReadBackByLib3mf)
                   LIB3MF_OK)
             << want.name << " has no base material";
         NMR::PLib3MFModelBaseMaterial* rawMaterials = nullptr;
-        ASSERT_EQ(NMR::lib3mf_model_getbasematerialbyid(rawModel, group, &rawMaterials),
-                  LIB3MF_OK);
+        ASSERT_EQ(NMR::lib3mf_model_getbasematerialbyid(rawModel, group, &rawMaterials), LIB3MF_OK);
         const Handle materials(rawMaterials);
         BYTE r = 0, g = 0, b = 0, a = 0;
         NMR::lib3mf_basematerial_getdisplaycolor(rawMaterials, index, &r, &g, &b, &a);

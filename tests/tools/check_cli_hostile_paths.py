@@ -6,6 +6,8 @@
   /dev/stdout is): written through to the file stdout was redirected to, the link kept (it once
   replaced the system's /dev/stdout with a regular file); to a pipe, refused;
 - a FIFO as the volume: refused at once, never blocking;
+- the file-size limit (ulimit -f) reached while writing: a clear "File too large", exit 2 and
+  nothing left (SIGXFSZ once ended the CLI silently with a temporary file behind);
 - SIGTERM, then SIGKILL, while the mesh is being written: the process ends by the signal and no
   temporary file is left beside the target (the file being written is unnamed until commit).
 
@@ -14,6 +16,7 @@ usage: check_cli_hostile_paths.py ISOVIEW_CLI SAMPLE.nhdr WORK_DIR
 
 import hashlib
 import os
+import resource
 import shutil
 import signal
 import stat
@@ -93,6 +96,16 @@ def main():
     expect_refused(cli, [header, "--iso", "40", "-o", data], "cannot tell the mesh format")
     if (digest(data), digest(header)) != before:
         fail("the input volume's files changed")
+
+    limited = os.path.join(work, "limited.ply")
+    result = subprocess.run(
+        [cli, header, "--iso", "40", "-o", limited], capture_output=True, text=True, timeout=120,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536)))
+    if result.returncode != 2 or "File too large" not in result.stderr:
+        fail("past the file-size limit: exit %d, %r" % (result.returncode, result.stderr))
+    left = [n for n in os.listdir(work) if n.startswith(".limited") or n == "limited.ply"]
+    if left:
+        fail("left behind past the file-size limit: %s" % left)
 
     fifo_volume = os.path.join(work, "volume.nrrd")
     os.mkfifo(fifo_volume)
