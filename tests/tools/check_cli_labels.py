@@ -5,6 +5,8 @@
   label in voxel space: VTK reads each file, and its points, triangles and bounds are those of
   vtkDiscreteFlyingEdges3D on the label volume at that label (the GPU made these, in one pass);
 - --labels 8,9 --merge-ply: one PLY holding both labels' triangles, in two colours;
+- --labels -o x.3mf: one 3MF (read with zipfile and xml.etree) with an object per label, named
+  and coloured, in millimetres, each with VTK's triangle count;
 - D99 --info --labels with its AFNI table: 365 lines 'label N: NAME, V voxels', names as the
   table gives them (quotes and trailing spaces gone);
 - bad requests are clear errors that write nothing: a volume that is not a label map, a label
@@ -17,6 +19,8 @@ import os
 import shutil
 import struct
 import sys
+import xml.etree.ElementTree as ElementTree
+import zipfile
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -89,6 +93,20 @@ def main(argv):
         if (points, triangles) != (vtk_points, vtk_triangles) or \
                 any(abs(a - b) > 1e-4 for a, b in zip(bounds, vtk_bounds)):
             failures.append("label %d differs from VTK's" % label)
+
+    package = os.path.join(work, "prostate.3mf")
+    run_ok([cli, prostate_path, "--labels", "-o", package], TIMEOUT_S)
+    core = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
+    with zipfile.ZipFile(package) as z:
+        model = ElementTree.fromstring(z.read("3D/3dmodel.model"))
+    objects = model.findall("%sresources/%sobject" % (core, core))
+    found = {o.get("name"): len(o.findall("%smesh/%striangles/%striangle" % (core, core, core)))
+             for o in objects}
+    expected = {"label %d" % label: vtk_surface(labels, label)[1] for label in (1, 7, 8, 9)}
+    colours = {o.get("pid") is not None for o in objects}
+    print("3MF objects %s (VTK %s), unit %s" % (found, expected, model.get("unit")))
+    if found != expected or colours != {True} or model.get("unit") != "millimeter":
+        failures.append("the 3MF of every label: %s, unit %s" % (found, model.get("unit")))
 
     merged = os.path.join(work, "prostate_8_9.ply")
     run_ok([cli, prostate_path, "--labels", "8,9", "--merge-ply", merged], TIMEOUT_S)
