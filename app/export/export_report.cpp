@@ -25,9 +25,10 @@ void showExportReport(QWidget* parent, const PrintReport& report, const QString&
             QObject::tr(" (%1 added to close the surface)").arg(formatCount(report.capTriangles));
     lines << triangles;
     if (!report.decimationReachedTarget)
-        lines << QObject::tr(
-            "Decimation stopped above its target: going further would have moved the "
-            "surface more than the tolerance.");
+        lines << QObject::tr("Decimation stopped above its target, held back by %1.")
+                     .arg(QString::fromStdString(report.decimationStoppedBy.empty()
+                                                     ? std::string("the sampling")
+                                                     : report.decimationStoppedBy));
     lines << QObject::tr("Pieces: %1, %2 dropped")
                  .arg(formatCount(report.piecesBefore), formatCount(report.piecesDropped));
     lines << QObject::tr("Distance from the unprocessed surface: 95 % within %1 mm, at most %2 mm")

@@ -110,6 +110,26 @@ public:
         return alive;
     }
 
+    // Why the remaining collapses are refused, each counted by the first rule it breaks:
+    // topology (OpenMesh's link condition, locked vertices), the distance bound, the normal
+    // flip limit. Visits every live half edge once; only for a report after a pass stopped.
+    DecimationBlockers countBlockers(AccumulatedDistance& distance, NormalFlipping& flipping)
+    {
+        DecimationBlockers blockers;
+        for (const auto h : m_mesh.halfedges()) {
+            CollapseInfo candidate(m_mesh, h);
+            if (!is_collapse_legal(candidate))
+                ++blockers.topology;
+            else if (distance.collapse_priority(candidate) < 0.0f)
+                ++blockers.distance;
+            else if (flipping.collapse_priority(candidate) < 0.0f)
+                ++blockers.normals;
+            else
+                ++blockers.allowed;
+        }
+        return blockers;
+    }
+
 private:
     std::uniform_int_distribution<int> halfEdgePicker() const
     {
@@ -128,6 +148,7 @@ struct PassResult {
     std::vector<std::pair<std::uint32_t, double>> bounds;
     std::size_t rejected = 0;
     bool reachedGoal = true;
+    DecimationBlockers blockers; // counted only when the goal was not reached
 };
 
 // One decimation pass over `triangles` (indices into positions) to goal faces. Vertices marked
@@ -199,6 +220,10 @@ PassResult decimatePass(const std::vector<glm::vec3>& positions,
         return keepGoing(start > goal ? double(start - now) / double(start - goal) : 1.0);
     });
     result.reachedGoal = alive <= goal;
+    if (!result.reachedGoal) {
+        result.blockers =
+            decimater.countBlockers(decimater.module(distance), decimater.module(flipping));
+    }
     mesh.garbage_collection();
 
     result.triangles.reserve(3 * mesh.n_faces() + rejected.size());
@@ -284,6 +309,15 @@ public:
 };
 
 } // namespace
+
+std::string DecimationBlockers::mainReason() const
+{
+    const std::size_t most = std::max({topology, distance, normals});
+    if (most == 0) return {};
+    if (most == distance) return "the distance tolerance";
+    if (most == normals) return "the normal-flip limit";
+    return "the surface's topology";
+}
 
 DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
                               const std::function<bool(double fraction)>& progress)
@@ -378,6 +412,7 @@ DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
     result.trianglesNotDecimated = last.rejected;
     result.trianglesAfter = out.triangleCount();
     result.reachedTarget = last.reachedGoal;
+    result.blockers = last.blockers;
     mesh = std::move(out);
     return result;
 }

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace isoview {
 
@@ -40,10 +41,23 @@ struct DecimationOptions {
 // The fewest triangles a slab gets when DecimationOptions::slabs is 0.
 inline constexpr std::size_t kTrianglesPerSlab = 200000;
 
+// The collapses left when decimation stopped above its target, by the first rule each breaks.
+struct DecimationBlockers {
+    std::size_t topology = 0; // would make the surface non-manifold or fold a thin part shut
+    std::size_t distance = 0; // would move the surface beyond the tolerance
+    std::size_t normals = 0;  // would turn a triangle more than the normal deviation allows
+    std::size_t allowed = 0;  // legal, but not found by the sampling before it gave up
+
+    // "the distance tolerance", "the normal-flip limit" or "the surface's topology": the rule
+    // that refuses most of them; empty when nothing was counted.
+    std::string mainReason() const;
+};
+
 struct DecimationResult {
     std::size_t trianglesBefore = 0;
     std::size_t trianglesAfter = 0;
     bool reachedTarget = true;
+    DecimationBlockers blockers; // when !reachedTarget
     // Triangles the half-edge mesh could not hold (non-manifold input); they are kept as they
     // are, undecimated, so nothing is lost.
     std::size_t trianglesNotDecimated = 0;

@@ -89,7 +89,11 @@ std::string PrintReport::text() const
     out += "triangles_after: " + count(trianglesAfter) + "\n";
     out += "pieces_before: " + count(piecesBefore) + "\n";
     out += "pieces_dropped: " + count(piecesDropped) + "\n";
-    if (!decimationReachedTarget) out += "decimation: stopped above the target (tolerance)\n";
+    if (!decimationReachedTarget) {
+        out += "decimation: stopped above the target, held back by " +
+               (decimationStoppedBy.empty() ? std::string("the sampling") : decimationStoppedBy) +
+               "\n";
+    }
     out += "distance_to_raw_mm: p95 " + fixed(distanceP95Mm, 4) + ", max " +
            fixed(distanceMaxMm, 4) + "\n";
     out += std::string("watertight: ") + (watertight ? "yes" : "no") + " (" + count(boundaryEdges) +
@@ -172,6 +176,7 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double is
             decimateMesh(mesh, {.keepFraction = steps.decimateFraction, .toleranceMm = tolerance},
                          [&](double f) { return !progress || progress("decimating", f); });
         r.decimationReachedTarget = d.reachedTarget;
+        r.decimationStoppedBy = d.blockers.mainReason();
     }
     recomputeNormalsAndKeys(mesh);
 

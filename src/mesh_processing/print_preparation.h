@@ -68,6 +68,8 @@ struct PrintReport {
     std::size_t piecesBefore = 0;
     std::size_t piecesDropped = 0;
     bool decimationReachedTarget = true;
+    // When it did not: the rule that refused most of the collapses left (DecimationBlockers).
+    std::string decimationStoppedBy;
     // Distances between the result and the raw pieces it kept (closed when closing was asked),
     // mm, both ways (result vertices to the raw surface, raw vertices to the result), the larger
     // of the two for each figure.

@@ -202,6 +202,7 @@ TEST(Decimation, ATightToleranceStopsShortAndSaysSo)
     const std::size_t before = mesh.triangleCount();
     const DecimationResult d = decimateMesh(mesh, {.keepFraction = 0.01, .toleranceMm = 0.01});
     EXPECT_FALSE(d.reachedTarget);
+    EXPECT_EQ(d.blockers.mainReason(), "the distance tolerance");
     EXPECT_GT(mesh.triangleCount(), before / 100);
     EXPECT_THROW(decimateMesh(mesh, {.keepFraction = 0.0}), InvalidInputError);
     EXPECT_THROW(decimateMesh(mesh, {.keepFraction = 0.5, .toleranceMm = -1.0}), InvalidInputError);
