@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -40,7 +41,7 @@ public:
             m_last = now;
             m_drawn = true;
             std::fprintf(stderr, "\r\033[K%s: %s %3d %%", m_what.c_str(), m_stage.c_str(),
-                         int(fraction * 100.0 + 0.5));
+                         int(std::lround(fraction * 100.0)));
             std::fflush(stderr);
             return true;
         };

@@ -370,7 +370,7 @@ DecimationResult decimateMesh(IsoMesh& mesh, const DecimationOptions& options,
         parallelFor(slabs, 1, [&](std::size_t begin, std::size_t end) {
             for (std::size_t s = begin; s < end; ++s) {
                 const std::size_t goal =
-                    std::size_t(std::llround(double(parts[s].size() / 3) * options.keepFraction));
+                    std::size_t(std::llround(double(parts[s].size()) / 3.0 * options.keepFraction));
                 passes[s] =
                     decimatePass(mesh.positions, parts[s], shared, bounds, goal, options,
                                  std::uint32_t(s + 1), [&](double fraction) {
