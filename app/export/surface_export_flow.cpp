@@ -103,7 +103,8 @@ void SurfaceExportFlow::exportTo(const QString& path, const MeshExportOptions& o
             });
     auto report = std::make_shared<std::optional<PrintReport>>();
     const qulonglong triangles = surface->mesh.triangleCount();
-    connect(&m_task, &BackgroundTask::succeeded, this, [this, path, triangles, report] {
+    // The job drops zero-area triangles before writing: the file's count is read after it.
+    connect(&m_task, &BackgroundTask::succeeded, this, [this, path, triangles, report, surface] {
         m_progress->hide();
         if (*report) {
             m_window->statusBar()->showMessage(
@@ -113,7 +114,9 @@ void SurfaceExportFlow::exportTo(const QString& path, const MeshExportOptions& o
             showExportReport(m_window, **report, path);
         } else {
             m_window->statusBar()->showMessage(
-                tr("Exported %1 triangles to %2").arg(formatCount(triangles), path), 8000);
+                tr("Exported %1 triangles to %2")
+                    .arg(formatCount(surface->mesh.triangleCount()), path),
+                8000);
         }
         emit finished(true, path);
     });

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "mesh_export/merged_surfaces.h"
+#include "mesh_processing/coincident_vertices.h"
 #include "mesh_processing/physical_mesh.h"
 
 #include <cmath>
@@ -24,8 +25,7 @@ void checkSurfaceExport(const PrintSteps& steps, const MeshExportOptions& option
     if (options.space == MeshSpace::VoxelIndex) (void)toIndexMesh(IsoMesh{}, geometry);
 }
 
-std::optional<PrintReport> writeCapturedSurface(const CapturedSurface& surface,
-                                                const Volume& volume,
+std::optional<PrintReport> writeCapturedSurface(CapturedSurface& surface, const Volume& volume,
                                                 const MeshExportOptions& options,
                                                 const PrintSteps& steps, const std::string& path,
                                                 TaskContext& context)
@@ -36,6 +36,7 @@ std::optional<PrintReport> writeCapturedSurface(const CapturedSurface& surface,
         return !context.cancelRequested();
     };
     if (!steps.any()) {
+        weldCoincidentVertices(surface.mesh);
         exportMesh(path, surface.mesh, volume.geometry(), o);
         return std::nullopt;
     }
@@ -118,7 +119,7 @@ std::vector<std::filesystem::path> surfaceFilePaths(const std::filesystem::path&
     return paths;
 }
 
-void writeSurfaceFiles(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume,
                        const MeshExportOptions& options,
                        const std::vector<std::filesystem::path>& paths, TaskContext& context)
 {
@@ -132,8 +133,10 @@ void writeSurfaceFiles(const std::vector<NamedSurface>& surfaces, const Volume& 
         }
     }
     std::uint64_t total = 0;
-    for (const NamedSurface& s : surfaces)
+    for (NamedSurface& s : surfaces) {
+        weldCoincidentVertices(s.surface.mesh);
         total += records(s.surface.mesh);
+    }
     std::vector<std::filesystem::path> written;
     try {
         std::uint64_t before = 0;
@@ -154,10 +157,12 @@ void writeSurfaceFiles(const std::vector<NamedSurface>& surfaces, const Volume& 
     }
 }
 
-void writeMergedSurfaces(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const Volume& volume,
                          const MeshExportOptions& options, const std::filesystem::path& path,
                          TaskContext& context)
 {
+    for (NamedSurface& s : surfaces)
+        weldCoincidentVertices(s.surface.mesh);
     if (options.format == MeshFormat::ThreeMf) { // an object per surface, named and coloured
         std::vector<NamedMesh> objects;
         objects.reserve(surfaces.size());

@@ -28,11 +28,11 @@ void checkSurfaceExport(const PrintSteps& steps, const MeshExportOptions& option
                         const VolumeGeometry& geometry);
 
 // Writes surface to path (all or nothing, through the mesh writers), first running the print
-// preparation steps when any is set; progress and cancel through context. Returns what the
-// preparation changed, or nothing when no step ran. Thread: any (no Qt, no GL). Throws
-// isoview::Error, CancelledError.
-std::optional<PrintReport> writeCapturedSurface(const CapturedSurface& surface,
-                                                const Volume& volume,
+// preparation steps when any is set; progress and cancel through context. Without steps, the
+// surface's zero-area triangles are dropped first, in place (coincident_vertices.h), so its
+// triangle count is then the file's. Returns what the preparation changed, or nothing when no
+// step ran. Thread: any (no Qt, no GL). Throws isoview::Error, CancelledError.
+std::optional<PrintReport> writeCapturedSurface(CapturedSurface& surface, const Volume& volume,
                                                 const MeshExportOptions& options,
                                                 const PrintSteps& steps, const std::string& path,
                                                 TaskContext& context);
@@ -59,17 +59,17 @@ std::vector<std::filesystem::path> surfaceFilePaths(const std::filesystem::path&
 
 // Writes surfaces[i] to paths[i], all or nothing: an existing file is refused before anything
 // is written (IoError naming it: an export never replaces what it did not write), and the files
-// written before a failure or a cancel are removed. Progress: records over all files. Thread:
-// any. Throws isoview::Error, CancelledError.
-void writeSurfaceFiles(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+// written before a failure or a cancel are removed. Zero-area triangles are dropped first, in
+// place. Progress: records over all files. Thread: any. Throws isoview::Error, CancelledError.
+void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume,
                        const MeshExportOptions& options,
                        const std::vector<std::filesystem::path>& paths, TaskContext& context);
 
 // Writes every surface into one file: a PLY (mesh_export/merged_surfaces.h), each vertex in its
 // surface's colour, or a 3MF with an object per surface, named and coloured (threemf_writer.h);
-// another format is an InvalidInputError. Atomic like exportMesh. Thread: any. Throws
-// isoview::Error, CancelledError.
-void writeMergedSurfaces(const std::vector<NamedSurface>& surfaces, const Volume& volume,
+// another format is an InvalidInputError. Zero-area triangles are dropped first, in place.
+// Atomic like exportMesh. Thread: any. Throws isoview::Error, CancelledError.
+void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const Volume& volume,
                          const MeshExportOptions& options, const std::filesystem::path& path,
                          TaskContext& context);
 

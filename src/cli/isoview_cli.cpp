@@ -25,6 +25,7 @@
 #include "mesh_export/merged_surfaces.h"
 #include "mesh_export/mesh_export.h"
 #include "mesh_export/ply_writer.h"
+#include "mesh_processing/coincident_vertices.h"
 #include "mesh_processing/physical_mesh.h"
 #include "mesh_processing/print_preparation.h"
 #include "output_names.h"
@@ -665,8 +666,13 @@ int main(int argc, char** argv)
             IsoMesh mesh = std::move(captured.mesh);
             const double captureMs = millisecondsSince(start);
 
+            // Zero-area triangles (vertices on voxels that hold the isovalue) never reach a
+            // file; print preparation drops them itself, after closing.
+            const std::size_t zeroArea = args->steps.any() ? 0 : weldCoincidentVertices(mesh);
+
             if (several) std::printf("surface: %zu\n", i + 1);
             std::printf("isovalue: %g\n", iso);
+            if (zeroArea > 0) std::printf("zero_area_triangles_removed: %zu\n", zeroArea);
             std::printf("triangles: %zu\n", mesh.triangleCount());
             std::printf("vertices: %zu\n", mesh.vertexCount());
             std::printf("unwelded_vertices: %u\n", vertexCount);

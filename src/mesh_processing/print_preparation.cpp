@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "extraction/border_caps.h"
 #include "extraction/mesh_metrics.h"
+#include "mesh_processing/coincident_vertices.h"
 #include "mesh_processing/mesh_components.h"
 #include "mesh_processing/mesh_decimation.h"
 #include "mesh_processing/physical_mesh.h"
@@ -86,6 +87,7 @@ std::string PrintReport::text() const
     out += "processing: " + steps + "\n";
     out += "triangles_before: " + count(trianglesBefore) + "\n";
     if (capTriangles > 0) out += "cap_triangles: " + count(capTriangles) + "\n";
+    if (zeroAreaRemoved > 0) out += "zero_area_triangles_removed: " + count(zeroAreaRemoved) + "\n";
     out += "triangles_after: " + count(trianglesAfter) + "\n";
     out += "pieces_before: " + count(piecesBefore) + "\n";
     out += "pieces_dropped: " + count(piecesDropped) + "\n";
@@ -142,6 +144,8 @@ PreparedMesh prepareMesh(const IsoMesh& surface, const Volume& volume, double is
                       : surface;
     r.capTriangles = raw.triangleCount() - surface.triangleCount();
     raw = toPhysicalMesh(raw, volume.geometry());
+    // After closing, which finds the surface's border vertices by their grid edges.
+    r.zeroAreaRemoved = weldCoincidentVertices(raw);
     r.volumeBeforeMl = enclosedVolume(raw) / kMm3PerMl;
 
     report("pieces", 0.0);

@@ -64,7 +64,8 @@ struct PrintReport {
     std::string steps;               // describeSteps
     std::size_t trianglesBefore = 0; // of the extracted surface
     std::size_t trianglesAfter = 0;
-    std::size_t capTriangles = 0; // added by closing
+    std::size_t capTriangles = 0;    // added by closing
+    std::size_t zeroAreaRemoved = 0; // dropped by welding coincident vertices, after closing
     std::size_t piecesBefore = 0;
     std::size_t piecesDropped = 0;
     bool decimationReachedTarget = true;

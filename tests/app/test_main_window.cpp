@@ -2,6 +2,7 @@
 // the isovalue driving the triangle count shown, a 100-step slider drag ending on the last
 // value, export read back by an independent reader (VTK), failures that leave nothing behind.
 #include "app_test_support.h"
+#include "common/number_text.h"
 #include "crop/crop_panel.h"
 #include "extraction/border_caps.h"
 #include "extraction/cpu_marching_cubes.h"
@@ -10,6 +11,7 @@
 #include "loading/recent_files.h"
 #include "loading/series_picker_dialog.h"
 #include "main_window.h"
+#include "mesh_processing/coincident_vertices.h"
 #include "mesh_processing/mesh_components.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
@@ -293,8 +295,18 @@ TEST(MainWindowTest, ExportWritesAPlyThatVtkReadsWithTheCountShown)
     w->exportMeshTo(QString::fromStdString(file.string()), {});
     ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));
     EXPECT_TRUE(done.first().at(0).toBool()) << done.first().at(1).toString().toStdString();
+    // The file holds the surface shown less its zero-area triangles, and the status bar says so.
+    IsoMesh written = extractIsosurfaceCpu(*w->document()->volume,
+                                           w->document()->volume->rescale().toStored(40.0));
+    const std::size_t dropped = weldCoincidentVertices(written);
+    EXPECT_GT(dropped, 0u); // the sample holds voxels of exactly 40
+    EXPECT_EQ(*shownTriangles(*w), written.triangleCount() + dropped);
     const std::string vtk = readWithVtk(file);
-    EXPECT_NE(vtk.find("cells " + std::to_string(*shownTriangles(*w))), std::string::npos) << vtk;
+    EXPECT_NE(vtk.find("cells " + std::to_string(written.triangleCount())), std::string::npos)
+        << vtk;
+    EXPECT_TRUE(w->statusBar()->currentMessage().contains(
+        QString("Exported %1 triangles").arg(formatCount(written.triangleCount()))))
+        << w->statusBar()->currentMessage().toStdString();
 }
 
 TEST(MainWindowTest, ExportPreparedForPrintingIsClosedDecimatedAndReported)

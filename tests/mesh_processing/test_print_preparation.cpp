@@ -7,6 +7,7 @@
 #include "extraction/border_caps.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "extraction/mesh_metrics.h"
+#include "mesh_processing/coincident_vertices.h"
 #include "mesh_processing/mesh_components.h"
 #include "mesh_processing/mesh_decimation.h"
 #include "mesh_processing/physical_mesh.h"
@@ -175,6 +176,45 @@ TEST(Decimation, SphereToTenPercentKeepsVolumeShapeAndTopology)
     // Within half a voxel both ways: result vertices to the raw surface and back.
     EXPECT_LE(distanceToSurface(mesh.positions, raw).max, 0.5);
     EXPECT_LE(distanceToSurface(raw.positions, mesh).max, 0.5);
+}
+
+// Integer data at a whole-number isovalue: voxels holding the isovalue put several vertices on
+// their centres and the triangles between them have no area. Welding drops exactly those: none
+// is left, and the area and the enclosed volume do not change.
+TEST(CoincidentVertices, AWholeNumberIsovalueLeavesNoZeroAreaTriangleAndTheSameSurface)
+{
+    const Volume volume = makeTypedVolume<std::int16_t>({24, 24, 24}, [](auto i, auto j, auto k) {
+        const double r = std::hypot(double(i) - 11.3, double(j) - 12.1, double(k) - 11.7);
+        return std::lround(40.0 - 4.0 * r); // whole values, 0 at r = 10
+    });
+    IsoMesh mesh = extractIsosurfaceCpu(volume, StoredValue(0.0f));
+    const auto zeroArea = [](const IsoMesh& m) {
+        std::size_t n = 0;
+        for (std::size_t t = 0; t < m.triangleCount(); ++t) {
+            const glm::dvec3 a(m.positions[m.indices[3 * t]]), b(m.positions[m.indices[3 * t + 1]]),
+                c(m.positions[m.indices[3 * t + 2]]);
+            if (glm::length(glm::cross(b - a, c - a)) == 0.0) ++n;
+        }
+        return n;
+    };
+    const std::size_t before = zeroArea(mesh);
+    ASSERT_GT(before, 10u);
+    const double area = surfaceArea(mesh), enclosed = enclosedVolume(mesh);
+    const std::size_t triangles = mesh.triangleCount();
+    EXPECT_EQ(weldCoincidentVertices(mesh), before);
+    EXPECT_EQ(zeroArea(mesh), 0u);
+    EXPECT_EQ(mesh.triangleCount(), triangles - before);
+    EXPECT_NEAR(surfaceArea(mesh), area, 1e-9 * area);
+    EXPECT_NEAR(enclosedVolume(mesh), enclosed, 1e-9 * enclosed);
+    EXPECT_EQ(weldCoincidentVertices(mesh), 0u); // nothing left to weld
+
+    // Print preparation drops them after closing, and says how many.
+    const PreparedMesh prepared =
+        prepareMesh(extractIsosurfaceCpu(volume, StoredValue(0.0f)), volume, 0.0,
+                    VoxelBox::whole(volume.dims()), {.closeBorders = true});
+    EXPECT_EQ(prepared.report.zeroAreaRemoved, before);
+    EXPECT_EQ(zeroArea(prepared.mesh), 0u);
+    EXPECT_TRUE(prepared.report.watertight);
 }
 
 // Slabs decimated on several threads meet without a seam: closed, manifold, on target, within

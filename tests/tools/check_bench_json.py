@@ -4,7 +4,8 @@ one JSON object with every figure a comparison needs, consistent with itself (no
 speed lives in the benchmark's numbers, never in a test's pass/fail).
 
 usage: check_bench_json.py ISOVIEW_BENCH ISOVIEW_CLI VOLUME ISO
-The triangle count must be the one isoview-cli extracts at ISO.
+The triangle count must be the one isoview-cli extracts at ISO: the triangles it writes plus the
+zero-area ones it drops before writing.
 """
 import json
 import re
@@ -17,6 +18,8 @@ def main():
     cli_out = subprocess.run([cli, volume, "--iso", iso], check=True, capture_output=True,
                              text=True, timeout=600).stdout
     expected = int(re.search(r"^triangles: (\d+)$", cli_out, re.M).group(1))
+    dropped = re.search(r"^zero_area_triangles_removed: (\d+)$", cli_out, re.M)
+    expected += int(dropped.group(1)) if dropped else 0
     out = subprocess.run([bench, "--runs", "3", "--size", "320x240", "--json", volume, iso],
                          check=True, capture_output=True, text=True, timeout=600).stdout
     report = json.loads(out)
