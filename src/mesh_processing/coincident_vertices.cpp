@@ -122,8 +122,8 @@ std::size_t weldCoincidentVertices(IsoMesh& mesh)
         for (int i = 0; i < 3; ++i) {
             const std::uint32_t v = welded[t + i];
             if (!apart[v]) continue;
-            towards[v] += mesh.positions[welded[t + (i + 1) % 3]] +
-                          mesh.positions[welded[t + (i + 2) % 3]];
+            towards[v] +=
+                mesh.positions[welded[t + (i + 1) % 3]] + mesh.positions[welded[t + (i + 2) % 3]];
             neighbours[v] += 2;
         }
     }
