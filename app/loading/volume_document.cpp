@@ -38,6 +38,12 @@ std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& sourc
     doc->suggestedIsovalue = suggestIsovalue(doc->histogram, volume->metadata());
     doc->integerValued = isIntegerType(volume->type()) && isWhole(volume->rescale().slope) &&
                          isWhole(volume->rescale().intercept);
+    // Integer data starts between two stored values: a whole number would put vertices on the
+    // voxels holding it.
+    if (doc->integerValued && doc->realRange.max - doc->realRange.min >= 1.0) {
+        doc->suggestedIsovalue = std::clamp(std::floor(doc->suggestedIsovalue) + 0.5,
+                                            doc->realRange.min, doc->realRange.max - 0.5);
+    }
     const std::string& description = volume->metadata().seriesDescription;
     doc->displayName =
         description.empty() ? QFileInfo(path).fileName() : QString::fromStdString(description);

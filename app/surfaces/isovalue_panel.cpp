@@ -76,18 +76,18 @@ void IsovaluePanel::setVolumeContext(const Histogram& histogram, ValueRange real
     m_hasContext = true;
     m_range = {std::min(realRange.min, realRange.max), std::max(realRange.min, realRange.max)};
     const double span = m_range.max - m_range.min;
-    m_unitSteps = integerValued && span < double(kMaxUnitSteps);
-    m_steps = span <= 0.0 ? 0 : m_unitSteps ? int(std::ceil(span)) : kFineSteps;
+    m_halfSteps = integerValued && 2.0 * span < double(kMaxUnitSteps);
+    m_steps = span <= 0.0 ? 0 : m_halfSteps ? int(std::ceil(2.0 * span)) : kFineSteps;
 
-    // Enough decimals that neighbouring slider positions show different values; none for
-    // integer data.
-    int decimals = 0;
-    double singleStep = 1.0;
-    if (m_steps > 0) {
+    // Enough decimals that neighbouring slider positions show different values; one for
+    // integer data, whose useful values lie between the stored ones.
+    int decimals = integerValued ? 1 : 0;
+    double singleStep = integerValued ? 0.5 : 1.0;
+    if (m_steps > 0 && !m_halfSteps) {
         const double step = span / double(m_steps);
         if (!integerValued)
             decimals = std::clamp(int(std::floor(-std::log10(step) + 1e-9)) + 1, 0, 10);
-        singleStep = m_unitSteps ? 1.0 : std::max(std::pow(10.0, -decimals), step);
+        singleStep = std::max(std::pow(10.0, -decimals), step);
         if (integerValued) singleStep = std::max(1.0, std::round(singleStep));
     }
 
@@ -120,7 +120,7 @@ double IsovaluePanel::sliderPositionToValue(int position) const
 {
     if (m_steps <= 0) return m_range.min;
     const int p = std::clamp(position, 0, m_steps);
-    if (m_unitSteps) return std::min(m_range.min + double(p), m_range.max);
+    if (m_halfSteps) return std::min(m_range.min + 0.5 * double(p), m_range.max);
     if (p == m_steps) return m_range.max; // exact, whatever the rounding of the steps
     return m_range.min + (m_range.max - m_range.min) * double(p) / double(m_steps);
 }
@@ -128,8 +128,8 @@ double IsovaluePanel::sliderPositionToValue(int position) const
 int IsovaluePanel::valueToSliderPosition(double real) const
 {
     if (m_steps <= 0) return 0;
-    const double t = m_unitSteps
-                         ? real - m_range.min
+    const double t = m_halfSteps
+                         ? 2.0 * (real - m_range.min)
                          : (real - m_range.min) / (m_range.max - m_range.min) * double(m_steps);
     return std::clamp(int(std::lround(t)), 0, m_steps);
 }

@@ -8,11 +8,13 @@
 // never by the panel updating one of its own views from another. The panel does not throttle:
 // the 3D view coalesces the values per frame.
 //
-// Values: the slider has one position per unit for integer-valued volumes whose range spans
-// fewer than kMaxUnitSteps units, else kFineSteps positions. Values the user makes (slider,
-// histogram, spin box) are rounded to the spin box's decimals, so what it shows is what is
-// used; setIsovalue keeps the value it is given (clamped to the range), so a value from the
-// command line or settings is not altered.
+// Values: the slider has one position per half unit for integer-valued volumes whose range
+// spans fewer than kMaxUnitSteps half units, else kFineSteps positions. Integer data takes
+// values between its stored ones (one decimal, arrows step by 0.5): a whole-number isovalue
+// puts vertices on the voxels holding it. Values the user makes (slider, histogram, spin box)
+// are rounded to the spin box's decimals, so what it shows is what is used; setIsovalue keeps
+// the value it is given (clamped to the range), so a value from the command line or settings
+// is not altered.
 //
 // Example:
 //   panel->setVolumeContext(doc.histogram, doc.realRange, doc.units(), doc.integerValued);
@@ -86,7 +88,7 @@ private:
     bool m_hasContext = false;
     ValueRange m_range{0.0, 0.0};
     int m_steps = 0;
-    bool m_unitSteps = false; // one slider position per unit
+    bool m_halfSteps = false; // one slider position per half unit (integer data)
     double m_value = 0.0;
 };
 

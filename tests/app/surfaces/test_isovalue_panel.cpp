@@ -1,8 +1,8 @@
 // The isovalue panel as a user drives it: clicking the histogram at a value's x sets that
 // isovalue, every slider step and every committed spin box value emits exactly one signal with
 // the value it shows, the three views stay in sync without feeding back into each other, and
-// the slider's resolution follows the data (one step per unit for integer data, else 10,000);
-// the histogram starts in log scale and the log box is remembered.
+// the slider's resolution follows the data (one step per half unit for integer data, else
+// 10,000); the histogram starts in log scale and the log box is remembered.
 #include "app_test_support.h"
 #include "support/shared_data.h"
 #include "surfaces/histogram_view.h"
@@ -77,9 +77,10 @@ TEST(IsovaluePanel, ClickOnTheHistogramAtAValueSetsThatIsovalue)
         ASSERT_FALSE(changed.isEmpty()) << hu;
         const double picked = changed.takeLast().at(0).toDouble();
         EXPECT_TRUE(changed.isEmpty()) << "one click, one signal";
-        // Within a pixel, rounded to whole HU (integer data).
-        EXPECT_NEAR(picked, hu, pixelValue + 0.5) << hu;
-        EXPECT_EQ(picked, std::round(picked));
+        // Within a pixel, rounded to the spin box's tenth (integer data takes values between
+        // its stored ones).
+        EXPECT_NEAR(picked, hu, pixelValue + 0.05) << hu;
+        EXPECT_NEAR(picked * 10.0, std::round(picked * 10.0), 1e-9);
         EXPECT_DOUBLE_EQ(t.panel.isovalue(), picked);
         t.expectInSync();
     }
@@ -94,9 +95,9 @@ TEST(IsovaluePanel, HundredSliderStepsEmitHundredSignals)
     for (int i = 0; i < 100; ++i)
         QTest::keyClick(&t.slider(), Qt::Key_Right);
     ASSERT_EQ(changed.count(), 100);
-    // One unit per step for integer HU: 1, 2, ... 100.
+    // Half a unit per step for integer HU: 0.5, 1, ... 50 (between stored values and on them).
     for (int i = 0; i < 100; ++i)
-        EXPECT_DOUBLE_EQ(changed.at(i).at(0).toDouble(), i + 1.0) << i;
+        EXPECT_DOUBLE_EQ(changed.at(i).at(0).toDouble(), 0.5 * (i + 1.0)) << i;
     EXPECT_EQ(t.slider().value(), start + 100);
     EXPECT_DOUBLE_EQ(changed.last().at(0).toDouble(), t.panel.isovalue());
     t.expectInSync();
@@ -125,17 +126,19 @@ TEST(IsovaluePanel, SliderResolutionFollowsTheData)
 {
     IsovaluePanel panel;
     panel.setVolumeContext(ctHistogram(), {-1024.0, 3071.0}, "HU", true);
-    EXPECT_EQ(panel.sliderSteps(), 4095);
-    EXPECT_EQ(panel.spinBox()->decimals(), 0);
+    EXPECT_EQ(panel.sliderSteps(), 8190); // half units
+    EXPECT_EQ(panel.spinBox()->decimals(), 1);
+    EXPECT_DOUBLE_EQ(panel.spinBox()->singleStep(), 0.5);
     EXPECT_EQ(panel.spinBox()->suffix(), " HU");
-    EXPECT_DOUBLE_EQ(panel.sliderPositionToValue(1024), 0.0);
-    EXPECT_EQ(panel.valueToSliderPosition(0.0), 1024);
-    EXPECT_DOUBLE_EQ(panel.sliderPositionToValue(4095), 3071.0);
+    EXPECT_DOUBLE_EQ(panel.sliderPositionToValue(2048), 0.0);
+    EXPECT_DOUBLE_EQ(panel.sliderPositionToValue(2049), 0.5);
+    EXPECT_EQ(panel.valueToSliderPosition(0.0), 2048);
+    EXPECT_DOUBLE_EQ(panel.sliderPositionToValue(8190), 3071.0);
 
-    // A wide integer range (int32 data) gets the fine slider, still whole-unit values.
+    // A wide integer range (int32 data) gets the fine slider, in whole steps of the range.
     panel.setVolumeContext(ctHistogram(), {0.0, 250000.0}, "", true);
     EXPECT_EQ(panel.sliderSteps(), IsovaluePanel::kFineSteps);
-    EXPECT_EQ(panel.spinBox()->decimals(), 0);
+    EXPECT_EQ(panel.spinBox()->decimals(), 1);
     EXPECT_DOUBLE_EQ(panel.sliderPositionToValue(1), 25.0);
     EXPECT_DOUBLE_EQ(panel.sliderPositionToValue(IsovaluePanel::kFineSteps), 250000.0);
 }
@@ -155,19 +158,19 @@ TEST(IsovaluePanel, SpinBoxAndSliderStayInSyncWithoutLoops)
     QTest::keyClick(&t.spinBox(), Qt::Key_Return);
     ASSERT_EQ(changed.count(), 1);
     EXPECT_DOUBLE_EQ(changed.at(0).at(0).toDouble(), 1200.0);
-    EXPECT_EQ(t.slider().value(), 1024 + 1200);
+    EXPECT_EQ(t.slider().value(), 2 * (1024 + 1200));
     EXPECT_EQ(sliderMoved.count(), 0) << "the slider was set without its signal";
     t.expectInSync();
 
-    // The arrow key on the spin box: one step, one signal.
+    // The arrow key on the spin box: one step (half a unit), one signal.
     QTest::keyClick(&t.spinBox(), Qt::Key_Up);
     ASSERT_EQ(changed.count(), 2);
-    EXPECT_DOUBLE_EQ(changed.at(1).at(0).toDouble(), 1201.0);
+    EXPECT_DOUBLE_EQ(changed.at(1).at(0).toDouble(), 1200.5);
     t.expectInSync();
 
     // The slider sets the spin box without the spin box answering.
     const int spinSignalsBefore = int(spinChanged.count());
-    t.slider().setValue(1024 + 40);
+    t.slider().setValue(2 * (1024 + 40));
     ASSERT_EQ(changed.count(), 3);
     EXPECT_DOUBLE_EQ(changed.at(2).at(0).toDouble(), 40.0);
     EXPECT_EQ(spinChanged.count(), spinSignalsBefore);
@@ -207,7 +210,7 @@ TEST(IsovaluePanel, NewVolumeContextClampsQuietly)
     t.panel.setVolumeContext(ctHistogram(), {0.0, 255.0}, "", true);
     EXPECT_EQ(changed.count(), 0);
     EXPECT_DOUBLE_EQ(t.panel.isovalue(), 255.0);
-    EXPECT_EQ(t.panel.sliderSteps(), 255);
+    EXPECT_EQ(t.panel.sliderSteps(), 510);
     t.expectInSync();
 }
 
@@ -242,7 +245,7 @@ TEST(IsovaluePanel, BundledSampleLooksRight)
     panel.setIsovalue(40.0);
     panel.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
-    EXPECT_EQ(panel.sliderSteps(), int(range.max - range.min));
+    EXPECT_EQ(panel.sliderSteps(), int(2.0 * (range.max - range.min)));
     EXPECT_DOUBLE_EQ(panel.spinBox()->value(), 40.0);
     panel.logScaleCheckBox()->setChecked(false);
     saveScreenshot(panel, "isovalue_panel_mr_linear");
