@@ -55,12 +55,15 @@ std::vector<std::uint32_t> mergedTriangles(const std::vector<std::uint32_t>& ind
     return out;
 }
 
-// Vertices of edges that more than two triangles use.
-std::unordered_set<std::uint32_t> nonManifoldVertices(const std::vector<std::uint32_t>& indices)
+// Vertices of edges that more than two triangles use, among the triangles with a corner marked
+// in `grouped` (only their edges can change by welding, and every triangle on such an edge has
+// that corner).
+std::unordered_set<std::uint32_t> nonManifoldVertices(const std::vector<std::uint32_t>& indices,
+                                                      const std::vector<char>& grouped)
 {
     std::unordered_map<std::uint64_t, std::uint32_t> uses;
-    uses.reserve(indices.size());
     for (std::size_t t = 0; t + 2 < indices.size(); t += 3) {
+        if (!grouped[indices[t]] && !grouped[indices[t + 1]] && !grouped[indices[t + 2]]) continue;
         for (int i = 0; i < 3; ++i)
             ++uses[edgeOf(indices[t + i], indices[t + (i + 1) % 3])];
     }
@@ -97,12 +100,17 @@ std::size_t weldCoincidentVertices(IsoMesh& mesh)
 
     // Welding must not make an edge that more than two triangles share where there was none:
     // the groups at such an edge stay apart (their zero-area triangles stay too), round by round.
-    const std::unordered_set<std::uint32_t> alreadyBad = nonManifoldVertices(mesh.indices);
+    // Only vertices that share their position with another take part in what follows.
+    std::vector<char> grouped(mesh.positions.size(), 0);
+    for (std::size_t v = 0; v < target.size(); ++v) {
+        if (target[v] != v) grouped[v] = grouped[target[v]] = 1;
+    }
+    const std::unordered_set<std::uint32_t> alreadyBad = nonManifoldVertices(mesh.indices, grouped);
     std::vector<std::uint32_t> welded;
     std::vector<char> apart(mesh.positions.size(), 0);
     for (int round = 0;; ++round) {
         welded = mergedTriangles(mesh.indices, target);
-        std::unordered_set<std::uint32_t> bad = nonManifoldVertices(welded);
+        std::unordered_set<std::uint32_t> bad = nonManifoldVertices(welded, grouped);
         for (const std::uint32_t v : alreadyBad)
             bad.erase(target[v]);
         if (bad.empty()) break;
