@@ -1,8 +1,8 @@
 // Decimation: fewer triangles, the same shape and the same topology. Through OpenMesh's
 // decimater (libopenmesh-dev, BSD): its half-edge collapses check the link condition, so a
-// closed manifold surface stays closed and manifold, and its Hausdorff module bounds how far the
-// result may move from the input's vertices. We chose it over meshoptimizer, whose simplifier is
-// faster but does not promise to keep topology, which a printed part needs.
+// closed manifold surface stays closed and manifold. We chose it over meshoptimizer, whose
+// simplifier is faster but does not promise to keep topology, which a printed part needs (on the
+// CT phantom's skin it left 242 non-manifold edges).
 //
 // A closed input loses volume when its vertices are merely kept (triangles become chords of a
 // convex part); a final uniform offset along the normals restores it (see volumeOffsetMm).
