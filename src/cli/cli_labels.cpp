@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "extraction/smoothed_label_surfaces.h"
 #include "gpu/headless_context.h"
 #include "gpu/label_map_extractor.h"
 #include "mesh_export/merged_surfaces.h"
@@ -61,6 +62,59 @@ bool touchesFaces(const LabelInfo& info, const VoxelBox& box)
         if (info.first[a] <= box.first[a] || info.last[a] >= box.last[a]) return true;
     }
     return false;
+}
+
+// Every label in one GPU pass (gpu/label_map_extractor.h), with the timings reported.
+std::map<std::uint32_t, IsoMesh> surfacesOnTheGpu(const LabelExport& request, const Volume& labels,
+                                                  const VoxelBox& box)
+{
+    gpu::HeadlessContext context(gpu::HeadlessContext::Options{.debug = request.verbose});
+    gpu::LabelMapExtractor extractor(gpu::LabelMapExtractor::Options{request.gl33});
+    auto start = std::chrono::steady_clock::now();
+    extractor.setLabelMap(labels, box);
+    const double uploadMs = millisecondsSince(start);
+    start = std::chrono::steady_clock::now();
+    extractor.build();
+    const std::uint32_t triangles = extractor.triangleCount();
+    const double extractMs = millisecondsSince(start);
+    start = std::chrono::steady_clock::now();
+    std::map<std::uint32_t, IsoMesh> meshes;
+    for (LabelSurface& s : extractor.capture())
+        meshes[s.label] = std::move(s.mesh);
+    const double captureMs = millisecondsSince(start);
+    std::printf("renderer: %s (%s)\n", extractor.capabilities().summary().c_str(),
+                context.platformDescription().c_str());
+    std::printf("upload_ms: %.2f\nextraction_ms: %.2f (every label, %u triangles)\n"
+                "capture_ms: %.2f\n",
+                uploadMs, extractMs, triangles, captureMs);
+    return meshes;
+}
+
+// --label-smoothing: each label's blurred indicator marched on the CPU, with progress on a
+// terminal.
+std::map<std::uint32_t, IsoMesh> smoothedSurfaces(const LabelExport& request, const Volume& labels,
+                                                  const LabelStatistics& statistics,
+                                                  const VoxelBox& box)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<LabelSurface> surfaces;
+    {
+        const TerminalProgress shown("smoothing labels");
+        const auto callback = shown.callback();
+        surfaces = extractSmoothedLabelSurfacesCpu(
+            labels, statistics, request.smoothingSigmaMm, request.labels, box,
+            [&](double fraction) { return !callback || callback("smoothing", fraction); });
+    }
+    std::map<std::uint32_t, IsoMesh> meshes;
+    std::size_t triangles = 0;
+    for (LabelSurface& s : surfaces) {
+        triangles += s.mesh.triangleCount();
+        meshes[s.label] = std::move(s.mesh);
+    }
+    std::printf("smoothing: Gaussian, sigma %g mm, on the CPU\n", request.smoothingSigmaMm);
+    std::printf("extraction_ms: %.2f (%zu labels, %zu triangles)\n", millisecondsSince(start),
+                surfaces.size(), triangles);
+    return meshes;
 }
 
 } // namespace
@@ -189,33 +243,15 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
         box = VoxelBox{{c[0], c[2], c[4]}, {c[1], c[3], c[5]}};
         requireInside(box, volume.dims());
     }
+    validateLabelSmoothing(request.smoothingSigmaMm, volume.geometry()); // before any work
     const Volume labels = toLabelVolume(volume, statistics);
-
-    gpu::HeadlessContext context(gpu::HeadlessContext::Options{.debug = request.verbose});
-    gpu::LabelMapExtractor extractor(gpu::LabelMapExtractor::Options{request.gl33});
-    auto start = std::chrono::steady_clock::now();
-    extractor.setLabelMap(labels, box);
-    const double uploadMs = millisecondsSince(start);
-    start = std::chrono::steady_clock::now();
-    extractor.build();
-    const std::uint32_t triangles = extractor.triangleCount();
-    const double extractMs = millisecondsSince(start);
-    start = std::chrono::steady_clock::now();
-    std::map<std::uint32_t, IsoMesh> meshes;
-    for (LabelSurface& s : extractor.capture())
-        meshes[s.label] = std::move(s.mesh);
-    const double captureMs = millisecondsSince(start);
-
     const glm::uvec3 d = volume.dims();
     std::printf("volume: %s\n", volumePath.c_str());
     std::printf("dimensions: %ux%ux%u %s, %zu labels\n", d.x, d.y, d.z,
                 std::string(scalarTypeName(volume.type())).c_str(), statistics.labels.size());
-    std::printf("renderer: %s (%s)\n", extractor.capabilities().summary().c_str(),
-                context.platformDescription().c_str());
-    std::printf("upload_ms: %.2f\nextraction_ms: %.2f (every label, %u triangles)\n"
-                "capture_ms: %.2f\n",
-                uploadMs, extractMs, triangles, captureMs);
-
+    std::map<std::uint32_t, IsoMesh> meshes =
+        request.smoothingSigmaMm > 0.0 ? smoothedSurfaces(request, labels, statistics, box)
+                                       : surfacesOnTheGpu(request, labels, box);
     VolumeGeometry writtenGeometry = volume.geometry();
     if (request.steps.any() && !request.voxelSpace) writtenGeometry = VolumeGeometry{};
     std::vector<std::pair<std::uint32_t, IsoMesh>> surfaces;
@@ -226,7 +262,7 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
                     name.empty() ? "" : ")");
         std::printf("triangles: %zu\nvertices: %zu\n", mesh.triangleCount(), mesh.vertexCount());
         if (request.steps.any() && mesh.triangleCount() > 0) {
-            start = std::chrono::steady_clock::now();
+            const auto start = std::chrono::steady_clock::now();
             PrintSteps steps = request.steps;
             const LabelInfo& info = *statistics.find(label);
             // A label inside the box is closed already; only one on its faces needs its
@@ -247,7 +283,12 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
         surfaces.emplace_back(label, std::move(mesh));
     }
 
-    const std::string processing = request.steps.any() ? describeSteps(request.steps) : "";
+    std::string processing = request.steps.any() ? describeSteps(request.steps) : "";
+    if (request.smoothingSigmaMm > 0.0) {
+        char sigma[64];
+        std::snprintf(sigma, sizeof sigma, "label-smoothing=%gmm", request.smoothingSigmaMm);
+        processing = processing.empty() ? sigma : std::string(sigma) + " " + processing;
+    }
     const MeshSpace space = request.voxelSpace ? MeshSpace::VoxelIndex : MeshSpace::Physical;
     PlyOptions plyOptions;
     plyOptions.encoding = request.ascii ? PlyEncoding::Ascii : PlyEncoding::BinaryLittleEndian;

@@ -39,7 +39,8 @@ struct LabelExport {
     std::string output;    // -o: a {label}/{name} pattern, one file for one label, or one .3mf
     std::string mergedPly; // --merge-ply: every label in one PLY, coloured per label
     std::optional<std::array<std::uint32_t, 6>> crop;
-    PrintSteps steps; // closeBorders is refused (see runLabelExport)
+    PrintSteps steps;              // closeBorders applies to labels on the box's faces
+    double smoothingSigmaMm = 0.0; // > 0: Gaussian-smoothed surfaces, made on the CPU
     bool voxelSpace = false;
     bool ascii = false;
     bool gl33 = false;

@@ -85,6 +85,10 @@ constexpr std::string_view kUsage =
     "  --label-table F  the labels' names and colours: AFNI 'number;abbrev;name', 3D Slicer\n"
     "                   or FreeSurfer 'id name r g b a', ITK-SNAP label descriptions (a\n"
     "                   .seg.nrrd's own segment names are read without it)\n"
+    "  --label-smoothing MM\n"
+    "                   with --labels: blur each label's indicator by a Gaussian of sigma MM\n"
+    "                   millimetres before taking its surface at 0.5 (3D Slicer's smoothing;\n"
+    "                   made on the CPU; default 0: the voxels' own surfaces)\n"
     "  --series N       which DICOM series or NIfTI volume to load (as --info numbers them;\n"
     "                   default: the largest series, the first volume)\n"
     "  --strict         refuse a DICOM series with unreadable slices (default: load the rest\n"
@@ -121,6 +125,7 @@ struct Arguments {
     bool labels = false;                  // --labels: a label map
     std::vector<std::uint32_t> labelList; // empty: every non-zero label
     std::string labelTable;
+    double labelSmoothingMm = 0.0; // --label-smoothing: Gaussian sigma, 0 none
     bool strict = false;
     std::optional<std::size_t> series;
     std::optional<glm::dvec3> spacing;
@@ -303,6 +308,15 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             const auto v = value("--label-table");
             if (!v) return std::nullopt;
             args.labelTable = *v;
+        } else if (a == "--label-smoothing") {
+            const auto v = value("--label-smoothing");
+            if (!v) return std::nullopt;
+            // The upper bound depends on the grid (validateLabelSmoothing, once it is loaded).
+            static constexpr PrintOptionRange kSigma{
+                "--label-smoothing", 0.0, 1e6, false, false, " mm"};
+            const std::optional<double> n = parseInRange(*v, kSigma);
+            if (!n) return std::nullopt;
+            args.labelSmoothingMm = *n;
         } else if (a == "-o" || a == "--output") {
             const auto v = value("-o");
             if (!v) return std::nullopt;
@@ -435,6 +449,10 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
         std::cerr << "isoview-cli: --label-table names the labels of --labels\n";
         return std::nullopt;
     }
+    if (args.labelSmoothingMm > 0.0 && !args.labels) {
+        std::cerr << "isoview-cli: --label-smoothing smooths the labels of --labels\n";
+        return std::nullopt;
+    }
     try {
         isoview::validateSteps(args.steps);
     } catch (const isoview::Error& e) {
@@ -546,6 +564,7 @@ int runLabels(const Arguments& args, const isoview::io::VolumeSource& source,
     request.mergedPly = args.mergedPly;
     request.crop = args.crop;
     request.steps = args.steps;
+    request.smoothingSigmaMm = args.labelSmoothingMm;
     request.voxelSpace = args.voxelSpace;
     request.ascii = args.ascii;
     request.gl33 = args.gl33;

@@ -10,9 +10,9 @@
 
 #include "core/error.h"
 #include "extraction/cell_marching.h"
+#include "extraction/label_indicator.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 namespace isoview {
@@ -33,43 +33,6 @@ struct BoxedIndicator {
     }
 };
 
-template <class T>
-void fillIndicator(const Volume& volume, std::uint32_t label, BoxedIndicator& indicator)
-{
-    const glm::uvec3 dims = volume.dims();
-    const std::byte* base = volume.bytes();
-    const T wanted = static_cast<T>(label);
-    std::uint8_t* out = indicator.inside.data();
-    for (std::uint32_t k = 0; k < indicator.size.z; ++k) {
-        for (std::uint32_t j = 0; j < indicator.size.y; ++j) {
-            const std::size_t row =
-                marching::linearIndex(dims, indicator.first + glm::uvec3(0, j, k));
-            for (std::uint32_t i = 0; i < indicator.size.x; ++i) {
-                T value;
-                std::memcpy(&value, base + (row + i) * sizeof(T), sizeof(T));
-                *out++ = value == wanted ? 1 : 0;
-            }
-        }
-    }
-}
-
-BoxedIndicator indicatorOver(const Volume& volume, std::uint32_t label, const VoxelBox& box)
-{
-    BoxedIndicator indicator{box.first, box.voxelCount(), {}};
-    indicator.inside.resize(std::size_t(indicator.size.x) * indicator.size.y * indicator.size.z);
-    switch (volume.type()) {
-    case ScalarType::UInt8: fillIndicator<std::uint8_t>(volume, label, indicator); break;
-    case ScalarType::Int8: fillIndicator<std::int8_t>(volume, label, indicator); break;
-    case ScalarType::UInt16: fillIndicator<std::uint16_t>(volume, label, indicator); break;
-    case ScalarType::Int16: fillIndicator<std::int16_t>(volume, label, indicator); break;
-    case ScalarType::UInt32: fillIndicator<std::uint32_t>(volume, label, indicator); break;
-    case ScalarType::Int32: fillIndicator<std::int32_t>(volume, label, indicator); break;
-    case ScalarType::Float32: fillIndicator<float>(volume, label, indicator); break;
-    case ScalarType::Float64: fillIndicator<double>(volume, label, indicator); break;
-    }
-    return indicator;
-}
-
 IsoMesh labelSurface(const Volume& volume, const LabelInfo& info, const VoxelBox& crop)
 {
     const glm::uvec3 dims = volume.dims();
@@ -78,11 +41,28 @@ IsoMesh labelSurface(const Volume& volume, const LabelInfo& info, const VoxelBox
                          glm::min(info.last + glm::uvec3(1), dims - glm::uvec3(1))};
     const VoxelBox cells{glm::max(grown.first, crop.first), glm::min(grown.last, crop.last)};
     if (!glm::all(glm::lessThanEqual(cells.first, cells.last))) return {};
-    const BoxedIndicator indicator = indicatorOver(volume, info.label, grown);
+    const BoxedIndicator indicator{grown.first, grown.voxelCount(),
+                                   labelIndicator(volume, info.label, grown)};
     return marching::marchCells(indicator, dims, volume.geometry(), kLabelIsovalue, cells);
 }
 
 } // namespace
+
+std::vector<std::uint32_t> wantedLabels(const LabelStatistics& statistics,
+                                        const std::vector<std::uint32_t>& labels)
+{
+    std::vector<std::uint32_t> wanted = labels;
+    if (wanted.empty()) {
+        for (const LabelInfo& info : statistics.labels)
+            wanted.push_back(info.label);
+    }
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    if (!wanted.empty() && wanted.front() == 0) {
+        throw InvalidInputError("label 0 is the background, not a structure with a surface");
+    }
+    return wanted;
+}
 
 std::vector<LabelSurface> extractLabelSurfacesCpu(const Volume& volume,
                                                   const std::vector<std::uint32_t>& labels,
@@ -99,17 +79,7 @@ std::vector<LabelSurface> extractLabelSurfacesCpu(const Volume& volume,
     const VoxelBox box = crop.value_or(VoxelBox::whole(volume.dims()));
     requireInside(box, volume.dims());
 
-    std::vector<std::uint32_t> wanted = labels;
-    if (wanted.empty()) {
-        for (const LabelInfo& info : statistics.labels)
-            wanted.push_back(info.label);
-    }
-    std::sort(wanted.begin(), wanted.end());
-    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    if (!wanted.empty() && wanted.front() == 0) {
-        throw InvalidInputError("label 0 is the background, not a structure with a surface");
-    }
-
+    const std::vector<std::uint32_t> wanted = wantedLabels(statistics, labels);
     std::vector<LabelSurface> surfaces;
     surfaces.reserve(wanted.size());
     for (const std::uint32_t label : wanted) {

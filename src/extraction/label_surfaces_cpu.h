@@ -59,4 +59,9 @@ std::vector<LabelSurface> extractLabelSurfacesCpu(const Volume& volume,
                                                   const std::vector<std::uint32_t>& labels = {},
                                                   const std::optional<VoxelBox>& crop = {});
 
+// The labels an extraction makes surfaces for: `labels` sorted without repeats, or every label
+// the statistics hold when it is empty. Throws InvalidInputError for label 0 (the background).
+std::vector<std::uint32_t> wantedLabels(const LabelStatistics& statistics,
+                                        const std::vector<std::uint32_t>& labels);
+
 } // namespace isoview

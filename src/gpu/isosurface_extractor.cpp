@@ -306,6 +306,11 @@ IsoMesh IsosurfaceExtractor::capture()
     return d.buffers.download(counts.vertices, counts.indices);
 }
 
+unsigned IsosurfaceExtractor::labelStylesTexture() const
+{
+    return m_impl->labelStyles ? m_impl->labelStyles->id() : 0;
+}
+
 void IsosurfaceExtractor::setLabelStyles(const std::vector<glm::u8vec4>& styles)
 {
     Impl& d = *m_impl;

@@ -116,6 +116,9 @@ public:
     // opaque pass; 1..254: translucent pass; 0: hidden); labels beyond the list are hidden.
     // A texture update, never an extraction. Label-map extractor only (else throws Error).
     void setLabelStyles(const std::vector<glm::u8vec4>& styles);
+    // The texture setLabelStyles fills (0 before the first call), for meshes of the same label
+    // map drawn elsewhere (StoredSurfaceProgram with labels).
+    unsigned labelStylesTexture() const; // a GL texture name (no GL header here)
 
     // Triangle corners (3 per triangle) of the last extract. Waits for the GPU on first call
     // after an extract (cached afterwards).

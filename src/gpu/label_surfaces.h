@@ -1,6 +1,8 @@
 // The scene's label map on the GPU, beside the volume's isosurfaces: its own GpuVolume (uint16
 // labels) and label-map extractor. All labels are extracted in one pass once per label map and
 // crop; each frame draws them in the scene's per-label styles, which only update a texture.
+// While the layer is smoothed, the smoothed surfaces it carries (made on the CPU, off the GUI
+// thread) are uploaded once and drawn instead, in the same styles; no extraction runs then.
 //
 // Contract: internal to SceneRenderer; the same context current on every call. setLabelMap
 // throws as GpuVolume and IsosurfaceExtractor::setVolume do, with the previous label map kept;
@@ -11,6 +13,7 @@
 #include "extraction/voxel_box.h"
 #include "gpu/gpu_info.h"
 #include "gpu/isosurface_extractor.h"
+#include "gpu/stored_surface_mesh.h"
 #include "scene/label_layer.h"
 
 #include <cstdint>
@@ -36,19 +39,25 @@ public:
     void setLayer(const std::optional<LabelLayer>& layer);
 
     // The one extraction after a new label map or crop; nothing otherwise.
-    bool needsExtraction() const { return m_shown && m_dirty; }
+    bool needsExtraction() const { return m_shown && m_dirty && !m_smoothed; }
     void extractIfNeeded();
     // The opaque labels, or the translucent ones, with the caller's depth and blend state.
     void draw(const SurfaceDrawParams& params, bool translucent);
     bool hasTranslucentLabels() const { return m_shown && m_translucent; }
+    // Whether the smoothed surfaces are drawn (the layer's drawnSmoothing()).
+    bool drawsSmoothed() const { return m_shown && m_smoothed; }
     std::uint64_t extractions() const { return m_extractions; }
     std::vector<LabelSurface> capture();
     GpuMemoryUse memoryUse() const;
 
 private:
     void extractIfDirty();
+    void adoptSmoothing(const std::optional<LabelLayer>& layer);
 
     IsosurfaceExtractor m_extractor;
+    StoredSurfaceProgram m_smoothedProgram;
+    StoredSurfaceMesh m_smoothedMesh;
+    std::shared_ptr<const SmoothedLabelSurfaces> m_smoothed; // uploaded; null: none drawn
     std::unique_ptr<GpuVolume> m_volume;
     std::shared_ptr<const Volume> m_labelMap;
     std::map<std::uint32_t, LabelStyle> m_styles; // as last uploaded (compared each frame)

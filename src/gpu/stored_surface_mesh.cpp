@@ -19,6 +19,20 @@ namespace isoview::gpu {
 namespace {
 
 constexpr GLint kSliceOriginsUnit = 0;
+constexpr GLint kLabelStylesUnit = 1;
+
+PackedSurfaceVertex packed(const IsoMesh& mesh, std::size_t v, std::uint32_t label)
+{
+    PackedSurfaceVertex p;
+    for (int c = 0; c < 3; ++c) {
+        p.position[c] = mesh.positions[v][c];
+        p.normal[c] = mesh.normals[v][c];
+    }
+    // Edge keys of volumes under 2^32 voxels, as the extractor's own buffers hold them.
+    p.lowerVoxel = std::uint32_t(mesh.edgeKeys[v] / 3);
+    p.axis = std::uint32_t(mesh.edgeKeys[v] % 3) | (label << 2);
+    return p;
+}
 
 } // namespace
 
@@ -34,6 +48,9 @@ StoredSurfaceMesh::StoredSurfaceMesh()
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(PackedSurfaceVertex),
                           reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, normal)));
+    glEnableVertexAttribArray(2); // read by label programs only
+    glVertexAttribIPointer(2, 1, GL_UNSIGNED_INT, sizeof(PackedSurfaceVertex),
+                           reinterpret_cast<const void*>(offsetof(PackedSurfaceVertex, axis)));
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_indices.id());
     m_indices.label("stored isosurface indices");
 }
@@ -44,17 +61,41 @@ void StoredSurfaceMesh::store(const IsoMesh& mesh)
         mesh.indices.size() > std::numeric_limits<std::uint32_t>::max()) {
         throw GlError("a stored isosurface has more than 2^32 vertices or indices");
     }
-    std::vector<PackedSurfaceVertex> packed(mesh.vertexCount());
-    for (std::size_t v = 0; v < packed.size(); ++v) {
-        PackedSurfaceVertex& p = packed[v];
-        for (int c = 0; c < 3; ++c) {
-            p.position[c] = mesh.positions[v][c];
-            p.normal[c] = mesh.normals[v][c];
-        }
-        // Edge keys of volumes under 2^32 voxels, as the extractor's own buffers hold them.
-        p.lowerVoxel = std::uint32_t(mesh.edgeKeys[v] / 3);
-        p.axis = std::uint32_t(mesh.edgeKeys[v] % 3);
+    std::vector<PackedSurfaceVertex> vertices(mesh.vertexCount());
+    for (std::size_t v = 0; v < vertices.size(); ++v)
+        vertices[v] = packed(mesh, v, 0);
+    upload(vertices, mesh.indices);
+}
+
+void StoredSurfaceMesh::storeLabels(const std::vector<LabelSurface>& surfaces)
+{
+    std::uint64_t vertexCount = 0;
+    std::uint64_t indexCount = 0;
+    for (const LabelSurface& s : surfaces) {
+        vertexCount += s.mesh.vertexCount();
+        indexCount += s.mesh.indices.size();
     }
+    if (vertexCount > std::numeric_limits<std::uint32_t>::max() ||
+        indexCount > std::numeric_limits<std::uint32_t>::max()) {
+        throw GlError("stored label surfaces have more than 2^32 vertices or indices");
+    }
+    std::vector<PackedSurfaceVertex> vertices;
+    std::vector<std::uint32_t> indices;
+    vertices.reserve(vertexCount);
+    indices.reserve(indexCount);
+    for (const LabelSurface& s : surfaces) {
+        const auto first = std::uint32_t(vertices.size());
+        for (std::size_t v = 0; v < s.mesh.vertexCount(); ++v)
+            vertices.push_back(packed(s.mesh, v, s.label));
+        for (const std::uint32_t i : s.mesh.indices)
+            indices.push_back(first + i);
+    }
+    upload(vertices, indices);
+}
+
+void StoredSurfaceMesh::upload(const std::vector<PackedSurfaceVertex>& packed,
+                               const std::vector<std::uint32_t>& indices)
+{
     {
         ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, m_vertices.id());
         glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(packed.size() * sizeof(PackedSurfaceVertex)),
@@ -63,16 +104,16 @@ void StoredSurfaceMesh::store(const IsoMesh& mesh)
     {
         // Through the copy target: the element array binding belongs to whichever VAO is bound.
         ScopedBufferBinding bind(GL_COPY_WRITE_BUFFER, m_indices.id());
-        glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(mesh.indices.size() * sizeof(std::uint32_t)),
-                     mesh.indices.empty() ? nullptr : mesh.indices.data(), GL_STATIC_DRAW);
+        glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(indices.size() * sizeof(std::uint32_t)),
+                     indices.empty() ? nullptr : indices.data(), GL_STATIC_DRAW);
     }
     const std::uint64_t bytes =
-        packed.size() * sizeof(PackedSurfaceVertex) + mesh.indices.size() * sizeof(std::uint32_t);
+        packed.size() * sizeof(PackedSurfaceVertex) + indices.size() * sizeof(std::uint32_t);
     m_vertexCount = 0;
     m_indexCount = 0;
     throwOnGlAllocationError("a stored isosurface", bytes);
     m_vertexCount = std::uint32_t(packed.size());
-    m_indexCount = std::uint32_t(mesh.indices.size());
+    m_indexCount = std::uint32_t(indices.size());
 }
 
 void StoredSurfaceMesh::copyFrom(const IsosurfaceExtractor::MeshBuffers& source)
@@ -125,18 +166,21 @@ std::size_t StoredSurfaceMesh::bytes() const
            std::size_t(m_indexCount) * sizeof(std::uint32_t);
 }
 
-SurfacePrograms StoredSurfaceProgram::build(SliceGeometry slices)
+SurfacePrograms StoredSurfaceProgram::build(SliceGeometry slices) const
 {
     const std::string defines =
-        engineShaderDefines(SamplerKind::Unsigned) + sliceGeometryDefine(slices);
-    SurfacePrograms programs = buildSurfacePrograms("stored isosurface", defines);
-    for (const ShaderProgram* program : {&programs.opaque, &programs.translucent})
+        engineShaderDefines(SamplerKind::Unsigned, m_labels) + sliceGeometryDefine(slices);
+    SurfacePrograms programs =
+        buildSurfacePrograms(m_labels ? "stored label surfaces" : "stored isosurface", defines);
+    for (const ShaderProgram* program : {&programs.opaque, &programs.translucent}) {
         program->setSamplerUnit("u_sliceOrigins", kSliceOriginsUnit);
+        if (m_labels) program->setSamplerUnit("u_labelStyles", kLabelStylesUnit);
+    }
     return programs;
 }
 
-StoredSurfaceProgram::StoredSurfaceProgram(const GlCapabilities& caps)
-    : m_drawInFlushedChunks(caps.softwareRasterizer)
+StoredSurfaceProgram::StoredSurfaceProgram(const GlCapabilities& caps, bool labels)
+    : m_drawInFlushedChunks(caps.softwareRasterizer), m_labels(labels)
 {
     m_programs[std::size_t(SliceGeometry::Regular)].emplace(build(SliceGeometry::Regular));
     ScopedTextureBinding bind(m_sliceOrigins.id());
@@ -174,21 +218,22 @@ void StoredSurfaceProgram::setVolume(glm::uvec3 dims, const VolumeGeometry& geom
     }
 }
 
-void StoredSurfaceProgram::draw(const StoredSurfaceMesh& mesh,
-                                const SurfaceDrawParams& params) const
+void StoredSurfaceProgram::draw(const StoredSurfaceMesh& mesh, const SurfaceDrawParams& params,
+                                GLuint labelStyles) const
 {
     if (mesh.indexCount() == 0) return;
     const bool translucent = params.opacity < 1.0f;
     const ShaderProgram& program = translucent ? current().translucent : current().opaque;
     ScopedProgram use(program.id());
     ScopedVertexArray vao(mesh.vertexArray());
-    ScopedTextureUnits<1> origins({m_sliceOrigins.id()});
+    ScopedTextureUnits<2> units({m_sliceOrigins.id(), labelStyles});
     glUniformMatrix4fv(program.uniform("u_physicalToClip"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToClip));
     glUniformMatrix3fv(program.uniform("u_physicalToViewNormal"), 1, GL_FALSE,
                        glm::value_ptr(params.physicalToViewNormal));
     glUniform3fv(program.uniform("u_surfaceColor"), 1, glm::value_ptr(params.color));
     if (translucent) glUniform1f(program.uniform("u_opacity"), params.opacity);
+    if (m_labels) glUniform1f(program.uniform("u_labelInsetMm"), params.labelInsetMm);
     drawIndexedTriangles(mesh.indexCount(), m_drawInFlushedChunks);
 }
 

@@ -10,10 +10,12 @@
 #pragma once
 
 #include "extraction/iso_mesh.h"
+#include "extraction/label_surface.h"
 #include "gpu/gl_objects.h"
 #include "gpu/isosurface_extractor.h"
 #include "gpu/shader_defines.h"
 #include "gpu/shader_program.h"
+#include "gpu/surface_buffers.h"
 #include "gpu/surface_programs.h"
 #include "volume/volume.h"
 
@@ -21,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace isoview::gpu {
 
@@ -31,6 +34,10 @@ public:
     // Replaces the copy with this mesh (positions in the volume's index space). Throws
     // GpuMemoryError when the driver is out of memory for it, GlError otherwise.
     void store(const IsoMesh& mesh);
+    // Replaces the copy with every label's mesh, each vertex carrying its label as the
+    // extractor's label-map vertices do (PackedSurfaceVertex::axis), for a label program.
+    // Throws as store() does.
+    void storeLabels(const std::vector<LabelSurface>& surfaces);
     // Replaces the copy with the extractor's mesh, copied buffer to buffer on the GPU (no
     // download, no wait). Throws as store() does.
     void copyFrom(const IsosurfaceExtractor::MeshBuffers& source);
@@ -44,6 +51,9 @@ public:
     std::size_t bytes() const;
 
 private:
+    void upload(const std::vector<PackedSurfaceVertex>& packed,
+                const std::vector<std::uint32_t>& indices);
+
     Buffer m_vertices = Buffer::create();
     Buffer m_indices = Buffer::create();
     VertexArray m_vertexArray = VertexArray::create();
@@ -56,21 +66,26 @@ public:
     // Compiles the programs for regular grids (those for measured slices wait for a volume
     // that has them). `caps`: the context's (on a software rasteriser the meshes are drawn in
     // flushed chunks, see drawIndexedTriangles). Throws ShaderError.
-    explicit StoredSurfaceProgram(const GlCapabilities& caps);
+    // With `labels`, the programs draw meshes stored by storeLabels in each label's style.
+    explicit StoredSurfaceProgram(const GlCapabilities& caps, bool labels = false);
 
     // The index -> physical map of the volume the meshes belong to (its slice origins uploaded
     // once here).
     void setVolume(glm::uvec3 dims, const VolumeGeometry& geometry);
-    // Draws into the bound framebuffer with the caller's depth, cull and blend state.
-    void draw(const StoredSurfaceMesh& mesh, const SurfaceDrawParams& params) const;
+    // Draws into the bound framebuffer with the caller's depth, cull and blend state. A label
+    // program takes the styles texture (IsosurfaceExtractor::labelStylesTexture) and draws the
+    // labels of params' pass (opacity 1: the opaque ones, else the translucent ones).
+    void draw(const StoredSurfaceMesh& mesh, const SurfaceDrawParams& params,
+              GLuint labelStyles = 0) const;
     // GPU memory of the slice origins.
     std::size_t bytes() const { return m_sliceOriginBytes; }
 
 private:
-    static SurfacePrograms build(SliceGeometry slices);
+    SurfacePrograms build(SliceGeometry slices) const;
     const SurfacePrograms& current() const { return *m_programs[std::size_t(m_slices)]; }
 
     bool m_drawInFlushedChunks; // on a software rasteriser (drawIndexedTriangles)
+    bool m_labels;
     std::array<std::optional<SurfacePrograms>, 2> m_programs; // by SliceGeometry, built when needed
     SliceGeometry m_slices = SliceGeometry::Regular;          // the volume's
     Texture m_sliceOrigins = Texture::create();

@@ -53,4 +53,17 @@ std::vector<glm::u8vec4> LabelLayer::drawStyles() const
     return out;
 }
 
+const SmoothedLabelSurfaces* LabelLayer::drawnSmoothing() const
+{
+    if (smoothingSigmaMm <= 0.0 || !smoothed || smoothed->labelMap != labelMap) return nullptr;
+    return smoothed.get();
+}
+
+bool LabelLayer::smoothingIsCurrent(const VoxelBox& crop) const
+{
+    if (smoothingSigmaMm <= 0.0) return !smoothed;
+    return smoothed && smoothed->labelMap == labelMap && smoothed->sigmaMm == smoothingSigmaMm &&
+           smoothed->crop == crop;
+}
+
 } // namespace isoview

@@ -5,6 +5,8 @@
 // extraction.
 #pragma once
 
+#include "extraction/label_surface.h"
+#include "extraction/voxel_box.h"
 #include "volume/label_statistics.h"
 #include "volume/label_table.h"
 #include "volume/volume.h"
@@ -28,6 +30,15 @@ struct LabelStyle {
     bool operator==(const LabelStyle&) const = default;
 };
 
+// Label surfaces smoothed off the GUI thread (extraction/smoothed_label_surfaces.h): made for
+// one label map, sigma and crop; the renderer draws them instead of its own extraction.
+struct SmoothedLabelSurfaces {
+    std::shared_ptr<const Volume> labelMap;
+    double sigmaMm = 0.0;
+    VoxelBox crop;
+    std::vector<LabelSurface> surfaces; // ascending labels, index space
+};
+
 struct LabelLayer {
     // uint16 labels (toLabelVolume) on the volume's grid; never null in a scene's layer.
     std::shared_ptr<const Volume> labelMap;
@@ -39,6 +50,11 @@ struct LabelLayer {
     // made in memory.
     std::filesystem::path source;
     std::optional<std::filesystem::path> tableSource;
+    // Gaussian smoothing of every label's indicator (sigma, mm; 0: the voxels' own surfaces),
+    // what the user sets; `smoothed` is what was made for it (null until made, and at 0). While
+    // a new smoothing is made the previous one stays drawn.
+    double smoothingSigmaMm = 0.0;
+    std::shared_ptr<const SmoothedLabelSurfaces> smoothed;
 
     // A layer of `labelMap` with each label in its table's colour (or the palette's), shown,
     // opaque where the table says nothing else.
@@ -50,6 +66,12 @@ struct LabelLayer {
     // What the renderer draws: RGBA8 per label number up to the largest label (alpha 0:
     // hidden).
     std::vector<glm::u8vec4> drawStyles() const;
+
+    // The smoothed surfaces to draw: those of this label map while smoothing is on (perhaps
+    // made for an earlier sigma or crop), else null.
+    const SmoothedLabelSurfaces* drawnSmoothing() const;
+    // Whether `smoothed` is what smoothingSigmaMm over `crop` asks for (nothing to make).
+    bool smoothingIsCurrent(const VoxelBox& crop) const;
 
     bool operator==(const LabelLayer&) const = default;
 };

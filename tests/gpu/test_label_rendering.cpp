@@ -1,8 +1,9 @@
 // A label map in the scene, drawn by SceneRenderer over its volume: each label in its style's
 // colour, all from one extraction; hiding a label or making it translucent changes the frame
 // and extracts nothing (a texture update); captureLabels gives the same surfaces the label-map
-// extractor makes.
+// extractor makes. A smoothed layer is drawn from the surfaces it carries, with no extraction.
 #include "extraction/label_surfaces_cpu.h"
+#include "extraction/smoothed_label_surfaces.h"
 #include "gpu/scene_renderer.h"
 #include "support/gl_frames.h"
 #include "support/gl_test_context.h"
@@ -88,6 +89,46 @@ TEST_P(LabelRenderingTest, LabelsShowInTheirStylesFromOneExtraction)
     const std::vector<LabelSurface> cpu = extractLabelSurfacesCpu(*labels);
     EXPECT_EQ(surfaces[0].mesh.triangleCount(), cpu[0].mesh.triangleCount());
     EXPECT_EQ(surfaces[1].mesh.vertexCount(), cpu[1].mesh.vertexCount());
+    EXPECT_EQ(renderer.labelExtractions(), 1u);
+}
+
+TEST_P(LabelRenderingTest, ASmoothedLayerIsDrawnFromItsSurfacesWithoutAnExtraction)
+{
+    const std::shared_ptr<const Volume> labels = twoBoxes();
+    gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{limitToGl33()});
+    renderer.setVolume(*labels);
+    renderer.setLabelMap(labels);
+    Scene scene = noSurfaceScene();
+    scene.orientationMarker = false;
+    const auto statistics = std::make_shared<const LabelStatistics>(analyseLabels(*labels));
+    scene.labels = LabelLayer::of(labels, statistics, LabelTable{});
+    scene.labels->styles[3].color = {1.0f, 0.0f, 0.0f};
+    scene.labels->smoothingSigmaMm = 2.0;
+    auto smoothed = std::make_shared<SmoothedLabelSurfaces>();
+    smoothed->labelMap = labels;
+    smoothed->sigmaMm = 2.0;
+    smoothed->crop = VoxelBox::whole(labels->dims());
+    smoothed->surfaces = extractSmoothedLabelSurfacesCpu(*labels, *statistics, 2.0);
+    scene.labels->smoothed = smoothed;
+    renderer.setScene(scene);
+    const glm::ivec2 size(64, 64);
+    // Pixel (13, 16) looks at index (6.25, 7.75), 0.75 and 0.25 voxels inside the corner of
+    // label 3's box (5.5, 7.5): inside the plain surface, which only chamfers the corner at
+    // their sum 0.5; outside the blurred one (0.5 there only where Phi(dx/2) Phi(dy/2) = 0.5).
+    const glm::ivec2 corner(13, 16);
+    const RgbaFrame frame = renderFrame(renderer, frontView(), size);
+    EXPECT_GT(frame.at(20, 32).r, frame.at(20, 32).b + 100) << "label 3 in its colour";
+    EXPECT_EQ(frame.at(corner.x, corner.y), glm::ivec3(0)) << "the corner is rounded off";
+    EXPECT_EQ(renderer.labelExtractions(), 0u) << "smoothed surfaces need no extraction";
+    const std::vector<LabelSurface> captured = renderer.captureLabels();
+    ASSERT_EQ(captured.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i)
+        EXPECT_EQ(captured[i].mesh.indices, smoothed->surfaces[i].mesh.indices);
+
+    scene.labels->smoothingSigmaMm = 0.0; // off: the extraction's blocky corner is back
+    renderer.setScene(scene);
+    const RgbaFrame plain = renderFrame(renderer, frontView(), size);
+    EXPECT_GT(plain.at(corner.x, corner.y).r, 100);
     EXPECT_EQ(renderer.labelExtractions(), 1u);
 }
 
