@@ -1,6 +1,7 @@
 #include "scene_model.h"
 
 #include "core/error.h"
+#include "extraction/smoothed_label_surfaces.h"
 
 #include <string>
 #include <utility>
@@ -223,6 +224,29 @@ void SceneModel::setLabelStyles(const std::map<std::uint32_t, LabelStyle>& style
     if (next == m_scene.labels->styles) return;
     m_scene.labels->styles = std::move(next);
     emitChanged(SceneChange::Labels);
+}
+
+void SceneModel::setLabelSmoothing(double sigmaMm)
+{
+    if (!m_scene.labels) throw InvalidInputError("no label map");
+    validateLabelSmoothing(sigmaMm, m_scene.labels->labelMap->geometry());
+    if (sigmaMm == m_scene.labels->smoothingSigmaMm) return;
+    m_scene.labels->smoothingSigmaMm = sigmaMm;
+    if (sigmaMm == 0.0) m_scene.labels->smoothed.reset();
+    emitChanged(SceneChange::Labels);
+}
+
+bool SceneModel::setSmoothedLabels(std::shared_ptr<const SmoothedLabelSurfaces> smoothed)
+{
+    if (!m_scene.labels || !smoothed) return false;
+    const LabelLayer& layer = *m_scene.labels;
+    if (smoothed->labelMap != layer.labelMap || smoothed->sigmaMm != layer.smoothingSigmaMm ||
+        smoothed->crop != m_scene.cropBox() || layer.smoothingSigmaMm <= 0.0) {
+        return false;
+    }
+    m_scene.labels->smoothed = std::move(smoothed);
+    emitChanged(SceneChange::Labels);
+    return true;
 }
 
 void SceneModel::setLabelTable(const LabelTable& table,

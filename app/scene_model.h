@@ -107,6 +107,14 @@ public:
     void setLabelTable(const LabelTable& table,
                        const std::optional<std::filesystem::path>& source = std::nullopt);
     void selectLabel(std::optional<std::uint32_t> label);
+    // The Gaussian smoothing of every label (sigma, mm; 0: off, which drops the smoothed
+    // surfaces). Throws InvalidInputError without a label map or for a sigma the grid refuses
+    // (validateLabelSmoothing). The surfaces are made elsewhere (LabelSmoothingJob).
+    void setLabelSmoothing(double sigmaMm);
+    // Smoothed surfaces made for the label map; taken only while they are still what the layer
+    // asks for (its map, sigma and the crop), so a late result of an earlier request is dropped.
+    // Returns whether they were taken.
+    bool setSmoothedLabels(std::shared_ptr<const SmoothedLabelSurfaces> smoothed);
 
 signals:
     void changed(isoview::app::SceneChanges what);

@@ -1,5 +1,7 @@
 #include "labels/label_commands.h"
 
+#include <QObject>
+
 namespace isoview::app {
 
 LabelStylesCommand::LabelStylesCommand(SceneModel& scene,
@@ -30,6 +32,40 @@ bool LabelStylesCommand::mergeWith(const QUndoCommand* other)
         if (!m_after.contains(label)) return false; // another set of labels: its own step
     }
     m_after = next->m_after;
+    return true;
+}
+
+namespace {
+constexpr int kSmoothingMerge = 0x5e1a; // consecutive sigma steps are one undo step
+} // namespace
+
+LabelSmoothingCommand::LabelSmoothingCommand(SceneModel& scene, double before, double after)
+    : QUndoCommand(QObject::tr("Label smoothing %1 mm").arg(after)), m_scene(scene),
+      m_before(before), m_after(after)
+{
+}
+
+void LabelSmoothingCommand::redo()
+{
+    if (m_scene.scene().labels) m_scene.setLabelSmoothing(m_after);
+}
+
+void LabelSmoothingCommand::undo()
+{
+    if (m_scene.scene().labels) m_scene.setLabelSmoothing(m_before);
+}
+
+int LabelSmoothingCommand::id() const
+{
+    return kSmoothingMerge;
+}
+
+bool LabelSmoothingCommand::mergeWith(const QUndoCommand* other)
+{
+    const auto* next = dynamic_cast<const LabelSmoothingCommand*>(other);
+    if (next == nullptr) return false;
+    m_after = next->m_after;
+    setText(next->text());
     return true;
 }
 

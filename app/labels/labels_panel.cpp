@@ -1,15 +1,19 @@
 #include "labels/labels_panel.h"
 
 #include "common/number_text.h"
+#include "extraction/smoothed_label_surfaces.h"
 #include "labels/label_commands.h"
+#include "labels/label_smoothing_job.h"
 
 #include <QColorDialog>
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
 #include <QPixmap>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -82,6 +86,23 @@ LabelsPanel::LabelsPanel(SceneModel* scene, QWidget* parent) : QWidget(parent), 
     m_opacity->setRange(0, 100);
     m_opacity->setToolTip(tr("Opacity of the selected labels"));
 
+    m_smoothing = new QDoubleSpinBox(this);
+    m_smoothing->setObjectName("labelSmoothing");
+    m_smoothing->setSuffix(tr(" mm"));
+    m_smoothing->setDecimals(2);
+    m_smoothing->setSpecialValueText(tr("Off"));
+    m_smoothing->setKeyboardTracking(false); // a value once typed, not at every key
+    m_smoothing->setToolTip(
+        tr("Smooth every label: its voxels blurred by a Gaussian of this sigma before its "
+           "surface is taken (as 3D Slicer's smoothing). Thin structures fade as it grows."));
+    m_smoothingProgress = new QProgressBar(this);
+    m_smoothingProgress->setObjectName("labelSmoothingProgress");
+    m_smoothingProgress->setRange(0, 1000);
+    m_smoothingProgress->setTextVisible(false);
+    m_smoothingProgress->setMaximumHeight(8);
+    m_smoothingProgress->hide();
+    m_smoothingJob = new LabelSmoothingJob(scene, this);
+
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(showAll);
     buttons->addWidget(hideAll);
@@ -95,6 +116,11 @@ LabelsPanel::LabelsPanel(SceneModel* scene, QWidget* parent) : QWidget(parent), 
     layout->addWidget(m_tree, 1);
     layout->addLayout(buttons);
     layout->addLayout(opacityRow);
+    auto* smoothingRow = new QHBoxLayout;
+    smoothingRow->addWidget(new QLabel(tr("Smoothing"), this));
+    smoothingRow->addWidget(m_smoothing, 1);
+    layout->addLayout(smoothingRow);
+    layout->addWidget(m_smoothingProgress);
     layout->addWidget(m_summary);
 
     connect(m_filter, &QLineEdit::textChanged, this, &LabelsPanel::applyFilter);
@@ -108,6 +134,16 @@ LabelsPanel::LabelsPanel(SceneModel* scene, QWidget* parent) : QWidget(parent), 
     connect(isolate, &QPushButton::clicked, this, &LabelsPanel::isolateSelected);
     connect(m_colorButton, &QPushButton::clicked, this, &LabelsPanel::chooseColor);
     connect(m_opacity, &QSlider::valueChanged, this, &LabelsPanel::onOpacity);
+    connect(m_smoothing, &QDoubleSpinBox::valueChanged, this, &LabelsPanel::onSmoothing);
+    connect(m_smoothingJob, &LabelSmoothingJob::runningChanged, this, [this](bool running) {
+        m_smoothingProgress->setValue(0);
+        m_smoothingProgress->setVisible(running);
+    });
+    connect(m_smoothingJob, &LabelSmoothingJob::progressChanged, m_smoothingProgress,
+            &QProgressBar::setValue);
+    connect(m_smoothingJob, &LabelSmoothingJob::failed, this, [this](const QString& message) {
+        m_summary->setText(tr("Smoothing failed: %1").arg(message));
+    });
     connect(m_scene, &SceneModel::changed, this, &LabelsPanel::onSceneChanged);
     rebuild();
 }
@@ -180,6 +216,7 @@ void LabelsPanel::refreshStyles()
             m_tree->scrollToItem(item);
         }
     }
+    refreshSmoothing();
     const std::vector<std::uint32_t> chosen = selectedLabels();
     m_opacity->setEnabled(!chosen.empty());
     m_colorButton->setEnabled(!chosen.empty());
@@ -188,6 +225,26 @@ void LabelsPanel::refreshStyles()
         m_opacity->setValue(int(std::lround(layer->style(chosen.front()).opacity * 100.0f)));
     }
     m_updating = false;
+}
+
+void LabelsPanel::refreshSmoothing()
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    if (!layer) return;
+    QSignalBlocker block(m_smoothing);
+    const glm::dvec3 spacing = layer->labelMap->geometry().spacing;
+    const double finest = std::min({spacing.x, spacing.y, spacing.z});
+    m_smoothing->setRange(0.0, maxLabelSmoothingSigmaMm(layer->labelMap->geometry()));
+    // Half a voxel a step, with at least the hundredth the box shows.
+    m_smoothing->setSingleStep(std::max(0.01, std::round(finest * 50.0) / 100.0));
+    m_smoothing->setValue(layer->smoothingSigmaMm);
+}
+
+void LabelsPanel::onSmoothing(double sigmaMm)
+{
+    const std::optional<LabelLayer>& layer = m_scene->scene().labels;
+    if (m_updating || !layer || sigmaMm == layer->smoothingSigmaMm) return;
+    m_scene->history()->push(new LabelSmoothingCommand(*m_scene, layer->smoothingSigmaMm, sigmaMm));
 }
 
 void LabelsPanel::applyFilter()

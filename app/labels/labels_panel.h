@@ -4,7 +4,9 @@
 // the opacity slider on the selected ones; a row's check box shows or hides its label. Every
 // edit is one undo step on the model's history (LabelStylesCommand); an opacity drag is one.
 // Selecting a row selects the label in the scene, and a label selected elsewhere (a click in a
-// slice view) selects its row.
+// slice view) selects its row. Smoothing (sigma in mm, 0: off) blurs every label's surface as 3D
+// Slicer's segment smoothing does; LabelSmoothingJob makes it in the background, with progress
+// under the spin box, and each change is one undo step.
 //
 // Thread: GUI only. The model outlives the panel.
 #pragma once
@@ -16,7 +18,9 @@
 #include <map>
 #include <memory>
 
+class QDoubleSpinBox;
 class QLabel;
+class QProgressBar;
 class QLineEdit;
 class QPushButton;
 class QSlider;
@@ -48,6 +52,8 @@ private:
     void isolateSelected();
     void chooseColor();
     void onOpacity(int percent);
+    void onSmoothing(double sigmaMm);
+    void refreshSmoothing(); // the spin box's value and range from the layer
     std::vector<std::uint32_t> selectedLabels() const;
 
     SceneModel* m_scene;
@@ -56,6 +62,9 @@ private:
     QLabel* m_summary;
     QPushButton* m_colorButton;
     QSlider* m_opacity;
+    QDoubleSpinBox* m_smoothing;
+    QProgressBar* m_smoothingProgress;
+    class LabelSmoothingJob* m_smoothingJob;
     std::map<std::uint32_t, QTreeWidgetItem*> m_rows;
     // What the rows were built from: a new label map or table rebuilds them.
     std::shared_ptr<const Volume> m_builtFrom;

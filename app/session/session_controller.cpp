@@ -252,6 +252,7 @@ void SessionController::apply(const Session& session)
         applySessionLabels(saved, layer, &labelNotes);
         m_scene->setLabelStyles(layer.styles);
         m_scene->selectLabel(layer.selected);
+        m_scene->setLabelSmoothing(layer.smoothingSigmaMm); // made in the background
         m_scene->history()->clear(); // a restored session has nothing to undo
         for (const std::string& n : labelNotes)
             note(n);

@@ -196,11 +196,12 @@ void validateLabelSmoothing(double sigmaMm, const VolumeGeometry& geometry)
     }
 }
 
-std::vector<LabelSurface>
-extractSmoothedLabelSurfacesCpu(const Volume& volume, const LabelStatistics& statistics,
-                                double sigmaMm, const std::vector<std::uint32_t>& labels,
-                                const std::optional<VoxelBox>& crop,
-                                const LabelSmoothingProgress& progress)
+std::vector<LabelSurface> extractSmoothedLabelSurfacesCpu(const Volume& volume,
+                                                          const LabelStatistics& statistics,
+                                                          double sigmaMm,
+                                                          const std::vector<std::uint32_t>& labels,
+                                                          const std::optional<VoxelBox>& crop,
+                                                          const LabelSmoothingProgress& progress)
 {
     validateLabelSmoothing(sigmaMm, volume.geometry());
     const VoxelBox box = crop.value_or(VoxelBox::whole(volume.dims()));

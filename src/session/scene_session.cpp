@@ -1,9 +1,11 @@
 #include "session/scene_session.h"
 
 #include "core/error.h"
+#include "extraction/smoothed_label_surfaces.h"
 
 #include <glm/glm.hpp>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -58,7 +60,7 @@ Session sessionFromScene(const Scene& scene, const SessionVolume& volume)
     s.sliceViews = slices;
     if (scene.labels && !scene.labels->source.empty()) {
         const LabelLayer& l = *scene.labels;
-        s.labels = SessionLabels{l.source, l.tableSource, l.styles, l.selected};
+        s.labels = SessionLabels{l.source, l.tableSource, l.styles, l.selected, l.smoothingSigmaMm};
     }
     return s;
 }
@@ -81,6 +83,11 @@ void applySessionLabels(const SessionLabels& saved, LabelLayer& layer,
     }
     layer.selected =
         saved.selected && layer.styles.contains(*saved.selected) ? saved.selected : std::nullopt;
+    const double most = maxLabelSmoothingSigmaMm(layer.labelMap->geometry());
+    layer.smoothingSigmaMm = std::min(saved.smoothingSigmaMm, most);
+    if (saved.smoothingSigmaMm > most)
+        note(notes, "session: label smoothing limited to " + std::to_string(most) +
+                        " mm, the most this label map's grid allows");
 }
 
 Scene sceneFromSession(const Session& session, const Scene& current,

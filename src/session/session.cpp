@@ -548,7 +548,8 @@ private:
     {
         const std::string section = "labels";
         object(j, "'labels'");
-        warnUnknown(j, {"path", "absolutePath", "table", "styles", "selected"}, section);
+        warnUnknown(j, {"path", "absolutePath", "table", "styles", "selected", "smoothingSigmaMm"},
+                    section);
         SessionLabels labels;
         labels.path = readPath(j, section);
         if (const Json* table = optional(j, "table")) {
@@ -586,6 +587,12 @@ private:
         if (const Json* selected = optional(j, "selected"))
             labels.selected =
                 std::uint32_t(count(*selected, name(section, "selected"), kMaxLabelStyles));
+        // Bounded by the label map's grid when it is applied (validateLabelSmoothing).
+        if (const Json* sigma = optional(j, "smoothingSigmaMm")) {
+            labels.smoothingSigmaMm = number(*sigma, name(section, "smoothingSigmaMm"), 1e6);
+            if (labels.smoothingSigmaMm < 0.0)
+                fail(name(section, "smoothingSigmaMm") + " is negative");
+        }
         return labels;
     }
 
@@ -718,6 +725,7 @@ std::string sessionToJson(const Session& session, const std::filesystem::path& s
         }
         labels["styles"] = styles;
         if (l.selected) labels["selected"] = *l.selected;
+        if (l.smoothingSigmaMm > 0.0) labels["smoothingSigmaMm"] = l.smoothingSigmaMm;
         root["labels"] = labels;
     }
     // Free text (a series UID, a transfer function's name) that is not UTF-8 becomes U+FFFD

@@ -25,6 +25,7 @@
 //    "labels": {"path": "seg.nrrd", "absolutePath": "/data/seg.nrrd",
 //               "table": {"path": "names.txt", "absolutePath": "/data/names.txt"},
 //               "styles": [{"label": 3, "color": [r, g, b], "opacity": 1, "visible": true}, ...],
+//               "smoothingSigmaMm": 0.5,
 //               "selected": 3}}
 // Surfaces: "surfaces" wins over "isovalue" and "view" "surfaceColor" when both are present
 // (the writer writes all three, the latter two from the selected surface, so that an isoview
@@ -94,6 +95,7 @@ struct SessionLabels {
     std::optional<std::filesystem::path> table; // the table file opened for it, if any
     std::map<std::uint32_t, LabelStyle> styles;
     std::optional<std::uint32_t> selected;
+    double smoothingSigmaMm = 0.0; // LabelLayer::smoothingSigmaMm ("smoothingSigmaMm")
 };
 
 struct Session {

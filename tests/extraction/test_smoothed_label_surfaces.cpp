@@ -29,8 +29,8 @@ Volume ballLabels()
         {32, 32, 16},
         [](std::uint32_t i, std::uint32_t j, std::uint32_t k) -> int {
             if (i == 3 && j == 3 && k == 3) return 6;
-            const glm::vec3 mm = glm::vec3(float(i), float(j), 2.0f * float(k)) -
-                                 glm::vec3(15.5f, 15.5f, 15.0f);
+            const glm::vec3 mm =
+                glm::vec3(float(i), float(j), 2.0f * float(k)) - glm::vec3(15.5f, 15.5f, 15.0f);
             return glm::length(mm) <= kRadiusMm ? 4 : 0;
         },
         geometry);
@@ -42,7 +42,8 @@ std::pair<float, float> radiusRange(const IsoMesh& mesh)
     float lo = std::numeric_limits<float>::max();
     float hi = 0.0f;
     for (const glm::vec3& p : mesh.positions) {
-        const float r = glm::length(glm::vec3(p.x, p.y, 2.0f * p.z) - glm::vec3(15.5f, 15.5f, 15.0f));
+        const float r =
+            glm::length(glm::vec3(p.x, p.y, 2.0f * p.z) - glm::vec3(15.5f, 15.5f, 15.0f));
         lo = std::min(lo, r);
         hi = std::max(hi, r);
     }
@@ -120,9 +121,9 @@ TEST(SmoothedLabelSurfaces, BadSigmasAndACancelAreRefused)
         EXPECT_THROW(extractSmoothedLabelSurfacesCpu(labels, stats, sigma), InvalidInputError)
             << sigma;
     }
-    EXPECT_THROW(extractSmoothedLabelSurfacesCpu(labels, stats, 1.0, {}, {},
-                                                 [](double) { return false; }),
-                 CancelledError);
+    EXPECT_THROW(
+        extractSmoothedLabelSurfacesCpu(labels, stats, 1.0, {}, {}, [](double) { return false; }),
+        CancelledError);
 }
 
 } // namespace

@@ -1,9 +1,11 @@
 // Label maps in the window: a segmentation laid over its image (the prostate phantom's four
 // labels) shows in the 3D view, the slice views and the Labels dock; hiding a label changes the
 // 3D view and extracts nothing; a click in a slice selects the label under it, its row too; and
-// the D99 atlas, opened alone, lists its 365 labels named from its AFNI table.
+// the D99 atlas, opened alone, lists its 365 labels named from its AFNI table. Smoothing is made
+// in the background and drawn as made on the CPU, and undone in one step.
 #include "app_test_support.h"
 #include "export/export_all_surfaces.h"
+#include "extraction/smoothed_label_surfaces.h"
 #include "io/volume_writers.h"
 #include "labels/label_picker.h"
 #include "labels/labels_panel.h"
@@ -19,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -94,6 +97,45 @@ TEST(LabelsTest, HidingALabelChangesThe3DViewAndExtractsNothingAndUndoShowsItAga
     EXPECT_EQ(rowOf(tree, 9)->checkState(0), Qt::Checked);
     ASSERT_TRUE(waitUntil([&] { return view->shownFrame()->image == before; }));
     EXPECT_EQ(view->shownFrame()->labelExtractions, 1u);
+}
+
+TEST(LabelsTest, SmoothingIsMadeInTheBackgroundDrawnWithoutExtractionAndUndone)
+{
+    const std::unique_ptr<MainWindow> w = prostateWithLabels();
+    SceneModel* model = w->scene();
+    ViewportWidget* view = w->viewport();
+    const QImage before = view->shownFrame()->image;
+    auto* sigma = part<LabelsPanel>(*w)->findChild<QDoubleSpinBox*>("labelSmoothing");
+    ASSERT_NE(sigma, nullptr);
+    sigma->setValue(1.0); // as typing 1 and Enter does
+    EXPECT_EQ(model->scene().labels->smoothingSigmaMm, 1.0);
+    EXPECT_EQ(model->history()->count(), 1);
+    ASSERT_TRUE(waitUntil([&] { return model->scene().labels->smoothed != nullptr; }));
+    ASSERT_TRUE(waitUntil([&] { return view->shownFrame()->image != before; }));
+    test::saveScreenshot(*w, "labels_smoothed");
+    EXPECT_EQ(view->shownFrame()->labelExtractions, 1u) << "smoothing is not an extraction";
+
+    // What the view draws (and an export takes) is the CPU smoothing of each label.
+    const LabelLayer& layer = *model->scene().labels;
+    const std::vector<LabelSurface> expected = extractSmoothedLabelSurfacesCpu(
+        *layer.labelMap, *layer.statistics, 1.0, {}, model->scene().cropBox());
+    const std::optional<std::vector<LabelSurface>> drawn = view->captureLabels();
+    ASSERT_TRUE(drawn.has_value());
+    std::size_t withTriangles = 0;
+    for (const LabelSurface& s : expected) {
+        if (s.mesh.triangleCount() == 0) continue;
+        ASSERT_LT(withTriangles, drawn->size());
+        EXPECT_EQ((*drawn)[withTriangles].label, s.label);
+        EXPECT_EQ((*drawn)[withTriangles].mesh.indices, s.mesh.indices);
+        ++withTriangles;
+    }
+    EXPECT_EQ(withTriangles, drawn->size());
+
+    model->history()->undo();
+    EXPECT_EQ(model->scene().labels->smoothingSigmaMm, 0.0);
+    EXPECT_EQ(model->scene().labels->smoothed, nullptr);
+    EXPECT_EQ(sigma->value(), 0.0);
+    ASSERT_TRUE(waitUntil([&] { return view->shownFrame()->image == before; }));
 }
 
 TEST(LabelsTest, AClickInASliceSelectsTheLabelUnderItAndTheSliceShowsItsColour)
@@ -209,6 +251,7 @@ TEST(LabelsTest, ASessionBringsTheLabelMapItsTableAndEveryLabelsStyleBack)
         hidden.visible = false;
         model->setLabelStyles({{8, faded}, {1, hidden}});
         model->selectLabel(7);
+        model->setLabelSmoothing(0.5);
         QString error;
         ASSERT_TRUE(part<SessionController>(*w)->saveTo(sessionPath, &error))
             << error.toStdString();
@@ -225,6 +268,7 @@ TEST(LabelsTest, ASessionBringsTheLabelMapItsTableAndEveryLabelsStyleBack)
     ASSERT_TRUE(back.has_value());
     EXPECT_EQ(back->styles, saved->styles);
     EXPECT_EQ(back->selected, std::optional<std::uint32_t>(7));
+    EXPECT_EQ(back->smoothingSigmaMm, 0.5);
     EXPECT_EQ(back->table.nameOf(9), "peripheral_zone");
     EXPECT_EQ(w->scene()->history()->count(), 0) << "a restored session has nothing to undo";
 }
