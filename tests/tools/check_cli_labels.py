@@ -116,6 +116,21 @@ def main(argv):
         failures.append("merged PLY: %d triangles (expected %d), %d colours (expected 2)"
                         % (triangles, expected, len(colours)))
 
+    # Smoothing: label 9 blurred by 1 mm has fewer triangles than its voxels' own surface, and
+    # the report and the file's header say so.
+    smoothed = os.path.join(work, "smoothed_9.ply")
+    result = run_ok([cli, prostate_path, "--labels", "9", "--label-smoothing", "1", "-o",
+                     smoothed], TIMEOUT_S)
+    _, smooth_triangles, _, _ = read_ply(smoothed)
+    with open(smoothed, "rb") as f:
+        header = f.read(2048).partition(b"end_header")[0].decode("ascii", "replace")
+    print("smoothed label 9: %d triangles (plain %d)" % (smooth_triangles,
+                                                         vtk_surface(labels, 9)[1]))
+    if "sigma 1 mm" not in result.stdout or "label-smoothing=1mm" not in header or \
+            not 0 < smooth_triangles < vtk_surface(labels, 9)[1]:
+        failures.append("--label-smoothing 1: %d triangles, report or header without it"
+                        % smooth_triangles)
+
     result = run_ok([cli, os.path.join(shared, D99), "--info", "--labels", "--label-table",
                      os.path.join(shared, D99_TABLE)], TIMEOUT_S)
     names = table_names(os.path.join(shared, D99_TABLE))
@@ -144,6 +159,10 @@ def main(argv):
                    "{label}", work, "several labels into one file")
     expect_refused([cli, prostate_path, "--labels", "--iso", "3"], 1, "--iso", work,
                    "--labels with --iso")
+    expect_refused([cli, prostate_path, "--labels", "--label-smoothing", "9", "-o", out], 2,
+                   "label smoothing sigma must be from 0 to 8", work, "a blur of 18 voxels")
+    expect_refused([cli, prostate_path, "--iso", "3", "--label-smoothing", "1"], 1,
+                   "--labels", work, "--label-smoothing without --labels")
     if failures:
         fail("\n".join(failures))
     print("OK")

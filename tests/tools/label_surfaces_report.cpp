@@ -1,13 +1,14 @@
-// Test tool: prints what extractLabelSurfacesCpu makes of a label map, one line per label, for
-// an independent check (check_label_surfaces_with_vtk.py compares it with VTK's discrete
-// Flying Edges).
+// Test tool: prints what extractLabelSurfacesCpu (or, with --sigma,
+// extractSmoothedLabelSurfacesCpu) makes of a label map, one line per label, for an independent
+// check (check_label_surfaces_with_vtk.py compares it with VTK's Flying Edges).
 //
-// Usage: isoview_label_surfaces_report VOLUME [LABEL...]   (no labels: every label)
+// Usage: isoview_label_surfaces_report VOLUME [--sigma=MM] [LABEL...]   (no labels: every label)
 // Output: a '#' header line, then per label, ascending:
 //   label voxels vertices triangles xmin ymin zmin xmax ymax zmax
 // with the mesh's welded vertex and triangle counts and the bounds of its positions in index
 // space (all 0 for an empty mesh). Exit status 1 with a message on stderr when it fails.
 #include "extraction/label_surfaces_cpu.h"
+#include "extraction/smoothed_label_surfaces.h"
 #include "io/volume_loader.h"
 
 #include <cstdio>
@@ -25,11 +26,20 @@ int main(int argc, char** argv)
     try {
         const Volume volume = io::loadVolume(argv[1]);
         std::vector<std::uint32_t> wanted;
-        for (int a = 2; a < argc; ++a)
-            wanted.push_back(std::uint32_t(std::stoul(argv[a])));
+        double sigmaMm = 0.0;
+        for (int a = 2; a < argc; ++a) {
+            const std::string arg = argv[a];
+            if (arg.rfind("--sigma=", 0) == 0)
+                sigmaMm = std::stod(arg.substr(8));
+            else
+                wanted.push_back(std::uint32_t(std::stoul(arg)));
+        }
         const LabelStatistics stats = analyseLabels(volume);
         std::printf("# label voxels vertices triangles xmin ymin zmin xmax ymax zmax\n");
-        for (const LabelSurface& s : extractLabelSurfacesCpu(volume, stats, wanted)) {
+        const std::vector<LabelSurface> surfaces =
+            sigmaMm > 0.0 ? extractSmoothedLabelSurfacesCpu(volume, stats, sigmaMm, wanted)
+                          : extractLabelSurfacesCpu(volume, stats, wanted);
+        for (const LabelSurface& s : surfaces) {
             const LabelInfo* info = stats.find(s.label);
             glm::vec3 lo(0.0f);
             glm::vec3 hi(0.0f);
