@@ -24,6 +24,7 @@
 #include <QObject>
 #include <QString>
 #include <QThread>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -62,6 +63,13 @@ struct RenderedFrame {
     std::uint64_t labelExtractions = 0;
     QString labelError;
     FrameGpuTimes gpuTimes;
+    // Where the render thread's time went, for benchmarks that lay it on the GUI thread's
+    // timeline (the steady clock is CLOCK_MONOTONIC, as QElapsedTimer's): when the thread took
+    // the request, how long a new label map's upload took (0 without one), and the rest of the
+    // frame (the scene's changes, extractions included, the draw and the read-back).
+    std::chrono::steady_clock::time_point startedAt;
+    double labelUploadMs = 0.0;
+    double renderMs = 0.0;
 };
 
 // A surface's mesh with the isovalue and crop it was extracted at (scene_renderer.h).
