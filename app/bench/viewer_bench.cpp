@@ -19,7 +19,8 @@
 // work (events, repaints, text) runs on the cores the renderer needs.
 // 3. "--labels FILE" (label_open_bench.h): how freely the GUI thread runs while a label map
 //    opens, as `isoview [PATH] --labels FILE --label-table TABLE` opens it (without PATH the
-//    label map is the volume too; with it the clock starts once PATH is shown): the load and
+//    label map is the volume too, and the clock starts once the empty window is painted;
+//    with PATH it starts once PATH is shown): the load and
 //    analysis on their background tasks, the Labels panel's rows, the upload and the one-pass
 //    extraction on the render thread, the first frame that shows the labels. A 5 ms timer ticks on
 //    the GUI thread from the open until MS (default 1000) after that frame is shown. Prints the
