@@ -104,20 +104,20 @@ QString FrameWorker::start()
     return summary;
 }
 
-std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volume)
+void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume)
 {
-    std::optional<QString> error;
-    runOnRenderThread([&] {
+    QMetaObject::invokeMethod(m_threadObject, [this, volume = std::move(volume)] {
+        QString error;
         try {
             m_state->renderer->setVolume(*volume);
-            m_state->volume = std::move(volume);
+            m_state->volume = volume;
             m_state->labelMap.reset(); // the renderer forgets it with the old volume
             m_state->labelError.clear();
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what()) + m_budgetNote;
         }
+        emit volumeUploaded(volume, error);
     });
-    return error;
 }
 
 CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)
