@@ -92,8 +92,12 @@ void SliceView::setLabelOverlay(std::shared_ptr<const Volume> labels,
     m_labels = std::move(labels);
     m_labelStyles = std::move(styles);
     m_labelFill = fill;
-    if (newMap) {
-        reslice(); // the labels' slice too
+    if (newMap && m_volume) {
+        // Only the labels' slice is new: the image's stays as it is.
+        m_labelSlice = labelSliceAt(m_slice.sliceIndex);
+        rebuildImage();
+    } else if (newMap) {
+        reslice();
     } else {
         rebuildImage();
     }
@@ -241,11 +245,16 @@ void SliceView::reslice()
     const long last = long(m_volume->dims()[normal]) - 1;
     const auto index = std::uint32_t(std::clamp(std::lround(m_crosshair[normal]), 0L, last));
     m_slice = extractSlice(*m_volume, m_orientation, index);
-    m_labelSlice = m_labels && m_labels->dims() == m_volume->dims()
-                       ? extractSlice(*m_labels, m_orientation, index)
-                       : VolumeSlice{};
+    m_labelSlice = labelSliceAt(index);
     rebuildImage();
     recontour();
+}
+
+VolumeSlice SliceView::labelSliceAt(std::uint32_t index) const
+{
+    return m_labels && m_volume && m_labels->dims() == m_volume->dims()
+               ? extractSlice(*m_labels, m_orientation, index)
+               : VolumeSlice{};
 }
 
 void SliceView::recontour()

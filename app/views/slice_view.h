@@ -119,6 +119,9 @@ protected:
 
 private:
     void reslice();
+    // The label map's slice at this index of the view's normal axis; empty without labels on
+    // the volume's grid.
+    VolumeSlice labelSliceAt(std::uint32_t index) const;
     void overlayLabels(); // m_labelSlice over m_image (rebuildImage)
     void recontour();
     std::vector<ContourSegment> contourAt(double isovalueReal) const;
