@@ -7,6 +7,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace isoview::app {
 
@@ -95,11 +96,11 @@ void SliceView::setLabelOverlay(std::shared_ptr<const Volume> labels,
     if (newMap && m_volume) {
         // Only the labels' slice is new: the image's stays as it is.
         m_labelSlice = labelSliceAt(m_slice.sliceIndex);
-        rebuildImage();
+        m_imageStale = true;
     } else if (newMap) {
         reslice();
     } else {
-        rebuildImage();
+        m_imageStale = true;
     }
     update();
 }
@@ -144,7 +145,7 @@ void SliceView::setWindowLevel(WindowLevel window)
     window.width = std::max(window.width, 1e-6);
     if (window == m_window) return;
     m_window = window;
-    rebuildImage();
+    m_imageStale = true;
     update();
 }
 
@@ -246,7 +247,7 @@ void SliceView::reslice()
     const auto index = std::uint32_t(std::clamp(std::lround(m_crosshair[normal]), 0L, last));
     m_slice = extractSlice(*m_volume, m_orientation, index);
     m_labelSlice = labelSliceAt(index);
-    rebuildImage();
+    m_imageStale = true;
     recontour();
 }
 
@@ -363,6 +364,9 @@ std::optional<glm::dvec2> SliceView::pixelAtWidgetPoint(QPointF point) const
 
 void SliceView::paintEvent(QPaintEvent*)
 {
+    // Built here, once for all the changes since the last paint: a new volume resliced and
+    // then windowed built each view's image twice in one turn of the event loop.
+    if (std::exchange(m_imageStale, false)) rebuildImage();
     QPainter p(this);
     p.fillRect(rect(), Qt::black);
     p.setPen(QColor(200, 200, 200));
