@@ -19,17 +19,18 @@
 // work (events, repaints, text) runs on the cores the renderer needs.
 // 3. "--labels FILE" (label_open_bench.h): how freely the GUI thread runs while a label map
 //    opens, as `isoview [PATH] --labels FILE --label-table TABLE` opens it (without PATH the
-//    label map is the volume too, and the clock starts once the empty window is painted;
-//    with PATH it starts once PATH is shown): the load and
-//    analysis on their background tasks, the Labels panel's rows, the upload and the one-pass
-//    extraction on the render thread, the first frame that shows the labels. A 5 ms timer ticks on
-//    the GUI thread from the open until MS (default 1000) after that frame is shown. Prints the
-//    time to that frame; the ticks' intervals (median, 95th percentile, max, how many over 33 ms,
-//    the 30 Hz the window must keep, and over 100 ms); the GUI thread's CPU time; a timeline of the
-//    phases (GUI thread marks, and the render thread's upload and extraction from the frames' own
-//    timings); and each interval over 33 ms with the phase it fell in and the GUI CPU time in it
-//    (little CPU: it waited, on the render thread or for a core). The last line, "summary ...", is
-//    for scripts.
+//    label map is the volume too, and the clock starts once the empty window is painted; with
+//    PATH it starts once PATH is shown): the load and analysis on their background tasks, the
+//    Labels panel's rows, the upload and the one-pass extraction on the render thread, the first
+//    frame that shows the labels. A 5 ms timer ticks on the GUI thread from the open until MS
+//    (default 1000) after that frame is shown. Prints the time to that frame; the ticks'
+//    intervals (median, 95th percentile, max, how many over 33 ms, the 30 Hz the window must
+//    keep, and over 100 ms), and the same less the GUI thread's waits for a core (the kernel's
+//    schedstat: what the window itself took, on a machine busy with other work); the GUI
+//    thread's CPU time; a timeline of the phases (GUI thread marks with its CPU time, and the
+//    render thread's upload and extraction from the frames' own timings); and each interval
+//    over 33 ms with the phase it fell in, its GUI CPU time and its wait for a core (the rest
+//    the thread was blocked or idle). The last line, "summary ...", is for scripts.
 // The window is --size, or sized so that the 3D view itself is --view (what compares with a
 // program that renders the whole window, as HPMC's demo does: --layout 3d --view 1280x720).
 // Prints medians. Needs a display (xvfb-run on headless machines).
