@@ -99,7 +99,7 @@ MainWindow::~MainWindow() = default;
 
 bool MainWindow::isLoading() const
 {
-    return m_opener->isLoading();
+    return m_opener->isLoading() || m_uploadingDocument;
 }
 
 DocumentSource MainWindow::documentSource()
@@ -535,7 +535,7 @@ void MainWindow::openPath(const QString& path, std::optional<double> isovalue,
         m_sessionController->open(path);
         return;
     }
-    if (m_opener->isLoading()) {
+    if (isLoading()) {
         showError(tr("Busy"), tr("A volume is still loading. Cancel it first, or wait."));
         return;
     }
@@ -560,11 +560,26 @@ void MainWindow::openLabelTable(const QString& path)
 void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
                                std::optional<double> isovalue)
 {
-    if (const std::optional<QString> error = m_view->uploadVolume(doc->volume)) {
-        showError(tr("Cannot show %1").arg(doc->displayName), *error);
-        emit loadFailed(*error);
-        return;
-    }
+    // Hundreds of ms for a large volume on llvmpipe (D99's 93 MB of float labels: 350 ms), in
+    // which the GUI thread used to wait for the render thread; it answers now, the previous
+    // volume on screen until this one is shown.
+    m_uploadingDocument = true;
+    statusBar()->showMessage(tr("Uploading %1 to the GPU…").arg(doc->displayName));
+    m_view->uploadVolume(doc->volume, [this, doc, isovalue](const std::optional<QString>& error) {
+        m_uploadingDocument = false;
+        statusBar()->clearMessage();
+        if (error) {
+            showError(tr("Cannot show %1").arg(doc->displayName), *error);
+            emit loadFailed(*error);
+            return;
+        }
+        showDocument(doc, isovalue);
+    });
+}
+
+void MainWindow::showDocument(const std::shared_ptr<VolumeDocument>& doc,
+                              std::optional<double> isovalue)
+{
     const std::shared_ptr<VolumeDocument> previous = std::exchange(m_document, doc);
     const Volume& v = *doc->volume;
     const double iso = std::clamp(isovalue.value_or(doc->suggestedIsovalue), doc->realRange.min,

@@ -102,7 +102,11 @@ private:
 
     void openFileDialog();
     void openFolderDialog();
+    // A loaded volume goes to the GPU (on the render thread: the window keeps answering), then
+    // showDocument makes it the document and the scene's volume; a failed upload ends in an
+    // error dialog and loadFailed, the previous document staying.
     void applyDocument(const std::shared_ptr<VolumeDocument>& doc, std::optional<double> isovalue);
+    void showDocument(const std::shared_ptr<VolumeDocument>& doc, std::optional<double> isovalue);
     // The volume on screen is a label map: its isosurface hidden, its labels laid over it.
     void showVolumeAsLabels();
     // Asks (once per file, without blocking) whether a volume that looks like a label map is one.
@@ -142,6 +146,7 @@ private:
     std::function<void()> m_afterLabels; // what a session does once its label map is in
 
     std::shared_ptr<VolumeDocument> m_document;
+    bool m_uploadingDocument = false; // a loaded volume is on its way to the GPU
     VolumeOpener* m_opener = nullptr;
     RecentFiles* m_recentFiles = nullptr;
     QString m_lastFolder;

@@ -39,7 +39,8 @@ public:
 
 private:
     void onSceneChanged(SceneChanges what);
-    void rebuild();       // a new label map or table: every row anew
+    void rebuild();       // a new label map: every row anew
+    void rename();        // a new table for the same label map: the rows' names and styles
     void refreshStyles(); // styles or selection changed: check boxes, swatches, slider
     void applyFilter();
     void onItemChanged(QTreeWidgetItem* item, int column);
@@ -66,6 +67,7 @@ private:
     QProgressBar* m_smoothingProgress;
     class LabelSmoothingJob* m_smoothingJob;
     std::map<std::uint32_t, QTreeWidgetItem*> m_rows;
+    std::map<std::uint32_t, LabelStyle> m_rowStyles; // the style each row shows
     // What the rows were built from: a new label map or table rebuilds them.
     std::shared_ptr<const Volume> m_builtFrom;
     LabelTable m_builtTable;

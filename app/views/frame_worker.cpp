@@ -104,20 +104,20 @@ QString FrameWorker::start()
     return summary;
 }
 
-std::optional<QString> FrameWorker::setVolume(std::shared_ptr<const Volume> volume)
+void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume)
 {
-    std::optional<QString> error;
-    runOnRenderThread([&] {
+    QMetaObject::invokeMethod(m_threadObject, [this, volume = std::move(volume)] {
+        QString error;
         try {
             m_state->renderer->setVolume(*volume);
-            m_state->volume = std::move(volume);
+            m_state->volume = volume;
             m_state->labelMap.reset(); // the renderer forgets it with the old volume
             m_state->labelError.clear();
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what()) + m_budgetNote;
         }
+        emit volumeUploaded(volume, error);
     });
-    return error;
 }
 
 CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)
@@ -192,6 +192,12 @@ namespace {
 std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
                                            const FrameRequest& request)
 {
+    using Clock = std::chrono::steady_clock;
+    const auto msSince = [](Clock::time_point from) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
+    };
+    const Clock::time_point startedAt = Clock::now();
+    double labelUploadMs = 0.0;
     const Scene& scene = request.scene;
     // A new label map goes to the GPU here, on the render thread, like every extraction: the
     // window keeps answering while a large one uploads (seconds for a 365-label atlas on
@@ -205,7 +211,9 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
         } catch (const Error& e) {
             s.labelError = QString::fromUtf8(e.what());
         }
+        labelUploadMs = msSince(startedAt);
     }
+    const Clock::time_point renderStart = Clock::now();
     s.renderer->setScene(scene);
     const glm::ivec2 size = request.params.viewportSize;
     if (!s.target || s.target->width() != size.x || s.target->height() != size.y)
@@ -234,6 +242,9 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     if (const std::optional<std::string> error = s.renderer->surfaceError())
         frame->surfaceError = QString::fromStdString(*error);
     frame->gpuTimes = s.renderer->lastGpuTimes();
+    frame->startedAt = startedAt;
+    frame->labelUploadMs = labelUploadMs;
+    frame->renderMs = msSince(renderStart);
     return frame;
 }
 

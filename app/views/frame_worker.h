@@ -7,10 +7,10 @@
 // The thread has its own OpenGL context (the engine's EGL HeadlessContext: no window-system
 // context is shared with Qt) and renders into an offscreen target it reads back.
 //
-// Thread: the public functions are called from the GUI thread. start(), setVolume() and
-// capture() wait for the frame in flight and then run on the render thread; request() never
-// waits. frameReady is emitted on the render thread (connect with a queued connection).
-// renderNow() waits for its own frame too.
+// Thread: the public functions are called from the GUI thread. start(), capture() and
+// captureLabels() wait for the frame in flight and then run on the render thread; request() and
+// uploadVolume() never wait. frameReady and volumeUploaded are emitted on the render thread
+// (connect with a queued connection). renderNow() waits for its own frame too.
 #pragma once
 
 #include "extraction/iso_mesh.h"
@@ -24,6 +24,7 @@
 #include <QObject>
 #include <QString>
 #include <QThread>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -62,6 +63,13 @@ struct RenderedFrame {
     std::uint64_t labelExtractions = 0;
     QString labelError;
     FrameGpuTimes gpuTimes;
+    // Where the render thread's time went, for benchmarks that lay it on the GUI thread's
+    // timeline (the steady clock is CLOCK_MONOTONIC, as QElapsedTimer's): when the thread took
+    // the request, how long a new label map's upload took (0 without one), and the rest of the
+    // frame (the scene's changes, extractions included, the draw and the read-back).
+    std::chrono::steady_clock::time_point startedAt;
+    double labelUploadMs = 0.0;
+    double renderMs = 0.0;
 };
 
 // A surface's mesh with the isovalue and crop it was extracted at (scene_renderer.h).
@@ -79,10 +87,15 @@ public:
     QString start();
     bool started() const { return m_started; }
 
-    // Uploads the volume; returns the error message when the GPU cannot take it (the previous
-    // volume stays then). A volume beyond the GPU's memory or the budget gets a message with the
-    // sizes and what to do (SceneRenderer::setVolume), and the budget's origin when one is set.
-    std::optional<QString> setVolume(std::shared_ptr<const Volume> volume);
+    // Uploads the volume on the render thread, after the frame in flight, and returns at once
+    // (hundreds of ms for a large volume on llvmpipe: the window must not wait for them).
+    // volumeUploaded follows, with an empty error once the renderer holds it, else the message
+    // saying why the GPU cannot take it (the previous volume stays then): a volume beyond the
+    // GPU's memory or the budget gets one with the sizes and what to do
+    // (SceneRenderer::setVolume), and the budget's origin when one is set. A request made
+    // meanwhile may merge into one scheduled before the upload and render first: the view asks
+    // for no frame until volumeUploaded.
+    void uploadVolume(std::shared_ptr<const Volume> volume);
 
     // Queues a frame; replaces a request not yet started.
     void request(FrameRequest request);
@@ -103,6 +116,7 @@ public:
 
 signals:
     void frameReady(std::shared_ptr<const isoview::app::RenderedFrame> frame);
+    void volumeUploaded(std::shared_ptr<const isoview::Volume> volume, QString error);
 
 private:
     void renderPending(); // render thread

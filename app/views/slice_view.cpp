@@ -7,6 +7,7 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace isoview::app {
 
@@ -92,10 +93,14 @@ void SliceView::setLabelOverlay(std::shared_ptr<const Volume> labels,
     m_labels = std::move(labels);
     m_labelStyles = std::move(styles);
     m_labelFill = fill;
-    if (newMap) {
-        reslice(); // the labels' slice too
+    if (newMap && m_volume) {
+        // Only the labels' slice is new: the image's stays as it is.
+        m_labelSlice = labelSliceAt(m_slice.sliceIndex);
+        m_imageStale = true;
+    } else if (newMap) {
+        reslice();
     } else {
-        rebuildImage();
+        m_imageStale = true;
     }
     update();
 }
@@ -140,7 +145,7 @@ void SliceView::setWindowLevel(WindowLevel window)
     window.width = std::max(window.width, 1e-6);
     if (window == m_window) return;
     m_window = window;
-    rebuildImage();
+    m_imageStale = true;
     update();
 }
 
@@ -241,11 +246,16 @@ void SliceView::reslice()
     const long last = long(m_volume->dims()[normal]) - 1;
     const auto index = std::uint32_t(std::clamp(std::lround(m_crosshair[normal]), 0L, last));
     m_slice = extractSlice(*m_volume, m_orientation, index);
-    m_labelSlice = m_labels && m_labels->dims() == m_volume->dims()
-                       ? extractSlice(*m_labels, m_orientation, index)
-                       : VolumeSlice{};
-    rebuildImage();
+    m_labelSlice = labelSliceAt(index);
+    m_imageStale = true;
     recontour();
+}
+
+VolumeSlice SliceView::labelSliceAt(std::uint32_t index) const
+{
+    return m_labels && m_volume && m_labels->dims() == m_volume->dims()
+               ? extractSlice(*m_labels, m_orientation, index)
+               : VolumeSlice{};
 }
 
 void SliceView::recontour()
@@ -354,6 +364,9 @@ std::optional<glm::dvec2> SliceView::pixelAtWidgetPoint(QPointF point) const
 
 void SliceView::paintEvent(QPaintEvent*)
 {
+    // Built here, once for all the changes since the last paint: a new volume resliced and
+    // then windowed built each view's image twice in one turn of the event loop.
+    if (std::exchange(m_imageStale, false)) rebuildImage();
     QPainter p(this);
     p.fillRect(rect(), Qt::black);
     p.setPen(QColor(200, 200, 200));

@@ -119,6 +119,9 @@ protected:
 
 private:
     void reslice();
+    // The label map's slice at this index of the view's normal axis; empty without labels on
+    // the volume's grid.
+    VolumeSlice labelSliceAt(std::uint32_t index) const;
     void overlayLabels(); // m_labelSlice over m_image (rebuildImage)
     void recontour();
     std::vector<ContourSegment> contourAt(double isovalueReal) const;
@@ -141,6 +144,7 @@ private:
     std::shared_ptr<const Volume> m_volume;
     VolumeSlice m_slice;
     QImage m_image; // the slice through the window (RGB32 with a label overlay, else Grayscale8)
+    bool m_imageStale = false; // the slice, window or labels changed: the next paint rebuilds
     std::shared_ptr<const Volume> m_labels; // the overlay's label map, when there is one
     VolumeSlice m_labelSlice;               // its labels on the shown slice
     std::vector<glm::u8vec4> m_labelStyles;

@@ -113,6 +113,8 @@ void ViewportWidget::startRenderThread()
     m_worker = std::make_unique<FrameWorker>();
     connect(m_worker.get(), &FrameWorker::frameReady, this, &ViewportWidget::onFrameReady,
             Qt::QueuedConnection);
+    connect(m_worker.get(), &FrameWorker::volumeUploaded, this, &ViewportWidget::onVolumeUploaded,
+            Qt::QueuedConnection);
     try {
         m_rendererName = m_worker->start();
         log::get("app")->info("3D view on {}", m_rendererName.toStdString());
@@ -126,24 +128,44 @@ void ViewportWidget::startRenderThread()
         return;
     }
     emit glReady(m_rendererName);
-    if (const std::shared_ptr<const Volume> volume = sharedVolume()) {
-        if (const std::optional<QString> error = uploadVolume(volume)) emit glError(*error);
-    }
+    uploadVolume(sharedVolume(), [this](const std::optional<QString>& error) {
+        if (error) emit glError(*error);
+    });
     scheduleFrame();
 }
 
-std::optional<QString> ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume)
+void ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume, UploadDone done)
 {
-    if (!m_worker || !volume || volume == m_uploaded) return std::nullopt;
-    std::optional<QString> failure = m_worker->setVolume(volume);
-    if (failure) return failure; // the renderer kept the previous volume
-    m_uploaded = std::move(volume);
-    return std::nullopt;
+    if (!m_worker || !volume || (m_uploads.empty() && volume == m_uploaded)) {
+        if (done) done(std::nullopt);
+        return;
+    }
+    // Already on its way (the scene took a volume the window is uploading): waits for it.
+    if (!m_uploads.empty() && m_uploads.back().volume == volume) {
+        m_uploads.back().done.push_back(std::move(done));
+        return;
+    }
+    m_uploads.push_back({volume, {}});
+    m_uploads.back().done.push_back(std::move(done));
+    m_worker->uploadVolume(std::move(volume));
+}
+
+void ViewportWidget::onVolumeUploaded(const std::shared_ptr<const Volume>& volume,
+                                      const QString& error)
+{
+    if (m_uploads.empty() || m_uploads.front().volume != volume) return; // not asked here
+    const std::vector<UploadDone> done = std::move(m_uploads.front().done);
+    m_uploads.pop_front();
+    if (error.isEmpty()) m_uploaded = volume; // else the render thread kept the previous one
+    scheduleFrame();                          // the volume on screen, if the scene shows it
+    for (const UploadDone& d : done) {
+        if (d) d(error.isEmpty() ? std::nullopt : std::optional(error));
+    }
 }
 
 bool ViewportWidget::volumeUploaded() const
 {
-    return m_worker && m_uploaded && m_uploaded == m_scene->scene().volume;
+    return m_worker && m_uploads.empty() && m_uploaded && m_uploaded == m_scene->scene().volume;
 }
 
 void ViewportWidget::onSceneChanged(SceneChanges what)
@@ -151,7 +173,9 @@ void ViewportWidget::onSceneChanged(SceneChanges what)
     if (what & SceneChange::Volume) {
         // Normally uploaded by the window before the scene took it; a scene given a volume
         // some other way gets it uploaded here.
-        if (const std::optional<QString> error = uploadVolume(sharedVolume())) emit glError(*error);
+        uploadVolume(sharedVolume(), [this](const std::optional<QString>& error) {
+            if (error) emit glError(*error);
+        });
         m_framePolicy.resetStats();
         m_shown.reset(); // the previous volume's frame no longer applies
     }

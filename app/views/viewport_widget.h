@@ -24,8 +24,11 @@
 #include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace isoview::app {
 
@@ -41,12 +44,19 @@ public:
     explicit ViewportWidget(SceneModel* scene, QWidget* parent = nullptr);
     ~ViewportWidget() override;
 
-    // Uploads a volume the scene is about to show, at once when the render thread runs: returns
-    // the error message when the GPU cannot take it (the scene keeps its volume then). Without
-    // a render thread yet, the scene's volume is uploaded when the view is first shown (errors
-    // then come through glError()). A scene whose volume was not uploaded here is uploaded when
-    // it changes.
-    std::optional<QString> uploadVolume(std::shared_ptr<const Volume> volume);
+    // nullopt once the render thread holds the volume, else why the GPU cannot take it.
+    using UploadDone = std::function<void(const std::optional<QString>& error)>;
+    // Uploads a volume the scene is about to show, on the render thread, and returns at once:
+    // the window keeps answering while a large volume uploads. done runs on the GUI thread when
+    // the upload ends: nullopt, or the error message when the GPU cannot take the volume (the
+    // render thread keeps the previous one then, and the view goes on showing it). No frame is
+    // asked for meanwhile; the last one stays on screen. Without a render thread yet (or with
+    // the volume already held), done runs now: the scene's volume is uploaded when the view is
+    // first shown (errors then come through glError()). A scene whose volume was not uploaded
+    // here is uploaded when it changes (errors through glError()).
+    void uploadVolume(std::shared_ptr<const Volume> volume, UploadDone done);
+    // An upload is on its way to the render thread.
+    bool isUploading() const { return !m_uploads.empty(); }
     // The scene's volume.
     bool hasVolume() const { return m_scene->hasVolume(); }
     const Volume* volume() const { return m_scene->scene().volume.get(); }
@@ -133,6 +143,7 @@ private:
     bool volumeUploaded() const;
     void showFrame(const std::shared_ptr<const RenderedFrame>& frame);
     void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
+    void onVolumeUploaded(const std::shared_ptr<const Volume>& volume, const QString& error);
     glm::vec2 toNdc(const QPointF& p) const;
     void paintOrientationLabels(const gpu::FrameParams& params, bool anatomical);
 
@@ -141,6 +152,12 @@ private:
     OrientationLabels* m_labels = nullptr;
     // The volume the render thread holds (the scene's once uploaded).
     std::shared_ptr<const Volume> m_uploaded;
+    // Uploads on their way, in the render thread's order, each with who waits for it.
+    struct Upload {
+        std::shared_ptr<const Volume> volume;
+        std::vector<UploadDone> done;
+    };
+    std::deque<Upload> m_uploads;
     CropBoxOverlay m_cropBoxOverlay;
     QString m_rendererName;
     // Statistics, isovalue latency and the adaptive volume resolution (src/render), fed with

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 
 namespace isoview {
 
@@ -30,6 +32,24 @@ glm::dvec3 axisVector(int axis)
     glm::dvec3 v(0.0);
     v[axis] = 1.0;
     return v;
+}
+
+// Copies a plane of voxels of type T into floats, row after row: `first` is the element index
+// of pixel (0, 0), the steps are the element strides of a column and a row (negative when the
+// view flips them). One typed pass: a call and a type switch per voxel (Volume::valueAt) made
+// the window's three slices of a 275x347x245 volume cost about 9 ms of its GUI thread.
+template <class T>
+void copyPlane(const std::byte* voxels, std::ptrdiff_t first, std::ptrdiff_t columnStep,
+               std::ptrdiff_t rowStep, int width, int height, float* out)
+{
+    for (int y = 0; y < height; ++y) {
+        std::ptrdiff_t at = first + rowStep * y;
+        for (int x = 0; x < width; ++x, at += columnStep) {
+            T value;
+            std::memcpy(&value, voxels + at * std::ptrdiff_t(sizeof(T)), sizeof(T));
+            *out++ = static_cast<float>(value);
+        }
+    }
 }
 
 } // namespace
@@ -104,15 +124,30 @@ VolumeSlice extractSlice(const Volume& volume, SliceOrientation orientation,
     s.rescale = volume.rescale();
     s.geometry = volume.geometry();
     s.stored.resize(std::size_t(s.width) * std::size_t(s.height));
-    glm::uvec3 voxel(0u);
-    voxel[s.axes.normalAxis] = s.sliceIndex;
-    for (int y = 0; y < s.height; ++y) {
-        voxel[s.axes.rowAxis] = std::uint32_t(s.axes.flipRows ? s.height - 1 - y : y);
-        for (int x = 0; x < s.width; ++x) {
-            voxel[s.axes.columnAxis] = std::uint32_t(s.axes.flipColumns ? s.width - 1 - x : x);
-            s.stored[std::size_t(y) * std::size_t(s.width) + std::size_t(x)] =
-                volume.valueAt(voxel.x, voxel.y, voxel.z);
-        }
+    // The values Volume::valueAt gives, without a call per voxel.
+    const std::ptrdiff_t stride[3] = {1, std::ptrdiff_t(dims.x),
+                                      std::ptrdiff_t(dims.x) * std::ptrdiff_t(dims.y)};
+    const std::ptrdiff_t column = stride[s.axes.columnAxis];
+    const std::ptrdiff_t row = stride[s.axes.rowAxis];
+    const std::ptrdiff_t first = std::ptrdiff_t(s.sliceIndex) * stride[s.axes.normalAxis] +
+                                 (s.axes.flipColumns ? std::ptrdiff_t(s.width - 1) * column : 0) +
+                                 (s.axes.flipRows ? std::ptrdiff_t(s.height - 1) * row : 0);
+    const std::ptrdiff_t columnStep = s.axes.flipColumns ? -column : column;
+    const std::ptrdiff_t rowStep = s.axes.flipRows ? -row : row;
+    const auto copy = [&](auto typed) {
+        using T = decltype(typed);
+        copyPlane<T>(volume.bytes(), first, columnStep, rowStep, s.width, s.height,
+                     s.stored.data());
+    };
+    switch (volume.type()) {
+    case ScalarType::UInt8: copy(std::uint8_t{}); break;
+    case ScalarType::Int8: copy(std::int8_t{}); break;
+    case ScalarType::UInt16: copy(std::uint16_t{}); break;
+    case ScalarType::Int16: copy(std::int16_t{}); break;
+    case ScalarType::UInt32: copy(std::uint32_t{}); break;
+    case ScalarType::Int32: copy(std::int32_t{}); break;
+    case ScalarType::Float32: copy(float{}); break;
+    case ScalarType::Float64: copy(double{}); break;
     }
     return s;
 }

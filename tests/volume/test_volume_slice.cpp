@@ -91,6 +91,57 @@ TEST(VolumeSlice, PatientSpaceTakesTheClosestIndexAxisAndShowsRadiologically)
               v.valueAt(std::uint32_t(idx.x), std::uint32_t(idx.y), std::uint32_t(idx.z)));
 }
 
+// Every pixel of every view is the voxel indexAt names, as Volume::valueAt reads it, whatever
+// the voxel type and however the view flips its axes (the slices copy planes by type and
+// stride, not voxel by voxel).
+template <class T> void expectSlicesAreTheVoxels(bool patient)
+{
+    // The sagittal acquisition of the test above, mirrored: its views flip columns and rows.
+    VolumeGeometry g;
+    if (patient) {
+        const double c = std::cos(0.2);
+        const double s = std::sin(0.2);
+        g.direction = glm::dmat3(glm::dvec3(0, -c, s), glm::dvec3(0, s, -c), glm::dvec3(-1, 0, 0));
+    }
+    Volume v = test::makeTypedVolume<T>(
+        {6, 7, 5}, [](auto i, auto j, auto k) { return (i + 7 * j + 49 * k) % 120; }, g);
+    VolumeMetadata m;
+    m.patientSpace = patient;
+    v.setMetadata(m);
+    bool flipped = false;
+    for (SliceOrientation o :
+         {SliceOrientation::Axial, SliceOrientation::Coronal, SliceOrientation::Sagittal}) {
+        for (std::uint32_t index : {0u, 2u, 9u}) {
+            const VolumeSlice slice = extractSlice(v, o, index);
+            flipped = flipped || slice.axes.flipColumns || slice.axes.flipRows;
+            for (int y = 0; y < slice.height; ++y) {
+                for (int x = 0; x < slice.width; ++x) {
+                    const glm::dvec3 at = slice.indexAt({x, y});
+                    ASSERT_EQ(
+                        slice.storedAt(x, y),
+                        v.valueAt(std::uint32_t(at.x), std::uint32_t(at.y), std::uint32_t(at.z)))
+                        << sliceOrientationName(o) << " slice " << index << " pixel " << x << ","
+                        << y;
+                }
+            }
+        }
+    }
+    EXPECT_TRUE(flipped) << "no view flipped an axis: the flips went untested";
+}
+
+TEST(VolumeSlice, EveryPixelIsItsVoxelForEveryTypeAndFlip)
+{
+    expectSlicesAreTheVoxels<std::uint8_t>(true);
+    expectSlicesAreTheVoxels<std::int8_t>(true);
+    expectSlicesAreTheVoxels<std::uint16_t>(true);
+    expectSlicesAreTheVoxels<std::int16_t>(false);
+    expectSlicesAreTheVoxels<std::uint32_t>(true);
+    expectSlicesAreTheVoxels<std::int32_t>(true);
+    expectSlicesAreTheVoxels<float>(true);
+    expectSlicesAreTheVoxels<double>(false);
+    expectSlicesAreTheVoxels<double>(true);
+}
+
 TEST(VolumeSlice, DisplayPositionsInvertBackToPixels)
 {
     VolumeGeometry g;

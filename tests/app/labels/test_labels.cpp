@@ -319,11 +319,23 @@ TEST(LabelsTest, TheD99AtlasOpenedAloneLists365LabelsNamedFromItsTable)
     ASSERT_TRUE(waitUntil([&] { return labelled.count() == 1; }, 60000));
     EXPECT_FALSE(w->scene()->scene().surfaces.selected().visible)
         << "an isosurface across label numbers means nothing";
-    w->openLabelTable(shared("labels/D99_v2.0_labels_semicolon.txt"));
     auto* panel = part<LabelsPanel>(*w);
     auto* tree = panel->findChild<QTreeWidget*>("labelTable");
     ASSERT_EQ(tree->topLevelItemCount(), 365);
+    const QTreeWidgetItem* firstRow = rowOf(tree, 1);
+    w->openLabelTable(shared("labels/D99_v2.0_labels_semicolon.txt"));
+    ASSERT_EQ(tree->topLevelItemCount(), 365);
+    EXPECT_EQ(rowOf(tree, 1), firstRow) << "a table renames the rows, it does not make them anew";
     EXPECT_EQ(rowOf(tree, 1)->text(2), "putamen");
+    // The swatch is the label's colour (opaque: opacity 1) in a grey frame.
+    const QImage swatch = rowOf(tree, 1)->icon(0).pixmap(14, 14).toImage();
+    const glm::vec3 color = w->scene()->scene().labels->style(1).color;
+    const QColor inside = swatch.pixelColor(7, 7);
+    EXPECT_NEAR(inside.redF(), color.r, 1.0 / 255.0);
+    EXPECT_NEAR(inside.greenF(), color.g, 1.0 / 255.0);
+    EXPECT_NEAR(inside.blueF(), color.b, 1.0 / 255.0);
+    EXPECT_EQ(inside.alpha(), 255);
+    EXPECT_EQ(swatch.pixelColor(0, 7), QColor(90, 90, 90));
     EXPECT_EQ(rowOf(tree, 1)->data(3, Qt::DisplayRole).toULongLong(), 49570u);
     panel->findChild<QLineEdit*>("labelFilter")->setText("nucleus");
     EXPECT_GT(panel->listedRows(), 1);

@@ -18,6 +18,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace isoview::app {
@@ -38,7 +39,10 @@ struct ShownView {
         view.resize(480, 360);
         view.show();
         const std::shared_ptr<const Volume> volume = sphereVolume();
-        EXPECT_FALSE(view.uploadVolume(volume).has_value());
+        std::optional<std::optional<QString>> uploaded;
+        view.uploadVolume(volume, [&](const std::optional<QString>& error) { uploaded = error; });
+        EXPECT_TRUE(waitUntil([&] { return uploaded.has_value(); }));
+        EXPECT_FALSE(uploaded && uploaded->has_value()) << "the sphere's upload failed";
         scene.openVolume(volume, {Surface{0, "Surface 1", 0.0, std::nullopt, 1.0f, true}}, 0, {});
     }
     SceneModel scene;
@@ -76,6 +80,31 @@ TEST(ViewportWidgetTest, ChangesBeforeTheNextFrameMergeAndTheNewestIsShown)
         EXPECT_NE(iso, 3.0);
     }
     EXPECT_FALSE(v.view.captureSurface().mesh.indices.empty());
+}
+
+// A new volume goes to the GPU on the render thread: uploadVolume returns before the upload is
+// done (the window keeps answering), the frame on screen stays the old volume's meanwhile, and
+// once done has run the scene's new volume is drawn.
+TEST(ViewportWidgetTest, AnUploadReturnsAtOnceAndTheNewVolumeIsDrawnAfterIt)
+{
+    ShownView v;
+    v.scene.setLiveIsovalue(1.0);
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    const std::uint64_t small = v.view.lastFrameStats().triangles.value_or(0);
+
+    const auto larger = std::make_shared<const Volume>(
+        isoview::test::makeSphere({64, 64, 64}, glm::vec3(31.5f), 28.0f));
+    std::optional<std::optional<QString>> uploaded;
+    v.view.uploadVolume(larger, [&](const std::optional<QString>& error) { uploaded = error; });
+    EXPECT_FALSE(uploaded.has_value()) << "the upload did not wait for the render thread";
+    EXPECT_TRUE(v.view.isUploading());
+    ASSERT_TRUE(waitUntil([&] { return uploaded.has_value(); }));
+    EXPECT_FALSE(uploaded->has_value()) << "the larger sphere's upload failed";
+    EXPECT_FALSE(v.view.isUploading());
+
+    v.scene.openVolume(larger, {Surface{0, "Surface 1", 1.0, std::nullopt, 1.0f, true}}, 0, {});
+    ASSERT_TRUE(waitUntil([&] { return v.view.showsCurrentSurface(); }));
+    EXPECT_GT(v.view.lastFrameStats().triangles.value_or(0), small);
 }
 
 TEST(ViewportWidgetTest, AStillViewRefinesVolumeRenderingToFullResolution)
