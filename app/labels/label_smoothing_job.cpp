@@ -9,8 +9,7 @@ LabelSmoothingJob::LabelSmoothingJob(SceneModel* scene, QObject* parent)
     : QObject(parent), m_scene(scene)
 {
     connect(m_scene, &SceneModel::changed, this, [this](SceneChanges what) {
-        if (what & (SceneChange::Labels | SceneChange::Crop | SceneChange::Volume))
-            startIfNeeded();
+        if (what & (SceneChange::Labels | SceneChange::Crop | SceneChange::Volume)) startIfNeeded();
     });
     connect(&m_task, &BackgroundTask::progressChanged, this,
             [this](const QString&, qint64 done, qint64 total) {
