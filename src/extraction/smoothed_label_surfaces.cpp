@@ -88,8 +88,10 @@ public:
                 const int from = std::max(first, i - r);
                 const int to = std::min(last, i + r);
                 float sum = 0.0f;
-                for (int j = from; j <= to; ++j)
-                    sum += kernel.weights[std::size_t(j - i + r)] * m_line[std::size_t(j)];
+                for (int j = from; j <= to; ++j) {
+                    const int tap = j - i + r; // 0 .. 2r
+                    sum += kernel.weights[std::size_t(tap)] * m_line[std::size_t(j)];
+                }
                 values[i] = sum;
             }
         }
@@ -116,7 +118,8 @@ public:
             std::fill(out, out + width, 0.0f);
             for (int j = std::max(0, n - r); j <= std::min(int(count) - 1, n + r); ++j) {
                 if (!m_nonZero[std::size_t(j)]) continue;
-                const float w = kernel.weights[std::size_t(j - n + r)];
+                const int tap = j - n + r; // 0 .. 2r
+                const float w = kernel.weights[std::size_t(tap)];
                 const float* in = m_rows.data() + std::size_t(j) * width;
                 for (std::size_t x = 0; x < width; ++x)
                     out[x] += w * in[x];
