@@ -32,6 +32,7 @@
 #include "scene/surface_list.h"
 #include "terminal_progress.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -483,7 +484,10 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
     std::printf("format: %s\n", std::string(io::formatName(source.format)).c_str());
     if (source.format == io::VolumeFormat::Dicom || source.series.size() > 1) {
         std::printf("series: %zu (default %zu)\n", source.series.size(), source.defaultSeries);
-        for (std::size_t i = 0; i < source.series.size(); ++i) {
+        // A bounded listing: a 4-D NIfTI may hold thousands of volumes, each a series.
+        constexpr std::size_t kMaxSeriesLines = 20;
+        const std::size_t shown = std::min(source.series.size(), kMaxSeriesLines);
+        for (std::size_t i = 0; i < shown; ++i) {
             const io::SeriesSummary& s = source.series[i];
             // "[1] fMRI | volume 2 of 2: time point 2 | MR | ...": which volume of a series.
             // NIfTI has no modality: its field is left out rather than shown empty.
@@ -492,6 +496,10 @@ void printInfo(const isoview::io::VolumeSourceInfo& source, const isoview::Volum
                         s.volumeLabel.c_str(), s.modality.empty() ? "" : " | ", s.modality.c_str(),
                         s.sliceCount, s.dims.x, s.dims.y, s.dims.z, s.note.empty() ? "" : " | ",
                         s.note.c_str());
+        }
+        if (shown < source.series.size()) {
+            std::printf("  ... and %zu more series (--series %zu to %zu)\n",
+                        source.series.size() - shown, shown, source.series.size() - 1);
         }
         for (const std::string& note : source.notes)
             std::printf("note: %s\n", note.c_str());

@@ -657,6 +657,32 @@ std::string niftiVolumeLabel(const NiftiHeader& header, std::uint64_t volumeInde
     return label;
 }
 
+std::uint64_t niftiVolumesInFile(const fs::path& path, const NiftiHeader& header)
+{
+    const std::string what = "NIfTI " + detail::quotedPath(path);
+    const fs::path dataPath = header.pairedFiles ? imageFileOf(path) : path;
+    detail::ReadOnlyFile file(dataPath, "cannot read " + what + ": ",
+                              header.pairedFiles ? "image file " + detail::quotedPath(dataPath)
+                                                 : "the file");
+    const std::uint64_t volumeBytes = *detail::voxelByteCount(header.dims, header.type);
+    detail::HeaderClaim claim{.subject = what,
+                              .itemName = "volume",
+                              .itemText = detail::dimsText(header.dims, header.type),
+                              .count = header.volumeCount,
+                              .itemBytes = volumeBytes};
+    if (isGzip(file)) {
+        // Offsets count decoded bytes; the compressed ones bound them (deflate's 1032:1).
+        claim.subject += " (gzip)";
+        claim.fileBytes = file.size();
+        claim.minStoredItemBytes = volumeBytes / detail::kMaxDeflateRatio;
+    } else {
+        claim.subject += " (voxels from byte " + std::to_string(header.voxelOffset) + ")";
+        claim.fileBytes = file.size() > header.voxelOffset ? file.size() - header.voxelOffset : 0;
+        claim.minStoredItemBytes = volumeBytes;
+    }
+    return detail::itemsInFile(claim, detail::ClaimShortfall::Count);
+}
+
 Volume readNifti(const fs::path& path, std::uint64_t volumeIndex, LoadMonitor* monitor)
 {
     const std::string what = "NIfTI " + detail::quotedPath(path);

@@ -39,6 +39,10 @@
 // - readNiftiHeader reads and parses only the header (at most 544 decompressed bytes): cheap,
 //   for listing the volumes. IoError when the file cannot be opened or read, or is not a
 //   regular file (a FIFO is refused before anything opens it).
+// - niftiVolumesInFile checks dim[4] against the data file before anything is listed per
+//   volume: how many volumes start inside it (uncompressed), or could at best decompress into
+//   it (gzip, 1032:1). IoError when none (the header claims what no file of that size holds).
+//   Opens the data file (the .img of a pair) for its size and first two bytes only.
 // - readNifti reads one volume. Before allocating: the byte counts must not overflow and must
 //   fit in memory (InvalidInputError); an uncompressed file must hold the chosen volume, a
 //   compressed one must be large enough to decompress to it (IoError with the expected and
@@ -109,6 +113,9 @@ bool looksLikeNifti(const std::filesystem::path& path);
 
 // "volume 2 of 3 (t = 6 s)" for a file of several volumes; "" for a single volume.
 std::string niftiVolumeLabel(const NiftiHeader& header, std::uint64_t volumeIndex);
+
+// How many of header.volumeCount volumes the data file of path can hold (see the contract).
+std::uint64_t niftiVolumesInFile(const std::filesystem::path& path, const NiftiHeader& header);
 
 // Reads volume volumeIndex (0-based, along dim[4]) of a .nii, .nii.gz or .hdr(.gz) file.
 Volume readNifti(const std::filesystem::path& path, std::uint64_t volumeIndex = 0,

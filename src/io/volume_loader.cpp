@@ -121,20 +121,38 @@ std::optional<RawSliceSeries> rawSlicesOf(const fs::path& folder)
     return slices;
 }
 
-// A NIfTI file lists one series per volume along its 4th dimension (header read only).
+// The most volumes of one NIfTI file listed as series: far beyond any real time series (tens
+// of thousands), and a few MiB of entries.
+constexpr std::uint64_t kMaxListedNiftiVolumes = 100000;
+
+// A NIfTI file lists one series per volume along its 4th dimension (header read only): those
+// its data file can hold, never more than kMaxListedNiftiVolumes, so that dim[4] = 2^40 in a
+// 4 KB file costs nothing (niftiVolumesInFile refuses it).
 VolumeSource niftiSource(const fs::path& path)
 {
     const NiftiHeader header = readNiftiHeader(path);
+    const std::uint64_t held = niftiVolumesInFile(path, header);
+    const std::uint64_t listed = std::min(held, kMaxListedNiftiVolumes);
     VolumeSource source;
     source.path = path;
     source.format = VolumeFormat::Nifti;
-    for (std::uint64_t i = 0; i < header.volumeCount; ++i) {
+    source.series.reserve(std::size_t(listed));
+    for (std::uint64_t i = 0; i < listed; ++i) {
         SeriesSummary summary;
         summary.description = path.filename().string();
         summary.dims = header.dims;
         summary.sliceCount = header.dims.z;
         summary.volumeLabel = niftiVolumeLabel(header, i);
         source.series.push_back(std::move(summary));
+    }
+    if (held < header.volumeCount) {
+        source.notes.push_back("the header claims " + std::to_string(header.volumeCount) +
+                               " volumes, but the file can hold only " + std::to_string(held) +
+                               " of them: later volumes are missing");
+    }
+    if (listed < held) {
+        source.notes.push_back("only the first " + std::to_string(listed) + " of " +
+                               std::to_string(held) + " volumes are listed");
     }
     return source;
 }

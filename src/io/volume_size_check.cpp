@@ -93,6 +93,34 @@ void requireFitsInMemory(std::string_view subject, glm::uvec3 dims, ScalarType t
     }
 }
 
+std::string claimText(const HeaderClaim& claim)
+{
+    const std::optional<std::uint64_t> total = checkedMultiply(claim.count, claim.itemBytes);
+    return std::to_string(claim.count) + " " + claim.itemName + (claim.count == 1 ? "" : "s") +
+           " of " + claim.itemText + " (" +
+           (total ? humanBytes(*total) : std::string("more than 16 EiB")) + ")";
+}
+
+std::uint64_t itemsInFile(const HeaderClaim& claim, ClaimShortfall shortfall)
+{
+    // Refuse: items that start inside the file (one cut short is its reader's to name). Count:
+    // whole items only, so a listing never offers a volume the file cannot hold.
+    const std::uint64_t stored = std::max<std::uint64_t>(claim.minStoredItemBytes, 1);
+    const bool cutShortCounts = shortfall == ClaimShortfall::Refuse;
+    const std::uint64_t room =
+        claim.fileBytes / stored + (cutShortCounts && claim.fileBytes % stored != 0 ? 1 : 0);
+    const std::uint64_t held = std::min(claim.count, room);
+    if (held == claim.count || (held > 0 && shortfall == ClaimShortfall::Count)) return held;
+    const std::string plural = claim.itemName + "s";
+    throw IoError(claim.subject + ": the header claims " + claimText(claim) +
+                  ", but the file holds " + humanBytes(claim.fileBytes) + " (" +
+                  std::to_string(claim.fileBytes) + " bytes) there, room for " +
+                  (held == 0 ? "none of them"
+                             : "at most " + std::to_string(held) + " " +
+                                   (held == 1 ? claim.itemName : plural)) +
+                  "; the header is wrong or the file is truncated");
+}
+
 namespace {
 
 template <std::size_t N> void reverseEachElement(std::span<std::byte> bytes)

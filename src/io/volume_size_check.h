@@ -1,9 +1,17 @@
 // Internal to src/io: the checks every volume reader makes before it allocates a voxel buffer
-// (byte counts that overflow, volumes larger than this machine's memory), byte-order swapping,
-// and the wording those readers share in their messages. Not part of the public API.
+// or anything sized by a header (byte counts that overflow, claims the file cannot hold,
+// volumes larger than this machine's memory), byte-order swapping, and the wording those
+// readers share in their messages. Not part of the public API.
 //
-// Contract: pure functions except physicalMemoryBytes() (asks the OS). Nothing here allocates
-// voxel memory; requireFitsInMemory() throws InvalidInputError before a reader does.
+// A header is a claim about the data behind it: "2^40 volumes of 64x64x32 float32", "2^31
+// frames of 512x512". Before a reader allocates, lists or loops over what a header claims, it
+// checks the claim twice: against the file (itemsInFile: how many of the claimed items the
+// file's bytes can hold at all) and, for what it will hold in memory at once, against the
+// machine (requireFitsInMemory). A 4.6 KB file then costs what 4.6 KB of data can need.
+//
+// Contract: pure functions except physicalMemoryBytes() and availableMemoryBytes() (ask the
+// OS). Nothing here allocates voxel memory; itemsInFile() throws IoError and
+// requireFitsInMemory() InvalidInputError before a reader allocates.
 //
 // Example:
 //   const std::optional<std::uint64_t> bytes = detail::voxelByteCount(dims, type);
@@ -50,6 +58,38 @@ std::uint64_t physicalMemoryBytes();
 // Memory available to new allocations now without swapping (MemAvailable in /proc/meminfo),
 // never more than physical memory; physical memory when the kernel does not say.
 std::uint64_t availableMemoryBytes();
+
+// What a header claims its data hold: `count` items (volumes, frames) of `itemBytes` each,
+// stored from some offset of a file that holds `fileBytes` from there on.
+struct HeaderClaim {
+    std::string subject;  // "NIfTI 'bold.nii'": whose header, named in the message
+    std::string itemName; // "volume", "frame" (singular)
+    std::string itemText; // one item's layout: "64x64x32 float32"
+    std::uint64_t count = 1;
+    std::uint64_t itemBytes = 0; // decoded bytes of one item
+    std::uint64_t fileBytes = 0; // bytes the file holds where the items start
+    // The fewest bytes of the file one item can take: itemBytes when stored as is; for
+    // compressed data what the codec could shrink it to at best (itemBytes / kMaxDeflateRatio
+    // for deflate, an item header for an encapsulated DICOM frame). At least 1 is used.
+    std::uint64_t minStoredItemBytes = 0;
+};
+
+// How a reader treats a claim its file cannot fully hold.
+enum class ClaimShortfall {
+    // every claimed item must start inside the file (a truncated last one may be cut: its
+    // reader names the missing bytes when it reads it)
+    Refuse,
+    Count, // the whole items the file holds are what it holds (a series listing)
+};
+
+// How many of the claimed items the file holds (see ClaimShortfall). Throws IoError "<subject>: the
+// header claims 1099511627776 volumes of 64x64x32 float32 (512.0 PiB), but the file holds 4.0 KiB
+// (4096 bytes) there, room for none of them" when that is none, or, with Refuse, fewer than
+// claimed. Arithmetic only, never overflows (counts and bytes saturate).
+std::uint64_t itemsInFile(const HeaderClaim& claim, ClaimShortfall shortfall);
+
+// The claim in words: "1099511627776 volumes of 64x64x32 float32 (512.0 PiB)".
+std::string claimText(const HeaderClaim& claim);
 
 // Throws InvalidInputError "<subject> (<dims>) needs <n> (<bytes> bytes), more than the <m> of
 // memory available now (<p> in this machine); ..." when bytes exceed the available memory or

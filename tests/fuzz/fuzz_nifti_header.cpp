@@ -1,10 +1,10 @@
 // libFuzzer target: io::parseNiftiHeader on arbitrary bytes (NIfTI-1 and -2, either byte
-// order). When the bytes parse as a single-file header of at most 1 MiB per volume, or when
-// they are gzip data, io::readNifti also reads them as a file (an in-memory memfd), which
-// exercises the raw and gzip data paths and the size checks (gzip input is bounded by the
-// reader's own deflate-ratio check). isoview::Error is the expected outcome of bad input;
-// anything else (a crash, a sanitizer report, another exception, a broken invariant) is a
-// finding.
+// order), then io::niftiVolumesInFile (dim[4] against the file, as the series listing checks
+// it). When the bytes parse as a single-file header of at most 1 MiB per volume, or when they
+// are gzip data, io::readNifti also reads them as a file (an in-memory memfd), which exercises
+// the raw and gzip data paths and the size checks (gzip input is bounded by the reader's own
+// deflate-ratio check). isoview::Error is the expected outcome of bad input; anything else (a
+// crash, a sanitizer report, another exception, a broken invariant) is a finding.
 #include "core/error.h"
 #include "fuzz_support.h"
 #include "io/nifti_reader.h"
@@ -41,6 +41,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             return 0;
         }
         checkInvariants(header);
+        // The series listing's check of dim[4] against the file: at least one volume, never
+        // more than claimed, or an isoview::Error.
+        if (!header.pairedFiles) {
+            isoview::fuzz::MemoryFile file(data, size);
+            try {
+                const std::uint64_t held =
+                    file.valid() ? isoview::io::niftiVolumesInFile(file.path(), header) : 1;
+                if (held == 0 || held > header.volumeCount) __builtin_trap();
+            } catch (const isoview::Error&) {
+            }
+        }
         const std::uint64_t voxels = std::uint64_t(header.dims.x) * header.dims.y * header.dims.z;
         if (header.pairedFiles || voxels > (1u << 20) / 8) return 0;
     }

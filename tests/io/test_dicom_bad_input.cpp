@@ -24,6 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using io::DicomScan;
 using io::DicomSeriesInfo;
+using test::contains;
 using test::dicomData;
 using test::kCtReference;
 using test::messageOf;
@@ -115,6 +116,34 @@ TEST(DicomSeriesLoader, TruncatedPixelDataNamesExpectedAndActualBytes)
                << "an exception other than isoview::Error escaped: " << e.what();
     } catch (...) {
         return ::testing::AssertionFailure() << "a non-standard exception escaped";
+    }
+}
+
+// NumberOfFrames 2^31 - 1 in a file of a few hundred bytes is refused while its header is
+// read, before anything is made per frame (it took 17-20 GB, then bad_alloc); 2^31 is named as
+// written, not wrapped to a negative number.
+TEST(DicomSeriesLoader, ANumberOfFramesTheFileCannotHoldIsRefusedAtOnce)
+{
+    test::TempDir dir;
+    const fs::path slice = dir.path() / "slice.dcm";
+    test::writeSlice(slice, test::SliceSpec{});
+    for (const std::string frames : {"2147483647", "2147483648"}) {
+        SCOPED_TRACE(frames);
+        const fs::path lying = dir.path() / (frames + ".dcm");
+        test::rewrite(slice, lying, [&](DcmDataset& d) {
+            ASSERT_TRUE(d.putAndInsertString(DCM_NumberOfFrames, frames.c_str()).good());
+        });
+        const std::string message = messageOf<IoError>([&] { io::scanDicom(lying); });
+        if (frames == "2147483647") {
+            EXPECT_TRUE(contains(message, "the header claims 2147483647 frames of 8x8 at 16 bits "
+                                          "(256.0 GiB), but the file holds"))
+                << message;
+            EXPECT_TRUE(contains(message, "room for at most")) << message;
+        } else {
+            EXPECT_TRUE(contains(message, "NumberOfFrames is 2147483648; it must be 1 to "
+                                          "2147483647"))
+                << message;
+        }
     }
 }
 

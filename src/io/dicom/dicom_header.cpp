@@ -11,6 +11,7 @@
 #include <dcmtk/dcmdata/dcxfer.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -346,6 +347,52 @@ FrameInfo DicomHeader::frame(std::uint32_t index) const
     return info;
 }
 
+namespace {
+
+// NumberOfFrames (IS, up to 2^31 - 1 by the standard; read as text, so a larger or negative
+// value is named as written, never wrapped), checked as a claim against the file before
+// anything is made per frame: every frame must start inside the file, taking its bytes when
+// stored as is and at least an item header (8 bytes) when encapsulated.
+std::uint32_t readFrameCount(DcmItem& ds, const DicomHeader& h)
+{
+    if (!ds.tagExists(DCM_NumberOfFrames)) return 1;
+    const std::string text = getString(ds, DCM_NumberOfFrames);
+    std::uint64_t frames = 0;
+    const char* end = text.data() + text.size();
+    const char* start = text.data() + (text.starts_with('+') ? 1 : 0);
+    const auto parsed = std::from_chars(start, end, frames);
+    if (parsed.ec != std::errc() || parsed.ptr != end) {
+        // Some writers use DS where IS belongs.
+        const std::optional<std::int32_t> whole = getInteger(ds, DCM_NumberOfFrames);
+        if (!whole) return 1; // unreadable: as absent
+        if (*whole < 1) {
+            throw InvalidInputError(h.name + ": NumberOfFrames is " + detail::printable(text) +
+                                    "; it must be at least 1");
+        }
+        frames = std::uint64_t(*whole);
+    }
+    if (frames < 1 || frames > std::numeric_limits<std::int32_t>::max()) {
+        throw InvalidInputError(h.name + ": NumberOfFrames is " + detail::printable(text) +
+                                "; it must be 1 to 2147483647");
+    }
+    const std::uint64_t perFrame = frameBytes(h);
+    const bool encapsulated = h.codec != PixelCodec::Native;
+    detail::itemsInFile(detail::HeaderClaim{.subject = h.name,
+                                            .itemName = "frame",
+                                            .itemText = std::to_string(h.columns) + "x" +
+                                                        std::to_string(h.rows) + " at " +
+                                                        std::to_string(h.bitsAllocated) + " bits" +
+                                                        (encapsulated ? ", compressed" : ""),
+                                            .count = frames,
+                                            .itemBytes = perFrame,
+                                            .fileBytes = h.byteSize,
+                                            .minStoredItemBytes = encapsulated ? 8 : perFrame},
+                        detail::ClaimShortfall::Refuse);
+    return std::uint32_t(frames);
+}
+
+} // namespace
+
 DicomHeader readHeader(const ParsedDicom& parsed)
 {
     DcmDataset& ds = parsed.dataset();
@@ -407,14 +454,7 @@ DicomHeader readHeader(const ParsedDicom& parsed)
         h.paddingRangeLimit = getPaddingAttribute(ds, DCM_PixelPaddingRangeLimit, h.pixelSigned);
     }
 
-    if (const std::optional<std::int32_t> frames = getInteger(ds, DCM_NumberOfFrames)) {
-        if (*frames < 1) {
-            throw InvalidInputError(parsed.name + ": NumberOfFrames is " + std::to_string(*frames) +
-                                    "; it must be at least 1");
-        }
-        h.frameCount = std::uint32_t(*frames);
-    }
-
+    h.frameCount = readFrameCount(ds, h);
     h.common = readImageLevelInfo(ds);
     h.common.imageType = getString(ds, DCM_ImageType);
     if (hasImageTypeValue(h.common.imageType, "MOSAIC")) {

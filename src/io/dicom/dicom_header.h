@@ -4,10 +4,12 @@
 // grid offsets).
 //
 // Contract: readHeader never reads pixel values; it throws InvalidInputError only for a
-// NumberOfFrames below 1, and fixes small quirks (HighBit outside BitsStored, stray bytes)
-// with a warning in DicomHeader::warnings. readScanHeader parses as little of the file as the
-// scan needs. unsupportedReason says why a header's images cannot be loaded (the transfer
-// syntax first: that is what a person can act on).
+// NumberOfFrames outside 1..2^31-1, and IoError for one the file cannot hold (a frame must
+// start inside the file: its bytes when native, an 8-byte item when encapsulated), checked
+// before anything is made per frame (volume_size_check.h's itemsInFile); it fixes small
+// quirks (HighBit outside BitsStored, stray bytes) with a warning in DicomHeader::warnings.
+// readScanHeader parses as little of the file as the scan needs. unsupportedReason says why a
+// header's images cannot be loaded (the transfer syntax first: that is what a person can act on).
 #pragma once
 
 #include "io/dicom/dicom_parsing.h"

@@ -213,13 +213,8 @@ void requireLoadable(const SourceFile& file)
         if (h.codec == PixelCodec::Unsupported) throw IoError(h.name + ": " + *reason);
         throw InvalidInputError(h.name + ": " + *reason);
     }
-    // Each frame takes at least one byte of the file (8 when compressed): a NumberOfFrames
-    // beyond that is a lie, caught before per-frame records are made.
-    if (h.frameCount > h.byteSize) {
-        throw InvalidInputError(h.name + ": NumberOfFrames " + std::to_string(h.frameCount) +
-                                " is more than a " + std::to_string(h.byteSize) +
-                                "-byte file can hold");
-    }
+    // A NumberOfFrames the file cannot hold never gets here: readHeader checks it as a claim
+    // (volume_size_check.h) before anything is made per frame.
 }
 
 void requireOneImageSize(const std::vector<SourceFile>& files)
