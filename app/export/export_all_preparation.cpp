@@ -30,8 +30,8 @@ PreparedSurfaces prepareSurfaces(std::vector<NamedSurface>& surfaces, const Volu
         PreparedMesh prepared;
         if (s.label) {
             if (!labelMap) throw Error(s.name + " is a label, but the export has no label map");
-            prepared = prepareLabelMesh(s.surface.mesh, *labelMap, *s.label, s.surface.crop, steps,
-                                        progress);
+            prepared = prepareLabelMesh(s.surface.mesh, *labelMap, s.label->info,
+                                        s.label->smoothingSigmaMm, s.surface.crop, steps, progress);
         } else {
             // The isovalue and crop the capture was extracted at: closing needs exactly those.
             prepared = prepareMesh(s.surface.mesh, volume, s.surface.isovalue, s.surface.crop,

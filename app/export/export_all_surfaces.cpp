@@ -133,23 +133,42 @@ bool ExportAllSurfaces::capture(std::vector<NamedSurface>* out, QString* error)
 
 bool ExportAllSurfaces::captureLabels(std::vector<NamedSurface>* out, QString* error)
 {
-    const std::optional<LabelLayer>& layer = m_view->scene().scene().labels;
+    const Scene& scene = m_view->scene().scene();
+    const std::optional<LabelLayer>& layer = scene.labels;
     if (!layer) return true;
-    const std::optional<std::vector<LabelSurface>> labels = m_view->captureLabels();
-    if (!labels) {
-        *error = tr("The label map is still being extracted: try again in a moment.");
-        return false;
+    VoxelBox crop = scene.cropBox();
+    double smoothingSigmaMm = 0.0;
+    std::vector<LabelSurface> labels;
+    if (layer->smoothingSigmaMm > 0.0) {
+        // Smoothed labels are drawn from the layer's own meshes, made on the CPU for a sigma and
+        // crop: exported once made for these, with that sigma (print preparation needs it).
+        if (!layer->smoothingIsCurrent(crop)) {
+            *error = tr("The labels' smoothing is still being made: try again in a moment.");
+            return false;
+        }
+        smoothingSigmaMm = layer->smoothed->sigmaMm;
+        crop = layer->smoothed->crop;
+        for (const LabelSurface& s : layer->smoothed->surfaces) {
+            if (s.mesh.triangleCount() > 0) labels.push_back(s);
+        }
+    } else {
+        std::optional<std::vector<LabelSurface>> captured = m_view->captureLabels();
+        if (!captured) {
+            *error = tr("The label map is still being extracted: try again in a moment.");
+            return false;
+        }
+        labels = std::move(*captured);
     }
     // Each shown label is a surface of its own, named from the table ("Label 7" without one).
-    for (const LabelSurface& s : *labels) {
+    for (LabelSurface& s : labels) {
         const LabelStyle style = layer->style(s.label);
         if (!style.visible || style.opacity <= 0.0f) continue;
         NamedSurface named;
         named.name = layer->table.nameOf(s.label);
         if (named.name.empty()) named.name = "Label " + std::to_string(s.label);
-        named.surface.mesh = s.mesh;
+        named.surface.mesh = std::move(s.mesh);
         named.surface.isovalue = kLabelIsovalue;
-        named.surface.crop = m_view->scene().scene().cropBox();
+        named.surface.crop = crop;
         named.color = style.color;
         // Its voxels' extent: print preparation closes it only where it reaches the crop's faces.
         const LabelInfo* info = layer->statistics ? layer->statistics->find(s.label) : nullptr;
@@ -157,7 +176,7 @@ bool ExportAllSurfaces::captureLabels(std::vector<NamedSurface>* out, QString* e
             *error = tr("Label %1 is not in the label map's statistics.").arg(s.label);
             return false;
         }
-        named.label = *info;
+        named.label = SurfaceLabel{*info, smoothingSigmaMm};
         out->push_back(std::move(named));
     }
     return true;

@@ -40,14 +40,20 @@ std::optional<PrintReport> writeCapturedSurface(CapturedSurface& surface, const 
 
 // ---- File > Export All Surfaces ------------------------------------------------------------
 
+// A label map's label as an export of all prepares it (export_all_preparation.h): its voxels'
+// statistics, and the smoothing its surface was made with (0: the voxels' own surface).
+struct SurfaceLabel {
+    LabelInfo info;
+    double smoothingSigmaMm = 0.0;
+};
+
 // One surface of an export of all: its name, its captured mesh and the colour it is drawn in
-// (linear RGB in [0, 1]); for a label map's label, the label (what its print preparation
-// closes it against: export_all_preparation.h).
+// (linear RGB in [0, 1]); for a label, which one.
 struct NamedSurface {
     std::string name;
     CapturedSurface surface;
     glm::vec3 color{1.0f};
-    std::optional<LabelInfo> label;
+    std::optional<SurfaceLabel> label;
 };
 
 // The files an export of all writes, one per name: folder / pattern with "{volume}",

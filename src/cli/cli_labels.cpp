@@ -246,7 +246,8 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
             const auto start = std::chrono::steady_clock::now();
             PreparedMesh p = [&] {
                 const TerminalProgress shown("preparing label " + std::to_string(label));
-                return prepareLabelMesh(mesh, labels, *statistics.find(label), box, request.steps,
+                return prepareLabelMesh(mesh, labels, *statistics.find(label),
+                                        request.smoothingSigmaMm, box, request.steps,
                                         shown.callback());
             }();
             std::printf("%s", p.report.text().c_str());

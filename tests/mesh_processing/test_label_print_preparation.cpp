@@ -1,9 +1,11 @@
 // A label map's labels prepared for printing (label_print_preparation.h): a label cut by the
 // volume's or the crop's faces is closed watertight, exactly as against its whole indicator
-// (the indicator set only on the faces changes nothing), and a label inside the box is left
-// unclosed, its report saying so.
+// (the indicator set only on the faces changes nothing), a smoothed label is closed against its
+// blurred indicator, and a label inside the box is left unclosed, its report saying so.
+#include "core/error.h"
 #include "extraction/label_surfaces_cpu.h"
 #include "extraction/mesh_metrics.h"
+#include "extraction/smoothed_label_surfaces.h"
 #include "mesh_processing/label_print_preparation.h"
 #include "support/synthetic_volumes.h"
 #include "volume/label_statistics.h"
@@ -61,7 +63,7 @@ TEST(LabelPrintPreparationTest, ALabelOnTheFacesIsClosedAsAgainstItsWholeIndicat
         ASSERT_TRUE(labelTouchesBoxFaces(slab, box));
         const IsoMesh open = surfaceOf(labels, 2, box);
         EXPECT_GT(analyzeTopology(open).boundaryEdges, 0u) << "the faces cut it open";
-        const PreparedMesh p = prepareLabelMesh(open, labels, slab, box, steps);
+        const PreparedMesh p = prepareLabelMesh(open, labels, slab, 0.0, box, steps);
         const PreparedMesh whole =
             prepareMesh(open, wholeIndicator(labels, 2), kLabelIsovalue, box, steps);
         expectWatertight(p.mesh);
@@ -81,12 +83,31 @@ TEST(LabelPrintPreparationTest, ALabelInsideTheBoxIsNotClosedAndItsReportSaysSo)
     const VoxelBox box = VoxelBox::whole(labels.dims());
     ASSERT_FALSE(labelTouchesBoxFaces(ball, box));
     const IsoMesh surface = surfaceOf(labels, 1, box);
-    const PreparedMesh p = prepareLabelMesh(surface, labels, ball, box,
+    const PreparedMesh p = prepareLabelMesh(surface, labels, ball, 0.0, box,
                                             {.closeBorders = true, .decimateFraction = 0.5});
     EXPECT_EQ(p.report.steps, "decimate=0.5");
     EXPECT_EQ(p.report.capTriangles, 0u);
     expectWatertight(p.mesh);
     EXPECT_LT(p.mesh.triangleCount(), surface.triangleCount());
+}
+
+TEST(LabelPrintPreparationTest, ASmoothedLabelIsClosedAgainstItsBlurredIndicator)
+{
+    const Volume labels = twoLabels();
+    const LabelStatistics statistics = analyseLabels(labels);
+    const LabelInfo& slab = *statistics.find(2);
+    const VoxelBox box{{2, 5, 4}, {20, 18, 14}};
+    const double sigmaMm = 1.2;
+    const IsoMesh open =
+        extractSmoothedLabelSurfacesCpu(labels, statistics, sigmaMm, {2}, box).at(0).mesh;
+    EXPECT_GT(analyzeTopology(open).boundaryEdges, 0u) << "the crop cuts it open";
+    const PreparedMesh p =
+        prepareLabelMesh(open, labels, slab, sigmaMm, box, {.closeBorders = true});
+    expectWatertight(p.mesh);
+    EXPECT_GT(p.report.capTriangles, 0u);
+    // Against the voxels' own indicator the smoothed rim has no partner: the caps need its field.
+    EXPECT_THROW(prepareLabelMesh(open, labels, slab, 0.0, box, {.closeBorders = true}),
+                 InvalidInputError);
 }
 
 } // namespace

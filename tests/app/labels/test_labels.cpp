@@ -232,7 +232,7 @@ TEST(LabelsTest, ExportAllWritesAFileForEveryShownLabelNamedFromItsTable)
     EXPECT_FALSE(QFileInfo::exists(folder.filePath("Label 7.ply"))) << "a hidden label";
 }
 
-TEST(LabelsTest, ExportAllPreparesEveryShownLabelForPrinting)
+TEST(LabelsTest, ExportAllPreparesEveryShownLabelForPrintingSmoothedOrNot)
 {
     const std::unique_ptr<MainWindow> w = prostateWithLabels();
     SceneModel* model = w->scene();
@@ -268,7 +268,7 @@ TEST(LabelsTest, ExportAllPreparesEveryShownLabelForPrinting)
         EXPECT_EQ(topology.boundaryEdges, 0u) << name.toStdString();
         EXPECT_EQ(topology.nonManifoldEdges, 0u) << name.toStdString();
         const std::size_t undecimated =
-            prepareLabelMesh(s.mesh, *layer.labelMap, *layer.statistics->find(s.label), box,
+            prepareLabelMesh(s.mesh, *layer.labelMap, *layer.statistics->find(s.label), 0.0, box,
                              {.closeBorders = true, .keepLargest = true})
                 .report.trianglesAfter;
         const std::size_t triangles = ply.mesh.triangleCount();
@@ -281,6 +281,19 @@ TEST(LabelsTest, ExportAllPreparesEveryShownLabelForPrinting)
         << message.toStdString();
     EXPECT_TRUE(message.contains(formatCount(written) + " written")) << message.toStdString();
     EXPECT_FALSE(message.contains("not watertight")) << message.toStdString();
+
+    // Smoothed, the labels that remain are closed against their blurred voxels just as well.
+    model->setLabelSmoothing(1.0);
+    ASSERT_TRUE(waitUntil([&] { return model->scene().labels->smoothed != nullptr; }));
+    exporter->exportEach(folder.path(), "{surface} smoothed", MeshExportOptions{}, steps);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 2; }));
+    ASSERT_TRUE(finished.at(1).at(0).toBool()) << finished.at(1).at(1).toString().toStdString();
+    for (const char* name : {"Label 8 smoothed.ply", "Label 9 smoothed.ply"}) {
+        const MeshTopology topology =
+            analyzeTopology(test::readBinaryPly(folder.filePath(name).toStdString()).mesh);
+        EXPECT_EQ(topology.boundaryEdges, 0u) << name;
+        EXPECT_EQ(topology.nonManifoldEdges, 0u) << name;
+    }
 }
 
 TEST(LabelsTest, ASessionBringsTheLabelMapItsTableAndEveryLabelsStyleBack)
