@@ -1,5 +1,7 @@
 #include "export/mesh_export_dialog.h"
 
+#include "export/print_steps_box.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -7,15 +9,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QGridLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QSettings>
-#include <QSpinBox>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -126,7 +125,8 @@ MeshExportDialog::MeshExportDialog(const QString& folder, const QString& baseNam
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(createPreparationGroup());
+    m_steps = new PrintStepsBox("export", this);
+    layout->addWidget(m_steps);
     m_estimate = new QLabel(this);
     m_estimate->setObjectName("estimateLabel");
     layout->addWidget(m_estimate);
@@ -136,10 +136,9 @@ MeshExportDialog::MeshExportDialog(const QString& folder, const QString& baseNam
         syncExtension();
         updateEnabled();
     });
-    for (QCheckBox* box : findChildren<QCheckBox*>())
+    for (QCheckBox* box : {m_ascii, m_normals, m_color})
         connect(box, &QCheckBox::toggled, this, &MeshExportDialog::updateEnabled);
-    for (QSpinBox* spin : findChildren<QSpinBox*>())
-        connect(spin, &QSpinBox::valueChanged, this, &MeshExportDialog::updateEnabled);
+    connect(m_steps, &PrintStepsBox::changed, this, &MeshExportDialog::updateEnabled);
     connect(m_path, &QLineEdit::textChanged, this, [this, buttons] {
         // Typing a known extension picks the format.
         if (auto f = meshFormatForPath(m_path->text().toStdString())) {
@@ -155,56 +154,6 @@ MeshExportDialog::MeshExportDialog(const QString& folder, const QString& baseNam
     });
     updateEnabled();
     resize(560, sizeHint().height());
-}
-
-QWidget* MeshExportDialog::createPreparationGroup()
-{
-    QSettings settings;
-    settings.beginGroup("export");
-    auto* group = new QGroupBox(tr("Print preparation"), this);
-    auto* grid = new QGridLayout(group);
-    const auto check = [&](const char* name, const QString& text, const QString& tip) {
-        auto* box = new QCheckBox(text, group);
-        box->setObjectName(name);
-        box->setToolTip(tip);
-        box->setChecked(settings.value(name, false).toBool());
-        return box;
-    };
-    const auto spin = [&](const char* name, int min, int max, int fallback, const QString& suffix) {
-        auto* box = new QSpinBox(group);
-        box->setObjectName(name);
-        box->setRange(min, max);
-        box->setValue(std::clamp(settings.value(name, fallback).toInt(), min, max));
-        box->setSuffix(suffix);
-        return box;
-    };
-    m_closeBorders =
-        check("closeBorders", tr("Close at the volume (or crop box) border"),
-              tr("Caps the surface where the volume or the crop box cuts it, so that it "
-                 "encloses a solid a printer can print"));
-    m_keepLargest = check("keepLargest", tr("Keep only the largest piece"),
-                          tr("Drops every piece but the one with the most triangles"));
-    m_dropSmall = check("dropSmall", tr("Drop pieces under"),
-                        tr("Drops loose pieces (noise, specks) with fewer triangles"));
-    m_dropSmallTriangles = spin("dropSmallTriangles", 1, 10'000'000, 100, tr(" triangles"));
-    m_smooth = check("smooth", tr("Smooth (Taubin),"),
-                     tr("Smooths the voxel steps away without shrinking the surface"));
-    m_smoothIterations = spin("smoothIterations", 1, 200, 10, tr(" iterations"));
-    m_decimate = check("decimate", tr("Decimate, keep"),
-                       tr("Merges triangles where the surface is flat, within half a voxel of "
-                          "it, for a smaller file"));
-    m_decimatePercent = spin("decimatePercent", 1, 99, 25, tr(" % of the triangles"));
-
-    grid->addWidget(m_closeBorders, 0, 0, 1, 3);
-    grid->addWidget(m_keepLargest, 1, 0, 1, 3);
-    grid->addWidget(m_dropSmall, 2, 0);
-    grid->addWidget(m_dropSmallTriangles, 2, 1);
-    grid->addWidget(m_smooth, 3, 0);
-    grid->addWidget(m_smoothIterations, 3, 1);
-    grid->addWidget(m_decimate, 4, 0);
-    grid->addWidget(m_decimatePercent, 4, 1);
-    grid->setColumnStretch(2, 1);
-    return group;
 }
 
 void MeshExportDialog::browse()
@@ -233,9 +182,6 @@ void MeshExportDialog::updateEnabled()
     // 3MF colours its object with the surface colour; it has no vertex normals.
     m_color->setEnabled(format == MeshFormat::Ply || format == MeshFormat::ThreeMf);
     m_normals->setEnabled(format == MeshFormat::Ply || format == MeshFormat::Obj);
-    m_dropSmallTriangles->setEnabled(m_dropSmall->isChecked());
-    m_smoothIterations->setEnabled(m_smooth->isChecked());
-    m_decimatePercent->setEnabled(m_decimate->isChecked());
     m_estimate->setText(estimate());
 }
 
@@ -259,10 +205,7 @@ void MeshExportDialog::remember() const
     settings.setValue("ascii", m_ascii->isChecked());
     settings.setValue("normals", m_normals->isChecked());
     settings.setValue("color", m_color->isChecked());
-    for (const QCheckBox* box : {m_closeBorders, m_keepLargest, m_dropSmall, m_smooth, m_decimate})
-        settings.setValue(box->objectName(), box->isChecked());
-    for (const QSpinBox* spin : {m_dropSmallTriangles, m_smoothIterations, m_decimatePercent})
-        settings.setValue(spin->objectName(), spin->value());
+    m_steps->remember();
     settings.setValue("folder", QFileInfo(path()).absolutePath());
 }
 
@@ -289,14 +232,7 @@ bool MeshExportDialog::withVertexColor() const
 
 PrintSteps MeshExportDialog::steps() const
 {
-    PrintSteps s;
-    s.closeBorders = m_closeBorders->isChecked();
-    s.keepLargest = m_keepLargest->isChecked();
-    if (m_dropSmall->isChecked())
-        s.minComponentTriangles = std::size_t(m_dropSmallTriangles->value());
-    if (m_smooth->isChecked()) s.smoothIterations = m_smoothIterations->value();
-    if (m_decimate->isChecked()) s.decimateFraction = m_decimatePercent->value() / 100.0;
-    return s;
+    return m_steps->steps();
 }
 
 std::optional<MeshExportDialog::Choice>

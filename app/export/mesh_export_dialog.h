@@ -2,7 +2,8 @@
 // box), coordinates (patient LPS or RAS millimetres, or voxel indices), PLY encoding, normals
 // and vertex colour, and the print preparation (print_preparation.h: closing at the border,
 // pieces, smoothing, decimation). A label estimates the triangles and file size the choices
-// give. The choices are remembered (QSettings group "export").
+// give. The choices are remembered (QSettings group "export"); the print steps are the group
+// File > Export All Surfaces shows too (print_steps_box.h).
 #pragma once
 
 #include "mesh_export/mesh_export.h"
@@ -17,9 +18,10 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSpinBox;
 
 namespace isoview::app {
+
+class PrintStepsBox;
 
 class MeshExportDialog : public QDialog {
     Q_OBJECT
@@ -48,7 +50,6 @@ public:
                                      bool patientSpace, std::uint64_t triangles, QWidget* parent);
 
 private:
-    QWidget* createPreparationGroup();
     void browse();
     void syncExtension();
     void updateEnabled();
@@ -62,14 +63,7 @@ private:
     QCheckBox* m_color = nullptr;
 
     std::uint64_t m_triangles = 0;
-    QCheckBox* m_closeBorders = nullptr;
-    QCheckBox* m_keepLargest = nullptr;
-    QCheckBox* m_dropSmall = nullptr;
-    QSpinBox* m_dropSmallTriangles = nullptr;
-    QCheckBox* m_smooth = nullptr;
-    QSpinBox* m_smoothIterations = nullptr;
-    QCheckBox* m_decimate = nullptr;
-    QSpinBox* m_decimatePercent = nullptr;
+    PrintStepsBox* m_steps = nullptr;
     QLabel* m_estimate = nullptr;
 };
 

@@ -119,11 +119,8 @@ std::vector<std::filesystem::path> surfaceFilePaths(const std::filesystem::path&
     return paths;
 }
 
-void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume,
-                       const MeshExportOptions& options,
-                       const std::vector<std::filesystem::path>& paths, TaskContext& context)
+void refuseExistingFiles(const std::vector<std::filesystem::path>& paths)
 {
-    if (paths.size() != surfaces.size()) throw InvalidInputError("one file per surface is needed");
     for (const std::filesystem::path& path : paths) {
         std::error_code ec;
         if (std::filesystem::exists(path, ec)) {
@@ -132,6 +129,14 @@ void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume
                           "of all surfaces never replaces a file)");
         }
     }
+}
+
+void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const VolumeGeometry& geometry,
+                       const MeshExportOptions& options,
+                       const std::vector<std::filesystem::path>& paths, TaskContext& context)
+{
+    if (paths.size() != surfaces.size()) throw InvalidInputError("one file per surface is needed");
+    refuseExistingFiles(paths);
     std::uint64_t total = 0;
     for (NamedSurface& s : surfaces) {
         weldCoincidentVertices(s.surface.mesh);
@@ -142,8 +147,7 @@ void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume
         std::uint64_t before = 0;
         for (std::size_t i = 0; i < surfaces.size(); ++i) {
             const IsoMesh& mesh = surfaces[i].surface.mesh;
-            exportMesh(paths[i], mesh, volume.geometry(),
-                       withProgress(options, context, before, total));
+            exportMesh(paths[i], mesh, geometry, withProgress(options, context, before, total));
             written.push_back(paths[i]);
             before += records(mesh);
         }
@@ -157,7 +161,7 @@ void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume
     }
 }
 
-void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const Volume& volume,
+void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const VolumeGeometry& geometry,
                          const MeshExportOptions& options, const std::filesystem::path& path,
                          TaskContext& context)
 {
@@ -171,8 +175,7 @@ void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const Volume& volu
             objects.push_back({&s.surface.mesh, s.name, toColor8(s.color)});
             triangles += s.surface.mesh.triangleCount();
         }
-        exportSurfaces3mf(path, objects, volume.geometry(),
-                          withProgress(options, context, 0, triangles));
+        exportSurfaces3mf(path, objects, geometry, withProgress(options, context, 0, triangles));
         return;
     }
     if (options.format != MeshFormat::Ply)
@@ -190,7 +193,8 @@ void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const Volume& volu
     ply.normals = o.normals;
     ply.vertexColors = merged.vertexColors;
     ply.progress = o.progress;
-    writePly(path, merged.mesh, volume.geometry(), ply);
+    ply.processing = o.processing;
+    writePly(path, merged.mesh, geometry, ply);
 }
 
 } // namespace isoview::app

@@ -12,6 +12,7 @@
 #include "mesh_export/mesh_export.h"
 #include "mesh_processing/print_preparation.h"
 #include "views/frame_worker.h"
+#include "volume/label_statistics.h"
 #include "volume/volume.h"
 
 #include <filesystem>
@@ -39,12 +40,20 @@ std::optional<PrintReport> writeCapturedSurface(CapturedSurface& surface, const 
 
 // ---- File > Export All Surfaces ------------------------------------------------------------
 
+// A label map's label as an export of all prepares it (export_all_preparation.h): its voxels'
+// statistics, and the smoothing its surface was made with (0: the voxels' own surface).
+struct SurfaceLabel {
+    LabelInfo info;
+    double smoothingSigmaMm = 0.0;
+};
+
 // One surface of an export of all: its name, its captured mesh and the colour it is drawn in
-// (linear RGB in [0, 1]).
+// (linear RGB in [0, 1]); for a label, which one.
 struct NamedSurface {
     std::string name;
     CapturedSurface surface;
     glm::vec3 color{1.0f};
+    std::optional<SurfaceLabel> label;
 };
 
 // The files an export of all writes, one per name: folder / pattern with "{volume}",
@@ -57,11 +66,19 @@ std::vector<std::filesystem::path> surfaceFilePaths(const std::filesystem::path&
                                                     const std::vector<std::string>& names,
                                                     MeshFormat format);
 
+// Throws IoError naming the first of paths that exists: an export of all never replaces a file
+// it did not write. Checked before a slow preparation, and again before writing.
+void refuseExistingFiles(const std::vector<std::filesystem::path>& paths);
+
+// In both writers, geometry is what the meshes' coordinates are mapped through: the volume's
+// for captured meshes (index space), VolumeGeometry{} for meshes already in millimetres
+// (prepared for printing: export_all_preparation.h).
+
 // Writes surfaces[i] to paths[i], all or nothing: an existing file is refused before anything
-// is written (IoError naming it: an export never replaces what it did not write), and the files
-// written before a failure or a cancel are removed. Zero-area triangles are dropped first, in
-// place. Progress: records over all files. Thread: any. Throws isoview::Error, CancelledError.
-void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume,
+// is written (refuseExistingFiles), and the files written before a failure or a cancel are
+// removed. Zero-area triangles are dropped first, in place. Progress: records over all files.
+// Thread: any. Throws isoview::Error, CancelledError.
+void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const VolumeGeometry& geometry,
                        const MeshExportOptions& options,
                        const std::vector<std::filesystem::path>& paths, TaskContext& context);
 
@@ -69,7 +86,7 @@ void writeSurfaceFiles(std::vector<NamedSurface>& surfaces, const Volume& volume
 // surface's colour, or a 3MF with an object per surface, named and coloured (threemf_writer.h);
 // another format is an InvalidInputError. Zero-area triangles are dropped first, in place.
 // Atomic like exportMesh. Thread: any. Throws isoview::Error, CancelledError.
-void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const Volume& volume,
+void writeMergedSurfaces(std::vector<NamedSurface>& surfaces, const VolumeGeometry& geometry,
                          const MeshExportOptions& options, const std::filesystem::path& path,
                          TaskContext& context);
 

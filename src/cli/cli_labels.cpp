@@ -8,6 +8,7 @@
 #include "mesh_export/merged_surfaces.h"
 #include "mesh_export/mesh_export.h"
 #include "mesh_export/ply_writer.h"
+#include "mesh_processing/label_print_preparation.h"
 #include "mesh_processing/physical_mesh.h"
 #include "output_names.h"
 #include "terminal_progress.h"
@@ -42,26 +43,6 @@ std::string fileNamePart(std::uint32_t label, const std::string& name)
     }
     if (part.find_first_not_of("_.") == std::string::npos) return std::to_string(label);
     return part;
-}
-
-// Label's indicator (1 where the voxel holds it) as uint8 on the same grid: what print
-// preparation closes a label's surface against at the volume's or crop's faces, at 0.5.
-Volume indicatorOf(const Volume& labels, std::uint32_t label)
-{
-    std::vector<std::byte> bytes(labels.voxelCount());
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-        bytes[i] = std::byte(labels.valueAt(i) == float(label) ? 1 : 0);
-    return Volume(labels.dims(), ScalarType::UInt8, std::move(bytes), labels.geometry());
-}
-
-// Whether any of the label's voxels lies on a face of the box: only then is its surface open
-// there and in need of closing.
-bool touchesFaces(const LabelInfo& info, const VoxelBox& box)
-{
-    for (int a = 0; a < 3; ++a) {
-        if (info.first[a] <= box.first[a] || info.last[a] >= box.last[a]) return true;
-    }
-    return false;
 }
 
 // Every label in one GPU pass (gpu/label_map_extractor.h), with the timings reported.
@@ -263,18 +244,11 @@ int runLabelExport(const LabelExport& request, const Volume& volume,
         std::printf("triangles: %zu\nvertices: %zu\n", mesh.triangleCount(), mesh.vertexCount());
         if (request.steps.any() && mesh.triangleCount() > 0) {
             const auto start = std::chrono::steady_clock::now();
-            PrintSteps steps = request.steps;
-            const LabelInfo& info = *statistics.find(label);
-            // A label inside the box is closed already; only one on its faces needs its
-            // indicator to be closed against.
-            steps.closeBorders = steps.closeBorders && touchesFaces(info, box);
             PreparedMesh p = [&] {
                 const TerminalProgress shown("preparing label " + std::to_string(label));
-                return steps.closeBorders
-                           ? prepareMesh(mesh, indicatorOf(labels, label), kLabelIsovalue, box,
-                                         steps, shown.callback())
-                           : prepareMesh(mesh, labels, kLabelIsovalue, box, steps,
-                                         shown.callback());
+                return prepareLabelMesh(mesh, labels, *statistics.find(label),
+                                        request.smoothingSigmaMm, box, request.steps,
+                                        shown.callback());
             }();
             std::printf("%s", p.report.text().c_str());
             std::printf("processing_ms: %.2f\n", millisecondsSince(start));

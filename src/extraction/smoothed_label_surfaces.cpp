@@ -43,27 +43,13 @@ Kernel gaussianKernel(double sigmaVoxels)
     return k;
 }
 
-// A field stored for a box of the grid; 0 at every voxel outside it.
-struct BoxedField {
-    glm::uvec3 first;
-    glm::uvec3 size;
-    std::vector<float> values; // x fastest
-
-    float operator()(glm::uvec3 p) const
-    {
-        const glm::uvec3 q = p - first; // wraps below first: one comparison per axis
-        if (q.x >= size.x || q.y >= size.y || q.z >= size.z) return 0.0f;
-        return values[std::size_t(q.x) + std::size_t(size.x) * (q.y + std::size_t(size.y) * q.z)];
-    }
-};
-
 // The blur, one axis at a time; values beyond the box are 0 (the box reaches a radius past the
 // label, or the volume's face, where the indicator is 0). Along y and z whole rows of x are
 // weighted and summed (contiguous, vectorised by the compiler) rather than one strided voxel at a
 // time, and rows that are all 0 are skipped: most of a label's box is empty.
 class SeparableBlur {
 public:
-    explicit SeparableBlur(BoxedField& field) : m_field(field) {}
+    explicit SeparableBlur(SmoothedLabelField& field) : m_field(field) {}
 
     void alongX(const Kernel& kernel)
     {
@@ -148,28 +134,37 @@ public:
     }
 
 private:
-    BoxedField& m_field;
+    SmoothedLabelField& m_field;
     std::vector<float> m_line;
     std::vector<float> m_rows;
     std::vector<bool> m_nonZero;
 };
 
-IsoMesh smoothedSurface(const Volume& volume, const LabelInfo& info, const VoxelBox& crop,
-                        const std::array<Kernel, 3>& kernels)
+std::array<Kernel, 3> kernelsFor(double sigmaMm, const VolumeGeometry& geometry)
 {
-    const glm::uvec3 dims = volume.dims();
-    // Every voxel the blur reaches lies within the radius of the label's box; every cell with
-    // such a corner, one voxel further.
+    std::array<Kernel, 3> kernels;
+    for (int a = 0; a < 3; ++a)
+        kernels[std::size_t(a)] = gaussianKernel(sigmaMm / geometry.spacing[a]);
+    return kernels;
+}
+
+// Every voxel the blur reaches lies within the radius of the label's box; every cell with such a
+// corner, one voxel further.
+VoxelBox grownBox(const LabelInfo& info, glm::uvec3 dims, const std::array<Kernel, 3>& kernels)
+{
     VoxelBox grown;
     for (int a = 0; a < 3; ++a) {
         const std::uint32_t reach = kernels[std::size_t(a)].radius + 1;
         grown.first[a] = info.first[a] > reach ? info.first[a] - reach : 0;
         grown.last[a] = std::min(info.last[a] + reach, dims[a] - 1);
     }
-    const VoxelBox cells{glm::max(grown.first, crop.first), glm::min(grown.last, crop.last)};
-    if (!glm::all(glm::lessThanEqual(cells.first, cells.last))) return {};
+    return grown;
+}
 
-    BoxedField field{grown.first, grown.voxelCount(), {}};
+SmoothedLabelField blurredIndicator(const Volume& volume, const LabelInfo& info,
+                                    const VoxelBox& grown, const std::array<Kernel, 3>& kernels)
+{
+    SmoothedLabelField field{grown.first, grown.voxelCount(), {}};
     {
         const std::vector<std::uint8_t> inside = labelIndicator(volume, info.label, grown);
         field.values.assign(inside.begin(), inside.end());
@@ -178,10 +173,28 @@ IsoMesh smoothedSurface(const Volume& volume, const LabelInfo& info, const Voxel
     blur.alongX(kernels[0]);
     blur.alongY(kernels[1]);
     blur.alongZ(kernels[2]);
+    return field;
+}
+
+IsoMesh smoothedSurface(const Volume& volume, const LabelInfo& info, const VoxelBox& crop,
+                        const std::array<Kernel, 3>& kernels)
+{
+    const glm::uvec3 dims = volume.dims();
+    const VoxelBox grown = grownBox(info, dims, kernels);
+    const VoxelBox cells{glm::max(grown.first, crop.first), glm::min(grown.last, crop.last)};
+    if (!glm::all(glm::lessThanEqual(cells.first, cells.last))) return {};
+    const SmoothedLabelField field = blurredIndicator(volume, info, grown, kernels);
     return marching::marchCells(field, dims, volume.geometry(), kLabelIsovalue, cells);
 }
 
 } // namespace
+
+SmoothedLabelField smoothedLabelField(const Volume& volume, const LabelInfo& info, double sigmaMm)
+{
+    validateLabelSmoothing(sigmaMm, volume.geometry());
+    const std::array<Kernel, 3> kernels = kernelsFor(sigmaMm, volume.geometry());
+    return blurredIndicator(volume, info, grownBox(info, volume.dims(), kernels), kernels);
+}
 
 double maxLabelSmoothingSigmaMm(const VolumeGeometry& geometry)
 {
@@ -211,9 +224,7 @@ std::vector<LabelSurface> extractSmoothedLabelSurfacesCpu(const Volume& volume,
     requireInside(box, volume.dims());
     const std::vector<std::uint32_t> wanted = wantedLabels(statistics, labels);
 
-    std::array<Kernel, 3> kernels;
-    for (int a = 0; a < 3; ++a)
-        kernels[std::size_t(a)] = gaussianKernel(sigmaMm / volume.geometry().spacing[a]);
+    const std::array<Kernel, 3> kernels = kernelsFor(sigmaMm, volume.geometry());
 
     std::vector<LabelSurface> surfaces(wanted.size());
     std::atomic<std::size_t> next{0};

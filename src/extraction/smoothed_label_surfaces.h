@@ -32,6 +32,9 @@
 #include "volume/label_statistics.h"
 #include "volume/volume.h"
 
+#include <glm/glm.hpp>
+
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -54,6 +57,29 @@ extractSmoothedLabelSurfacesCpu(const Volume& volume, const LabelStatistics& sta
                                 double sigmaMm, const std::vector<std::uint32_t>& labels = {},
                                 const std::optional<VoxelBox>& crop = {},
                                 const LabelSmoothingProgress& progress = {});
+
+// One label's blurred indicator: the field its smoothed surface is the 0.5 isosurface of,
+// stored for the label's bounding box grown by the kernel's radius (and one voxel), 0 beyond
+// it. Print preparation reads it on the crop's faces to close that surface there
+// (mesh_processing/label_print_preparation.h).
+struct SmoothedLabelField {
+    glm::uvec3 first{0}; // the stored box: first .. first + size - 1
+    glm::uvec3 size{0};
+    std::vector<float> values; // x fastest
+
+    // The field at a voxel of the whole grid (0 outside the stored box).
+    float operator()(glm::uvec3 voxel) const
+    {
+        const glm::uvec3 q = voxel - first; // wraps below first: one comparison per axis
+        if (q.x >= size.x || q.y >= size.y || q.z >= size.z) return 0.0f;
+        return values[std::size_t(q.x) + std::size_t(size.x) * (q.y + std::size_t(size.y) * q.z)];
+    }
+};
+
+// The field extractSmoothedLabelSurfacesCpu marches for info.label at sigmaMm, value for value.
+// Cost: that label's share of the extraction without the marching. Throws as
+// validateLabelSmoothing.
+SmoothedLabelField smoothedLabelField(const Volume& volume, const LabelInfo& info, double sigmaMm);
 
 // The largest sigma (mm) accepted for this grid: kMaxLabelSmoothingVoxels of its finest spacing.
 double maxLabelSmoothingSigmaMm(const VolumeGeometry& geometry);

@@ -16,6 +16,10 @@
 #include <QTimer>
 #include <QWidget>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 namespace isoview::app::test {
 
@@ -104,6 +108,50 @@ std::optional<QColor> selectedSurfaceColor(const QObject& window)
     const std::optional<QColor> c = part<SurfaceListPanel>(window)->selectedColor();
     if (!c) return std::nullopt;
     return QColor::fromRgba(c->rgba());
+}
+
+PlyMesh readBinaryPly(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    PlyMesh ply;
+    const std::size_t end = bytes.find("end_header\n");
+    if (bytes.rfind("ply\nformat binary_little_endian 1.0\n", 0) != 0 || end == std::string::npos)
+        return ply;
+    ply.header = bytes.substr(0, end + 11);
+    std::size_t vertices = 0, faces = 0, vertexStride = 0;
+    std::istringstream lines(ply.header);
+    std::string element;
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string keyword, type, name;
+        words >> keyword;
+        if (keyword == "element") {
+            std::size_t count = 0;
+            words >> element >> count;
+            (element == "vertex" ? vertices : faces) = count;
+        } else if (keyword == "property" && element == "vertex") {
+            words >> type;
+            vertexStride += type == "float" ? 4 : 1;
+        }
+    }
+    if (bytes.size() != ply.header.size() + vertices * vertexStride + faces * 13) return ply;
+    const char* at = bytes.data() + ply.header.size();
+    for (std::size_t v = 0; v < vertices; ++v, at += vertexStride) {
+        glm::vec3 p;
+        std::memcpy(&p, at, sizeof p);
+        ply.mesh.positions.push_back(p);
+        ply.mesh.normals.push_back(glm::vec3(0.0f));
+        ply.mesh.edgeKeys.push_back(v);
+    }
+    for (std::size_t f = 0; f < faces; ++f, at += 13) {
+        if (*at != 3) return {};
+        std::int32_t corners[3];
+        std::memcpy(corners, at + 1, sizeof corners);
+        for (std::int32_t c : corners)
+            ply.mesh.indices.push_back(std::uint32_t(c));
+    }
+    return ply;
 }
 
 } // namespace isoview::app::test

@@ -1,12 +1,16 @@
 // Shared helpers of the GUI tests.
 #pragma once
 
+#include "extraction/iso_mesh.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QString>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 class QAction;
 class QObject;
@@ -47,6 +51,16 @@ template <class T> T* part(const QObject& window);
 std::optional<QColor> selectedSurfaceColor(const QObject& window);
 // The window's action named `name` (QObject::objectName); a missing one fails the test.
 QAction* action(const QObject& window, const char* name);
+
+// A binary little-endian PLY as isoview writes it (float x y z first, optional float normals
+// and uchar colours, faces as uchar 3 + int indices), read back without the writer's code: its
+// header and its mesh (positions and triangles; normals zero, each vertex its own edge key).
+// An empty header when the file is not of that layout.
+struct PlyMesh {
+    std::string header;
+    IsoMesh mesh;
+};
+PlyMesh readBinaryPly(const std::filesystem::path& path);
 
 // A dialog shown and exposed on screen for a test, and its named children (a child that is
 // missing fails the test). Each dialog's test derives its driver from it.

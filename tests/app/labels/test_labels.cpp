@@ -1,15 +1,19 @@
 // Label maps in the window: a segmentation laid over its image (the prostate phantom's four
 // labels) shows in the 3D view, the slice views and the Labels dock; hiding a label changes the
-// 3D view and extracts nothing; a click in a slice selects the label under it, its row too; and
-// the D99 atlas, opened alone, lists its 365 labels named from its AFNI table. Smoothing is made
-// in the background and drawn as made on the CPU, and undone in one step.
+// 3D view and extracts nothing; a click in a slice selects the label under it, its row too;
+// Export All writes a file per shown label, prepared for printing when asked; and the D99
+// atlas, opened alone, lists its 365 labels named from its AFNI table. Smoothing is made in the
+// background and drawn as made on the CPU, and undone in one step.
 #include "app_test_support.h"
+#include "common/number_text.h"
 #include "export/export_all_surfaces.h"
+#include "extraction/mesh_metrics.h"
 #include "extraction/smoothed_label_surfaces.h"
 #include "io/volume_writers.h"
 #include "labels/label_picker.h"
 #include "labels/labels_panel.h"
 #include "main_window.h"
+#include "mesh_processing/label_print_preparation.h"
 #include "scene_model.h"
 #include "session/session_controller.h"
 #include "support/shared_data.h"
@@ -226,6 +230,70 @@ TEST(LabelsTest, ExportAllWritesAFileForEveryShownLabelNamedFromItsTable)
     for (const char* name : {"Label 1.ply", "Label 8.ply", "Label 9.ply"})
         EXPECT_GT(QFileInfo(folder.filePath(name)).size(), 1000) << name;
     EXPECT_FALSE(QFileInfo::exists(folder.filePath("Label 7.ply"))) << "a hidden label";
+}
+
+TEST(LabelsTest, ExportAllPreparesEveryShownLabelForPrintingSmoothedOrNot)
+{
+    const std::unique_ptr<MainWindow> w = prostateWithLabels();
+    SceneModel* model = w->scene();
+    Surface image = model->scene().surfaces.selected(); // only the labels
+    image.visible = false;
+    model->editSurface(image);
+    const std::optional<std::vector<LabelSurface>> raw = w->viewport()->captureLabels();
+    ASSERT_TRUE(raw && raw->size() == 4);
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    auto* exporter = part<ExportAllSurfaces>(*w);
+    QSignalSpy finished(exporter, &ExportAllSurfaces::finished);
+    const PrintSteps steps{.closeBorders = true, .keepLargest = true, .decimateFraction = 0.5};
+    exporter->exportEach(folder.path(), "{surface}", MeshExportOptions{}, steps);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }));
+    const QString message = finished.at(0).at(1).toString();
+    ASSERT_TRUE(finished.at(0).at(0).toBool()) << message.toStdString();
+
+    // Each file: closed (every label reaches the faces of the 13 slices), its largest piece, and
+    // half of that.
+    const LabelLayer& layer = *model->scene().labels;
+    const VoxelBox box = model->scene().cropBox();
+    std::uint64_t written = 0;
+    for (const LabelSurface& s : *raw) {
+        const QString name = QString("Label %1.ply").arg(s.label);
+        const test::PlyMesh ply = test::readBinaryPly(folder.filePath(name).toStdString());
+        ASSERT_FALSE(ply.header.empty()) << name.toStdString();
+        EXPECT_NE(ply.header.find("comment isoview processing: close-borders keep-largest "
+                                  "decimate=0.5\n"),
+                  std::string::npos)
+            << ply.header;
+        const MeshTopology topology = analyzeTopology(ply.mesh);
+        EXPECT_EQ(topology.boundaryEdges, 0u) << name.toStdString();
+        EXPECT_EQ(topology.nonManifoldEdges, 0u) << name.toStdString();
+        const std::size_t undecimated =
+            prepareLabelMesh(s.mesh, *layer.labelMap, *layer.statistics->find(s.label), 0.0, box,
+                             {.closeBorders = true, .keepLargest = true})
+                .report.trianglesAfter;
+        const std::size_t triangles = ply.mesh.triangleCount();
+        EXPECT_LT(triangles, s.mesh.triangleCount()) << name.toStdString();
+        EXPECT_NEAR(double(triangles) / double(undecimated), 0.5, 0.05)
+            << name.toStdString() << ": " << triangles << " of " << undecimated;
+        written += triangles;
+    }
+    EXPECT_TRUE(message.contains("prepared (close-borders keep-largest decimate=0.5)"))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(formatCount(written) + " written")) << message.toStdString();
+    EXPECT_FALSE(message.contains("not watertight")) << message.toStdString();
+
+    // Smoothed, the labels that remain are closed against their blurred voxels just as well.
+    model->setLabelSmoothing(1.0);
+    ASSERT_TRUE(waitUntil([&] { return model->scene().labels->smoothed != nullptr; }));
+    exporter->exportEach(folder.path(), "{surface} smoothed", MeshExportOptions{}, steps);
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 2; }));
+    ASSERT_TRUE(finished.at(1).at(0).toBool()) << finished.at(1).at(1).toString().toStdString();
+    for (const char* name : {"Label 8 smoothed.ply", "Label 9 smoothed.ply"}) {
+        const MeshTopology topology =
+            analyzeTopology(test::readBinaryPly(folder.filePath(name).toStdString()).mesh);
+        EXPECT_EQ(topology.boundaryEdges, 0u) << name;
+        EXPECT_EQ(topology.nonManifoldEdges, 0u) << name;
+    }
 }
 
 TEST(LabelsTest, ASessionBringsTheLabelMapItsTableAndEveryLabelsStyleBack)
