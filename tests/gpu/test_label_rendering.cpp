@@ -40,12 +40,10 @@ gpu::FrameParams frontView()
     return p;
 }
 
-class LabelRenderingTest : public GlPathTest {};
-
-TEST_P(LabelRenderingTest, LabelsShowInTheirStylesFromOneExtraction)
+// The two boxes as the renderer's volume and label map, and a scene showing only them: 3 red,
+// 7 blue.
+Scene labelledScene(const std::shared_ptr<const Volume>& labels, gpu::SceneRenderer& renderer)
 {
-    const std::shared_ptr<const Volume> labels = twoBoxes();
-    gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{limitToGl33()});
     renderer.setVolume(*labels);
     renderer.setLabelMap(labels);
     Scene scene = noSurfaceScene();
@@ -54,6 +52,16 @@ TEST_P(LabelRenderingTest, LabelsShowInTheirStylesFromOneExtraction)
         labels, std::make_shared<const LabelStatistics>(analyseLabels(*labels)), LabelTable{});
     scene.labels->styles[3].color = {1.0f, 0.0f, 0.0f};
     scene.labels->styles[7].color = {0.0f, 0.0f, 1.0f};
+    return scene;
+}
+
+class LabelRenderingTest : public GlPathTest {};
+
+TEST_P(LabelRenderingTest, LabelsShowInTheirStylesFromOneExtraction)
+{
+    const std::shared_ptr<const Volume> labels = twoBoxes();
+    gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{limitToGl33()});
+    Scene scene = labelledScene(labels, renderer);
     renderer.setScene(scene);
     const glm::ivec2 size(64, 64);
     const glm::ivec2 left(20, 32);  // over label 3 (x 6..15 at 2 pixels a voxel)
@@ -96,19 +104,14 @@ TEST_P(LabelRenderingTest, ASmoothedLayerIsDrawnFromItsSurfacesWithoutAnExtracti
 {
     const std::shared_ptr<const Volume> labels = twoBoxes();
     gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{limitToGl33()});
-    renderer.setVolume(*labels);
-    renderer.setLabelMap(labels);
-    Scene scene = noSurfaceScene();
-    scene.orientationMarker = false;
-    const auto statistics = std::make_shared<const LabelStatistics>(analyseLabels(*labels));
-    scene.labels = LabelLayer::of(labels, statistics, LabelTable{});
-    scene.labels->styles[3].color = {1.0f, 0.0f, 0.0f};
+    Scene scene = labelledScene(labels, renderer);
+    const LabelStatistics& statistics = *scene.labels->statistics;
     scene.labels->smoothingSigmaMm = 2.0;
     auto smoothed = std::make_shared<SmoothedLabelSurfaces>();
     smoothed->labelMap = labels;
     smoothed->sigmaMm = 2.0;
     smoothed->crop = VoxelBox::whole(labels->dims());
-    smoothed->surfaces = extractSmoothedLabelSurfacesCpu(*labels, *statistics, 2.0);
+    smoothed->surfaces = extractSmoothedLabelSurfacesCpu(*labels, statistics, 2.0);
     scene.labels->smoothed = smoothed;
     renderer.setScene(scene);
     const glm::ivec2 size(64, 64);

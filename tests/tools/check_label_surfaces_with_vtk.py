@@ -72,22 +72,28 @@ def read_nifti(path):
     return vtk_to_numpy(reader.GetOutput().GetPointData().GetScalars()).reshape(nz, ny, nx)
 
 
-def vtk_surface(labels, label):
-    """(points, triangles, bounds) of vtkDiscreteFlyingEdges3D at label, in index space."""
+def flying_edges(field, value, discrete):
+    """(points, triangles, bounds) of VTK's Flying Edges on field at value, in index space:
+    vtkDiscreteFlyingEdges3D (the voxels holding label `value`) or vtkFlyingEdges3D."""
     import vtk
     from vtk.util.numpy_support import numpy_to_vtk
     image = vtk.vtkImageData()
-    image.SetDimensions(labels.shape[2], labels.shape[1], labels.shape[0])
-    image.GetPointData().SetScalars(numpy_to_vtk(labels.ravel().astype("float32"), deep=True))
-    surface = vtk.vtkDiscreteFlyingEdges3D()
+    image.SetDimensions(field.shape[2], field.shape[1], field.shape[0])
+    image.GetPointData().SetScalars(numpy_to_vtk(field.ravel().astype("float32"), deep=True))
+    surface = vtk.vtkDiscreteFlyingEdges3D() if discrete else vtk.vtkFlyingEdges3D()
     surface.SetInputData(image)
-    surface.SetValue(0, float(label))
+    surface.SetValue(0, float(value))
     surface.ComputeNormalsOff()
     surface.ComputeGradientsOff()
     surface.ComputeScalarsOff()
     surface.Update()
     output = surface.GetOutput()
     return output.GetNumberOfPoints(), output.GetNumberOfPolys(), output.GetBounds()
+
+
+def vtk_surface(labels, label):
+    """vtkDiscreteFlyingEdges3D at label."""
+    return flying_edges(labels, label, True)
 
 
 def nrrd_spacing(path):
@@ -121,30 +127,12 @@ def blurred(indicator, spacing, sigma_mm):
     return field
 
 
-def vtk_iso_surface(field):
-    """(points, triangles, bounds) of vtkFlyingEdges3D at 0.5 on field, in index space."""
-    import vtk
-    from vtk.util.numpy_support import numpy_to_vtk
-    image = vtk.vtkImageData()
-    image.SetDimensions(field.shape[2], field.shape[1], field.shape[0])
-    image.GetPointData().SetScalars(numpy_to_vtk(field.ravel().astype("float32"), deep=True))
-    surface = vtk.vtkFlyingEdges3D()
-    surface.SetInputData(image)
-    surface.SetValue(0, 0.5)
-    surface.ComputeNormalsOff()
-    surface.ComputeGradientsOff()
-    surface.ComputeScalarsOff()
-    surface.Update()
-    output = surface.GetOutput()
-    return output.GetNumberOfPoints(), output.GetNumberOfPolys(), output.GetBounds()
-
-
 def compare_smoothed(name, labels, spacing, rows, wanted, sigma_mm):
     failures = []
     compared = 0
     for label in wanted:
         ours = rows[label]
-        points, triangles, bounds = vtk_iso_surface(blurred(labels == label, spacing, sigma_mm))
+        points, triangles, bounds = flying_edges(blurred(labels == label, spacing, sigma_mm), 0.5, False)
         print("%s label %d smoothed %g mm: vertices %d (numpy + VTK %d); triangles %d (%d); "
               "bounds %s (%s)" % (name, label, sigma_mm, ours["vertices"], points,
                                   ours["triangles"], triangles, ours["bounds"], bounds))
