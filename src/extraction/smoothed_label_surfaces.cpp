@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <string>
 
@@ -206,9 +207,12 @@ void validateLabelSmoothing(double sigmaMm, const VolumeGeometry& geometry)
 {
     const double most = maxLabelSmoothingSigmaMm(geometry);
     if (!std::isfinite(sigmaMm) || sigmaMm < 0.0 || sigmaMm > most) {
-        throw InvalidInputError("label smoothing sigma must be from 0 to " + std::to_string(most) +
-                                " mm (" + std::to_string(int(kMaxLabelSmoothingVoxels)) +
-                                " voxels of this grid), got " + std::to_string(sigmaMm));
+        char message[160];
+        std::snprintf(message, sizeof message,
+                      "label smoothing sigma must be from 0 to %g mm (%g voxels of this grid), "
+                      "got %g",
+                      most, kMaxLabelSmoothingVoxels, sigmaMm);
+        throw InvalidInputError(message);
     }
 }
 
