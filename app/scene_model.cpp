@@ -239,11 +239,7 @@ void SceneModel::setLabelSmoothing(double sigmaMm)
 bool SceneModel::setSmoothedLabels(std::shared_ptr<const SmoothedLabelSurfaces> smoothed)
 {
     if (!m_scene.labels || !smoothed) return false;
-    const LabelLayer& layer = *m_scene.labels;
-    if (smoothed->labelMap != layer.labelMap || smoothed->sigmaMm != layer.smoothingSigmaMm ||
-        smoothed->crop != m_scene.cropBox() || layer.smoothingSigmaMm <= 0.0) {
-        return false;
-    }
+    if (!m_scene.labels->wantsSmoothing(*smoothed, m_scene.cropBox())) return false;
     m_scene.labels->smoothed = std::move(smoothed);
     emitChanged(SceneChange::Labels);
     return true;

@@ -59,11 +59,16 @@ const SmoothedLabelSurfaces* LabelLayer::drawnSmoothing() const
     return smoothed.get();
 }
 
+bool LabelLayer::wantsSmoothing(const SmoothedLabelSurfaces& made, const VoxelBox& crop) const
+{
+    return smoothingSigmaMm > 0.0 && made.labelMap == labelMap &&
+           made.sigmaMm == smoothingSigmaMm && made.crop == crop;
+}
+
 bool LabelLayer::smoothingIsCurrent(const VoxelBox& crop) const
 {
     if (smoothingSigmaMm <= 0.0) return !smoothed;
-    return smoothed && smoothed->labelMap == labelMap && smoothed->sigmaMm == smoothingSigmaMm &&
-           smoothed->crop == crop;
+    return smoothed && wantsSmoothing(*smoothed, crop);
 }
 
 } // namespace isoview

@@ -70,6 +70,9 @@ struct LabelLayer {
     // The smoothed surfaces to draw: those of this label map while smoothing is on (perhaps
     // made for an earlier sigma or crop), else null.
     const SmoothedLabelSurfaces* drawnSmoothing() const;
+    // Whether these smoothed surfaces are what smoothingSigmaMm over `crop` asks for (this label
+    // map, this sigma, this crop, smoothing on).
+    bool wantsSmoothing(const SmoothedLabelSurfaces& made, const VoxelBox& crop) const;
     // Whether `smoothed` is what smoothingSigmaMm over `crop` asks for (nothing to make).
     bool smoothingIsCurrent(const VoxelBox& crop) const;
 
