@@ -1,9 +1,10 @@
 // isoview-bench: speed and memory figures of the GPU engine, headless (EGL), through the same
 // SceneRenderer the window uses.
 //
-//   isoview-bench [--runs N] [--size WxH] [--gl33] [--json] VOLUME ISO [VOLUME ISO ...]
+//   isoview-bench [--runs N] [--size WxH] [--gl33] [--json] [--json-file F] VOLUME ISO [...]
 //
-// For each volume (any path the loaders open; ISO in real units) it sweeps N isovalues over
+// For each volume (any path the loaders open, or blob:N[:uint16], the synthetic volume of
+// bench_blob.h made in memory; ISO in real units) it sweeps N isovalues over
 // ISO +- 10% (1% of the value range around 0), as a slider drag visits them, and reports the
 // median, minimum and maximum of:
 //   build_ms   HistoPyramid rebuild for a new isovalue, until its vertex count is known
@@ -13,10 +14,15 @@
 //   frame_ms   a frame for a new isovalue (rebuild + render) + glFinish: what one frame of a
 //              slider drag costs; the figure to compare with HPMC's frame
 //   capture_ms transform-feedback capture, download and weld of the whole mesh (export path)
+//   fps        drag: N new-isovalue frames back to back, one glFinish at the end (a render
+//              loop's throughput); static: the same without isovalue changes
+//   gpu_extract, gpu_surface  the GPU's own time (timer queries) of the new-isovalue frames'
+//              pyramid build and surface drawing, without the driver's and our CPU overhead
 // and the triangles at ISO, marching-cubes cells classified per second (cells / build), and the
 // GPU bytes per voxel of the volume texture and the pyramid. Times are wall clock around
 // glFinish-bounded work, so they include driver overhead. --json prints one JSON object instead
 // of the table (packaging/bench-side-by-side.sh reads it).
+#include "bench_blob.h"
 #include "core/error.h"
 #include "core/heap_reuse.h"
 #include "core/log.h"
@@ -33,6 +39,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -45,7 +52,8 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 constexpr std::string_view kUsage =
-    "usage: isoview-bench [--runs N] [--size WxH] [--gl33] [--json] VOLUME ISO [VOLUME ISO ...]\n";
+    "usage: isoview-bench [--runs N] [--size WxH] [--gl33] [--json] [--json-file F]\n"
+    "                     VOLUME ISO [VOLUME ISO ...]\n";
 
 constexpr std::string_view kHelp =
     "\n"
@@ -53,12 +61,15 @@ constexpr std::string_view kHelp =
     "for isovalues swept over ISO +- 10% (ISO in the volume's real units): the HistoPyramid\n"
     "build, a frame, a frame for a new isovalue and the mesh capture, in milliseconds (median,\n"
     "min, max), the triangles at ISO, cells classified per second and GPU bytes per voxel.\n"
+    "VOLUME may also be blob:N or blob:N:uint16, the synthetic N^3 blob made in memory (its\n"
+    "surface at 127.5, or 32767.5 for uint16; blob:256 is the HPMC side-by-side's volume).\n"
     "\n"
     "options:\n"
     "  --runs N      distinct isovalues per figure (default 20)\n"
     "  --size WxH    frame size of the rendering figures (default 1280x720)\n"
     "  --gl33        use only OpenGL 3.3 features (the engine's floor)\n"
     "  --json        print one JSON object instead of the table\n"
+    "  --json-file F also write that JSON object to the file F\n"
     "  -h, --help    show this help\n"
     "  --version     print the version\n";
 
@@ -96,6 +107,7 @@ struct Arguments {
     glm::ivec2 size{1280, 720};
     bool gl33 = false;
     bool json = false;
+    std::string jsonFile;
     std::vector<std::pair<std::string, double>> jobs;
 };
 
@@ -122,6 +134,8 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             args.gl33 = true;
         } else if (a == "--json") {
             args.json = true;
+        } else if (a == "--json-file" && i + 1 < argc) {
+            args.jsonFile = argv[++i];
         } else if (a == "-h" || a == "--help") {
             std::printf("%s%s", kUsage.data(), kHelp.data());
             exitCode = 0;
@@ -184,6 +198,13 @@ struct VolumeFigures {
     std::uint64_t cells = 0;
     double loadMs = 0.0;
     Summary build, render, frame, capture;
+    // GPU time (timer queries) of the new-isovalue frames: pyramid build, surface drawing;
+    // empty where the driver has no timer queries.
+    std::optional<Summary> gpuExtract, gpuSurface;
+    // Frames per second of `runs` frames issued back to back as a render loop does, one glFinish
+    // at the end: with a new isovalue each (a drag) and with none (the camera alone).
+    double dragFps = 0.0;
+    double staticFps = 0.0;
     isoview::gpu::GpuMemoryUse memory;
 };
 
@@ -196,7 +217,8 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
     f.path = path;
     f.iso = iso;
     const auto loadStart = Clock::now();
-    const Volume volume = io::loadVolume(path);
+    const std::optional<bench::BlobSpec> blob = bench::parseBlobSpec(path);
+    const Volume volume = blob ? bench::makeBlob(*blob) : io::loadVolume(path);
     f.loadMs = msSince(loadStart);
     f.dims = volume.dims();
     f.type = std::string(scalarTypeName(volume.type()));
@@ -223,7 +245,7 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
     show(iso);
     renderer.render(params);
     renderer.vertexCount();
-    std::vector<double> build, render, frame, capture;
+    std::vector<double> build, render, frame, capture, gpuExtract, gpuSurface;
     for (int r = 0; r < runs; ++r) {
         const double value = iso - (runs > 1 ? spread : 0.0) + r * step;
         auto t = Clock::now();
@@ -242,11 +264,27 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
         renderer.render(params);
         gpu::finishGpuWork();
         frame.push_back(msSince(t));
+        const FrameGpuTimes gpuTimes = renderer.lastGpuTimes(); // this frame's, after glFinish
+        if (gpuTimes.extractMs) gpuExtract.push_back(*gpuTimes.extractMs);
+        if (gpuTimes.surfaceMs) gpuSurface.push_back(*gpuTimes.surfaceMs);
 
         t = Clock::now();
         const IsoMesh mesh = renderer.capture(scene.surfaces.selected().id).mesh;
         capture.push_back(msSince(t));
     }
+    auto t = Clock::now();
+    for (int r = 0; r < runs; ++r) {
+        show(iso - (runs > 1 ? spread : 0.0) + (r + 0.25) * step);
+        renderer.render(params);
+    }
+    gpu::finishGpuWork();
+    f.dragFps = runs / (msSince(t) / 1000.0);
+    t = Clock::now();
+    for (int r = 0; r < runs; ++r)
+        renderer.render(params);
+    gpu::finishGpuWork();
+    f.staticFps = runs / (msSince(t) / 1000.0);
+
     show(iso);
     renderer.extractSurface();
     f.triangles = renderer.vertexCount() / 3;
@@ -255,6 +293,8 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
     f.render = summarize(render);
     f.frame = summarize(frame);
     f.capture = summarize(capture);
+    if (!gpuExtract.empty()) f.gpuExtract = summarize(gpuExtract);
+    if (!gpuSurface.empty()) f.gpuSurface = summarize(gpuSurface);
     return f;
 }
 
@@ -273,6 +313,10 @@ void printTable(const VolumeFigures& f)
     print("render_ms", f.render);
     print("frame_ms", f.frame);
     print("capture_ms", f.capture);
+    if (f.gpuExtract) print("gpu_extract", *f.gpuExtract);
+    if (f.gpuSurface) print("gpu_surface", *f.gpuSurface);
+    std::printf("  fps         drag %.1f  static %.1f (frames back to back, one glFinish)\n",
+                f.dragFps, f.staticFps);
     std::printf("  cells_per_s %.3g (cells / median build)\n",
                 double(f.cells) / (f.build.median / 1000.0));
     std::printf("  gpu_bytes   volume %zu + pyramid %zu = %.2f bytes per voxel "
@@ -295,6 +339,10 @@ json toJson(const VolumeFigures& f)
             {"render_ms", toJson(f.render)},
             {"frame_ms", toJson(f.frame)},
             {"capture_ms", toJson(f.capture)},
+            {"gpu_extract_ms", f.gpuExtract ? toJson(*f.gpuExtract) : json(nullptr)},
+            {"gpu_surface_ms", f.gpuSurface ? toJson(*f.gpuSurface) : json(nullptr)},
+            {"drag_fps", f.dragFps},
+            {"static_fps", f.staticFps},
             {"cells_per_s", double(f.cells) / (f.build.median / 1000.0)},
             {"volume_bytes", f.memory.volumeTextureBytes},
             {"pyramid_bytes", f.memory.pyramidBytes},
@@ -331,13 +379,18 @@ int main(int argc, char** argv)
         }
         for (const auto& [path, iso] : args->jobs) {
             const VolumeFigures figures = measure(renderer, target, path, iso, args->runs);
-            if (args->json) {
-                report["volumes"].push_back(toJson(figures));
-            } else {
-                printTable(figures);
-            }
+            report["volumes"].push_back(toJson(figures));
+            if (!args->json) printTable(figures);
         }
         if (args->json) std::printf("%s\n", report.dump(2).c_str());
+        if (!args->jsonFile.empty()) {
+            std::ofstream file(args->jsonFile);
+            file << report.dump(2) << '\n';
+            if (!file.flush()) {
+                std::fprintf(stderr, "isoview-bench: could not write %s\n", args->jsonFile.c_str());
+                return 2;
+            }
+        }
         return 0;
     } catch (const Error& e) {
         std::fprintf(stderr, "isoview-bench: %s\n", e.what());

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -15,7 +16,12 @@ namespace isoview::test {
 
 std::filesystem::path sharedDataPath(std::string_view relative)
 {
-    const std::filesystem::path path = std::filesystem::path(kSharedDataDir) / relative;
+    // The environment wins over the configured folder, so that test binaries carried to another
+    // machine (packaging/gpu-check.sh) find the data that travelled with them.
+    const char* overridden = std::getenv("ISOVIEW_SHARED_DATA_DIR");
+    const std::filesystem::path root =
+        overridden && *overridden ? std::filesystem::path(overridden) : kSharedDataDir;
+    const std::filesystem::path path = root / relative;
     if (!std::filesystem::exists(path)) {
         ADD_FAILURE() << "shared test data missing: " << path
                       << " (set the CMake cache variable ISOVIEW_SHARED_DATA_DIR)";

@@ -1,5 +1,6 @@
 // Access to the real volumes in the shared test data folder (CMake cache variable
-// ISOVIEW_SHARED_DATA_DIR, by default ../shared/data beside the checkout). A missing file is a
+// ISOVIEW_SHARED_DATA_DIR, by default ../shared/data beside the checkout; the environment variable
+// of the same name overrides it, for binaries carried elsewhere). A missing file is a
 // test failure that names the variable, never a skip.
 #pragma once
 

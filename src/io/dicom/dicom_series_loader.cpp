@@ -482,8 +482,10 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
 
 bool looksLikeDicom(const std::filesystem::path& file)
 {
+    // Outside the try: without DCMTK's dictionary no file is readable as DICOM, and the user
+    // must hear that rather than "not DICOM" (a bundle carried without it, packaging/gpu-check.sh).
+    dicom::ensureDcmtk();
     try {
-        dicom::ensureDcmtk();
         (void)dicom::parseDicomFile(file, dicom::ReadDepth::ImageAttributes);
         return true;
     } catch (const Error&) {
