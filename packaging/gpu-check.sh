@@ -23,8 +23,9 @@
 #       3. one table: triangles; pyramid build, static frame and new-isovalue frame (each ended
 #          by glFinish: latency); frames per second back to back (a render loop's throughput)
 #          while the isovalue changes every frame (drag) and while it does not (static), the drag
-#          rate against the issue's target; the GPU's own time of the pyramid and the surface
-#          (timer queries); GPU bytes per voxel; then the tests' count.
+#          rate against the issue's target; GPU timer queries around the pyramid and the surface
+#          (GPU time, with any wait for the CPU inside them); GPU bytes per voxel; then the
+#          tests' count. The bench's own output (under --report) adds the drag frames' CPU time.
 #       Writes the bench JSON, the tests' JSON and the log under --report (default
 #       $OUT, else ./gpu-check-report). Exits non-zero when a bench or a test failed.
 #

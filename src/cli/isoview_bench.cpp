@@ -16,8 +16,11 @@
 //   capture_ms transform-feedback capture, download and weld of the whole mesh (export path)
 //   fps        drag: N new-isovalue frames back to back, one glFinish at the end (a render
 //              loop's throughput); static: the same without isovalue changes
-//   gpu_extract, gpu_surface  the GPU's own time (timer queries) of the new-isovalue frames'
-//              pyramid build and surface drawing, without the driver's and our CPU overhead
+//   cpu_ms     those drag frames' CPU time in extractSurface() and render() (submission only,
+//              unless the driver waits)
+//   gpu_extract, gpu_surface  GPU timer queries around the new-isovalue frames' pyramid build
+//              and surface drawing: GPU time, including any wait there for the CPU's commands
+//              (the active-block list is made inside the pyramid bracket)
 // and the triangles at ISO, marching-cubes cells classified per second (cells / build), and the
 // GPU bytes per voxel of the volume texture and the pyramid. Times are wall clock around
 // glFinish-bounded work, so they include driver overhead. --json prints one JSON object instead
@@ -198,13 +201,16 @@ struct VolumeFigures {
     std::uint64_t cells = 0;
     double loadMs = 0.0;
     Summary build, render, frame, capture;
-    // GPU time (timer queries) of the new-isovalue frames: pyramid build, surface drawing;
-    // empty where the driver has no timer queries.
+    // GPU timer queries of the new-isovalue frames: pyramid build, surface drawing (with any
+    // wait for the CPU inside them); empty where the driver has no timer queries.
     std::optional<Summary> gpuExtract, gpuSurface;
     // Frames per second of `runs` frames issued back to back as a render loop does, one glFinish
     // at the end: with a new isovalue each (a drag) and with none (the camera alone).
     double dragFps = 0.0;
     double staticFps = 0.0;
+    // The CPU time of those drag frames' calls (no glFinish in between): extractSurface (the
+    // active blocks and the passes' submission) and render (the rest of the frame's commands).
+    Summary cpuExtract, cpuRender;
     isoview::gpu::GpuMemoryUse memory;
 };
 
@@ -272,13 +278,22 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
         const IsoMesh mesh = renderer.capture(scene.surfaces.selected().id).mesh;
         capture.push_back(msSince(t));
     }
+    std::vector<double> cpuExtract, cpuRender;
     auto t = Clock::now();
     for (int r = 0; r < runs; ++r) {
         show(iso - (runs > 1 ? spread : 0.0) + (r + 0.25) * step);
+        const auto extractStart = Clock::now();
+        renderer.extractSurface();
+        const auto renderStart = Clock::now();
         renderer.render(params);
+        cpuRender.push_back(msSince(renderStart));
+        cpuExtract.push_back(
+            std::chrono::duration<double, std::milli>(renderStart - extractStart).count());
     }
     gpu::finishGpuWork();
     f.dragFps = runs / (msSince(t) / 1000.0);
+    f.cpuExtract = summarize(cpuExtract);
+    f.cpuRender = summarize(cpuRender);
     t = Clock::now();
     for (int r = 0; r < runs; ++r)
         renderer.render(params);
@@ -317,6 +332,8 @@ void printTable(const VolumeFigures& f)
     if (f.gpuSurface) print("gpu_surface", *f.gpuSurface);
     std::printf("  fps         drag %.1f  static %.1f (frames back to back, one glFinish)\n",
                 f.dragFps, f.staticFps);
+    std::printf("  cpu_ms      drag frame: extract %.3f  render %.3f (medians of the calls)\n",
+                f.cpuExtract.median, f.cpuRender.median);
     std::printf("  cells_per_s %.3g (cells / median build)\n",
                 double(f.cells) / (f.build.median / 1000.0));
     std::printf("  gpu_bytes   volume %zu + pyramid %zu = %.2f bytes per voxel "
@@ -342,6 +359,8 @@ json toJson(const VolumeFigures& f)
             {"gpu_extract_ms", f.gpuExtract ? toJson(*f.gpuExtract) : json(nullptr)},
             {"gpu_surface_ms", f.gpuSurface ? toJson(*f.gpuSurface) : json(nullptr)},
             {"drag_fps", f.dragFps},
+            {"cpu_extract_ms", toJson(f.cpuExtract)},
+            {"cpu_render_ms", toJson(f.cpuRender)},
             {"static_fps", f.staticFps},
             {"cells_per_s", double(f.cells) / (f.build.median / 1000.0)},
             {"volume_bytes", f.memory.volumeTextureBytes},

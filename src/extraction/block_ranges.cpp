@@ -114,15 +114,63 @@ BlockRanges BlockRanges::compute(const Volume& volume, glm::uvec3 blockCount)
             result.m_max[bz * plane + i] = range.max;
         }
     }
+    result.computeGroupRanges();
     return result;
+}
+
+void BlockRanges::computeGroupRanges()
+{
+    const glm::uvec3 b = m_blockCount;
+    m_groupCount = (b + kGroupBlocks - 1u) / kGroupBlocks;
+    const std::size_t groups = std::size_t(m_groupCount.x) * m_groupCount.y * m_groupCount.z;
+    m_groupMin.assign(groups, kInf);
+    m_groupMax.assign(groups, -kInf);
+    for (std::uint32_t z = 0; z < b.z; ++z)
+        for (std::uint32_t y = 0; y < b.y; ++y)
+            for (std::uint32_t x = 0; x < b.x; ++x) {
+                const std::size_t block = x + std::size_t(b.x) * (y + std::size_t(b.y) * z);
+                const std::size_t group =
+                    x / kGroupBlocks +
+                    std::size_t(m_groupCount.x) *
+                        (y / kGroupBlocks + std::size_t(m_groupCount.y) * (z / kGroupBlocks));
+                m_groupMin[group] = std::min(m_groupMin[group], m_min[block]);
+                m_groupMax[group] = std::max(m_groupMax[group], m_max[block]);
+            }
 }
 
 void BlockRanges::activeBlocks(float isovalue, std::vector<std::uint32_t>& out) const
 {
     out.clear();
-    const std::uint32_t n = size();
-    for (std::uint32_t b = 0; b < n; ++b) {
-        if (isActive(b, isovalue)) out.push_back(b);
+    const glm::uvec3 b = m_blockCount;
+    const glm::uvec3 g = m_groupCount;
+    // Per layer of groups: the active groups of each group row (x), then the layer's blocks in
+    // ascending index order (z, then y, then x), visiting only those active groups' blocks.
+    std::vector<std::uint32_t> activeX;
+    std::vector<std::uint32_t> rowStart(std::size_t(g.y) + 1);
+    for (std::uint32_t gz = 0; gz < g.z; ++gz) {
+        activeX.clear();
+        for (std::uint32_t gy = 0; gy < g.y; ++gy) {
+            rowStart[gy] = std::uint32_t(activeX.size());
+            const std::size_t row = std::size_t(g.x) * (gy + std::size_t(g.y) * gz);
+            for (std::uint32_t gx = 0; gx < g.x; ++gx) {
+                if (m_groupMax[row + gx] >= isovalue && m_groupMin[row + gx] < isovalue)
+                    activeX.push_back(gx);
+            }
+        }
+        rowStart[g.y] = std::uint32_t(activeX.size());
+        if (activeX.empty()) continue;
+        const std::uint32_t zEnd = std::min(b.z, (gz + 1) * kGroupBlocks);
+        for (std::uint32_t z = gz * kGroupBlocks; z < zEnd; ++z)
+            for (std::uint32_t y = 0; y < b.y; ++y) {
+                const std::uint32_t gy = y / kGroupBlocks;
+                const std::uint32_t rowFirst = b.x * (y + b.y * z);
+                for (std::uint32_t k = rowStart[gy]; k < rowStart[gy + 1]; ++k) {
+                    const std::uint32_t xEnd = std::min(b.x, (activeX[k] + 1) * kGroupBlocks);
+                    for (std::uint32_t x = activeX[k] * kGroupBlocks; x < xEnd; ++x) {
+                        if (isActive(rowFirst + x, isovalue)) out.push_back(rowFirst + x);
+                    }
+                }
+            }
     }
 }
 
@@ -164,6 +212,7 @@ BlockRanges BlockRanges::cropped(glm::uvec3 firstCell, glm::uvec3 cellCount) con
                             out.m_max[i] = std::max(out.m_max[i], m_max[b]);
                         }
             }
+    out.computeGroupRanges();
     return out;
 }
 

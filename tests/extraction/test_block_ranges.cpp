@@ -80,29 +80,33 @@ TEST(BlockRanges, NonFiniteVoxelsFollowTheInsideRule)
     EXPECT_TRUE(active.empty());
 }
 
+// Also on a volume of several groups of blocks in each direction, partial ones at the far
+// faces (activeBlocks' coarse pass skips whole groups).
 TEST(BlockRanges, ActiveExactlyWhereACellCanCross)
 {
-    const Volume v = test::makeSphere({40, 36, 30}, glm::vec3(19.5f, 17.5f, 14.5f), 9.0f);
-    const PyramidLayout l = PyramidLayout::forVolume(v.dims(), 16384);
-    const BlockRanges r = BlockRanges::compute(v, l.blockCount);
-    for (float iso : {-3.0f, 0.0f, 4.5f}) {
-        std::vector<std::uint32_t> active;
-        r.activeBlocks(iso, active);
-        ASSERT_TRUE(std::is_sorted(active.begin(), active.end()));
-        // A block with a cell whose corners disagree must be active; one whose cells all agree
-        // (all corners inside or all outside) must not.
-        for (unsigned b = 0; b < r.size(); ++b) {
-            const glm::uvec3 first = l.blockCoordinates(b) * PyramidLayout::kBlockCells;
-            const glm::uvec3 last =
-                glm::min(first + PyramidLayout::kBlockCells, v.dims() - glm::uvec3(1));
-            bool anyInside = false;
-            bool anyOutside = false;
-            for (unsigned z = first.z; z <= last.z; ++z)
-                for (unsigned y = first.y; y <= last.y; ++y)
-                    for (unsigned x = first.x; x <= last.x; ++x)
-                        (v.valueAt(x, y, z) >= iso ? anyInside : anyOutside) = true;
-            const bool listed = std::binary_search(active.begin(), active.end(), b);
-            EXPECT_EQ(listed, anyInside && anyOutside) << "block " << b << " iso " << iso;
+    for (const glm::uvec3 dims : {glm::uvec3(40, 36, 30), glm::uvec3(90, 75, 70)}) {
+        const Volume v = test::makeSphere(dims, glm::vec3(dims - 1u) / 2.0f, float(dims.z) * 0.3f);
+        const PyramidLayout l = PyramidLayout::forVolume(v.dims(), 16384);
+        const BlockRanges r = BlockRanges::compute(v, l.blockCount);
+        for (float iso : {-3.0f, 0.0f, 4.5f}) {
+            std::vector<std::uint32_t> active;
+            r.activeBlocks(iso, active);
+            ASSERT_TRUE(std::is_sorted(active.begin(), active.end()));
+            // A block with a cell whose corners disagree must be active; one whose cells all agree
+            // (all corners inside or all outside) must not.
+            for (unsigned b = 0; b < r.size(); ++b) {
+                const glm::uvec3 first = l.blockCoordinates(b) * PyramidLayout::kBlockCells;
+                const glm::uvec3 last =
+                    glm::min(first + PyramidLayout::kBlockCells, v.dims() - glm::uvec3(1));
+                bool anyInside = false;
+                bool anyOutside = false;
+                for (unsigned z = first.z; z <= last.z; ++z)
+                    for (unsigned y = first.y; y <= last.y; ++y)
+                        for (unsigned x = first.x; x <= last.x; ++x)
+                            (v.valueAt(x, y, z) >= iso ? anyInside : anyOutside) = true;
+                const bool listed = std::binary_search(active.begin(), active.end(), b);
+                EXPECT_EQ(listed, anyInside && anyOutside) << "block " << b << " iso " << iso;
+            }
         }
     }
 }
