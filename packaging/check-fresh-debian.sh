@@ -12,6 +12,10 @@
 #               deb   the Debian package: `cpack -G DEB` in the root's build/release (built
 #                     first when no command ran before it), then packaging/check-deb-package.sh
 #                     installs it with apt-get, runs the installed programs and purges it
+#               gpu-bundle  the GPU check's bundle (packaging/gpu-check.sh bundle, made here
+#                     first: build/gpu-bundle) run in the root with nothing of ours installed,
+#                     only Mesa's runtime drivers standing in for a GPU's (libegl-mesa0,
+#                     libgl1-mesa-dri): gpu-check.sh run --sizes "64 128" --runs 3
 # --keep      leave the root in place afterwards (default: removed; the base tarball is kept)
 # --reuse     start from the root a --keep run left (its packages and build folder), its clone
 #             moved to this repository's HEAD, instead of a fresh one: `--command deb --reuse`
@@ -36,11 +40,12 @@ while [ $# -gt 0 ]; do
     --command) command_choice="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --reuse) reuse=1; shift ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "check-fresh-debian: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-case "$command_choice" in a|b|deb|both) ;; *) echo "--command takes a, b, deb or both" >&2; exit 2 ;; esac
+case "$command_choice" in a|b|deb|both|gpu-bundle) ;;
+*) echo "--command takes a, b, deb, both or gpu-bundle" >&2; exit 2 ;; esac
 if [ "$(id -u)" -ne 0 ]; then
     echo "check-fresh-debian: run as root (debootstrap, chroot and mounts need it)" >&2
     exit 2
@@ -168,13 +173,36 @@ if [ "$command_choice" = deb ] || [ "$command_choice" = both ]; then
     [ -n "$summary" ] && result[deb]="${result[deb]}; package: $summary"
 fi
 
+if [ "$command_choice" = gpu-bundle ]; then
+    echo "== the GPU check's bundle, on Mesa's runtime drivers alone"
+    start=$(date +%s)
+    if [ ! -x "$repo/build/gpu-bundle/gpu-check.sh" ]; then
+        result[gpu-bundle]="FAILED: no bundle (run packaging/gpu-check.sh bundle first)"
+        status=1
+    else
+        rm -rf "$root/work/gpu-bundle"
+        cp -r "$repo/build/gpu-bundle" "$root/work/gpu-bundle"
+        if run_in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+                -qq --no-install-recommends libegl-mesa0 libgl1-mesa-dri \
+                && /work/gpu-bundle/gpu-check.sh run --sizes '64 128' --runs 3 \
+                    --report /work/gpu-check-report" >"$fresh/command-gpu-bundle.log" 2>&1; then
+            result[gpu-bundle]="passed in $(($(date +%s) - start)) s"
+        else
+            result[gpu-bundle]="FAILED after $(($(date +%s) - start)) s (log: $fresh/command-gpu-bundle.log)"
+            status=1
+        fi
+        summary="$(grep -E '^GPU = CPU reference tests' "$fresh/command-gpu-bundle.log" | tail -1)"
+        [ -n "$summary" ] && result[gpu-bundle]="${result[gpu-bundle]}; $summary"
+    fi
+fi
+
 echo
 echo "== fresh Debian 12 check of $(git -C "$repo" rev-parse --short HEAD)"
-for k in a b deb; do
+for k in a b deb gpu-bundle; do
     [ -n "${result[$k]:-}" ] && echo "   command ($k): ${result[$k]}"
 done
 if [ "$status" -ne 0 ]; then
-    for k in a b deb; do
+    for k in a b deb gpu-bundle; do
         [ -f "$fresh/command-$k.log" ] && { echo "-- last lines of command ($k):"; tail -25 "$fresh/command-$k.log"; }
     done
 fi
