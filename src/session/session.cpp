@@ -26,7 +26,10 @@
 namespace isoview {
 namespace {
 
+// Written in a fixed key order (ordered_json); read into std::map objects (json), whose
+// inserts are logarithmic: ordered_json's are linear, and 300,000 keys took minutes.
 using Json = nlohmann::ordered_json;
+using ReadJson = nlohmann::json;
 
 constexpr std::string_view kFormat = "isoview-session";
 constexpr int kVersion = 1;
@@ -165,8 +168,8 @@ public:
 
     Session read(std::string_view text) const
     {
-        const auto doc = json::readVersionedJson<Json>(text, kFormat, "session", m_context);
-        const Json& root = doc.root;
+        const auto doc = json::readVersionedJson<ReadJson>(text, kFormat, "session", m_context);
+        const ReadJson& root = doc.root;
         const long long v = doc.version;
         if (v > kVersion) {
             fail("written by a newer isoview (session version " + std::to_string(v) +
@@ -185,26 +188,27 @@ public:
 
         Session s;
         s.volume = readVolume(require(root, "volume", ""));
-        const Json* surfaces = optional(root, "surfaces");
+        const ReadJson* surfaces = optional(root, "surfaces");
         // Only a session without surfaces needs the single isovalue.
-        if (const Json* iso =
+        if (const ReadJson* iso =
                 surfaces ? optional(root, "isovalue") : &require(root, "isovalue", ""))
             s.isovalue = number(*iso, "'isovalue'", kMaxRealValue);
         if (surfaces) s.surfaces = readSurfaces(*surfaces);
-        if (const Json* tf = optional(root, "transferFunction")) {
+        if (const ReadJson* tf = optional(root, "transferFunction")) {
             s.transferFunction = readTransferFunction(*tf);
         }
-        if (const Json* camera = optional(root, "camera")) s.camera = readCamera(*camera);
-        if (const Json* crop = optional(root, "crop")) s.crop = readCrop(*crop);
-        if (const Json* view = optional(root, "view")) readView(*view, s);
-        if (const Json* slices = optional(root, "sliceViews")) s.sliceViews = readSlices(*slices);
-        if (const Json* m = optional(root, "measurements")) s.distance = readMeasurements(*m);
-        if (const Json* labels = optional(root, "labels")) s.labels = readLabels(*labels);
+        if (const ReadJson* camera = optional(root, "camera")) s.camera = readCamera(*camera);
+        if (const ReadJson* crop = optional(root, "crop")) s.crop = readCrop(*crop);
+        if (const ReadJson* view = optional(root, "view")) readView(*view, s);
+        if (const ReadJson* slices = optional(root, "sliceViews"))
+            s.sliceViews = readSlices(*slices);
+        if (const ReadJson* m = optional(root, "measurements")) s.distance = readMeasurements(*m);
+        if (const ReadJson* labels = optional(root, "labels")) s.labels = readLabels(*labels);
 
         if (s.surfaces.empty()) {
             s.surfaces.push_back(Surface{0, "Surface 1", s.isovalue, s.surfaceColor, 1.0f, true});
         }
-        if (const Json* selected = optional(root, "selectedSurface")) {
+        if (const ReadJson* selected = optional(root, "selectedSurface")) {
             s.selectedSurface = std::size_t(count(*selected, "'selectedSurface'", kMaxSurfaces));
             if (s.selectedSurface >= s.surfaces.size()) {
                 fail("'selectedSurface' is " + selected->dump() + " but there " +
@@ -232,18 +236,31 @@ private:
         return section.empty() ? "'" + key + "'" : "'" + section + "' '" + key + "'";
     }
 
-    void warnUnknown(const Json& object, std::initializer_list<std::string_view> known,
+    // One warning per unknown key, up to kNamedUnknownKeys; beyond them one warning counts the
+    // rest, so that a file of 300,000 unknown keys costs a line, not 300,000 log lines.
+    void warnUnknown(const ReadJson& object, std::initializer_list<std::string_view> known,
                      const std::string& section) const
     {
+        constexpr std::size_t kNamedUnknownKeys = 5;
+        if (!m_warnings) return;
         const std::set<std::string_view> keys(known);
+        std::size_t unknown = 0;
         for (auto it = object.begin(); it != object.end(); ++it) {
-            if (keys.count(it.key()) || !m_warnings) continue;
+            if (keys.count(it.key())) continue;
+            if (++unknown > kNamedUnknownKeys) continue;
             m_warnings->push_back(m_context + ": unknown key " + name(section, it.key()) +
                                   " ignored (written by a newer isoview?)");
         }
+        if (unknown > kNamedUnknownKeys) {
+            m_warnings->push_back(m_context + ": " + std::to_string(unknown - kNamedUnknownKeys) +
+                                  " more unknown keys" +
+                                  (section.empty() ? "" : " in '" + section + "'") + " ignored (" +
+                                  std::to_string(unknown) + " in all)");
+        }
     }
 
-    const Json& require(const Json& object, const char* key, const std::string& section) const
+    const ReadJson& require(const ReadJson& object, const char* key,
+                            const std::string& section) const
     {
         const auto it = object.find(key);
         if (it == object.end()) {
@@ -254,30 +271,30 @@ private:
     }
 
     // A key that may be absent; null counts as absent.
-    static const Json* optional(const Json& object, const char* key)
+    static const ReadJson* optional(const ReadJson& object, const char* key)
     {
         const auto it = object.find(key);
         return it == object.end() || it->is_null() ? nullptr : &*it;
     }
 
-    const Json& object(const Json& j, const std::string& what) const
+    const ReadJson& object(const ReadJson& j, const std::string& what) const
     {
         if (!j.is_object()) fail(what + " must be an object, got " + json::describe(j));
         return j;
     }
 
-    double number(const Json& j, const std::string& what, double limit) const
+    double number(const ReadJson& j, const std::string& what, double limit) const
     {
         if (!j.is_number()) fail(what + " must be a number, got " + json::describe(j));
         const double x = j.get<double>();
         if (!std::isfinite(x) || std::abs(x) > limit) {
-            fail(what + " is " + j.dump() + ", outside -" + Json(limit).dump() + ".." +
-                 Json(limit).dump());
+            fail(what + " is " + j.dump() + ", outside -" + ReadJson(limit).dump() + ".." +
+                 ReadJson(limit).dump());
         }
         return x;
     }
 
-    std::uint64_t count(const Json& j, const std::string& what, std::uint64_t max) const
+    std::uint64_t count(const ReadJson& j, const std::string& what, std::uint64_t max) const
     {
         if (!j.is_number_integer() ||
             (j.is_number_integer() && !j.is_number_unsigned() && j.get<long long>() < 0)) {
@@ -288,13 +305,13 @@ private:
         return x;
     }
 
-    bool boolean(const Json& j, const std::string& what) const
+    bool boolean(const ReadJson& j, const std::string& what) const
     {
         if (!j.is_boolean()) fail(what + " must be true or false, got " + json::describe(j));
         return j.get<bool>();
     }
 
-    const std::string& string(const Json& j, const std::string& what) const
+    const std::string& string(const ReadJson& j, const std::string& what) const
     {
         if (!j.is_string()) fail(what + " must be a string, got " + json::describe(j));
         return j.get_ref<const std::string&>();
@@ -302,15 +319,15 @@ private:
 
     // A string the file system will be given. It reads a path only up to its first NUL:
     // "/\u0000x" would name "/", which exists, so the session would open the root folder.
-    const std::string& pathString(const Json& j, const std::string& what) const
+    const std::string& pathString(const ReadJson& j, const std::string& what) const
     {
         const std::string& text = string(j, what);
         if (text.find('\0') != std::string::npos) fail(what + " holds a NUL");
         return text;
     }
 
-    const Json& array(const Json& j, std::size_t n, const std::string& what,
-                      const char* elements) const
+    const ReadJson& array(const ReadJson& j, std::size_t n, const std::string& what,
+                          const char* elements) const
     {
         if (!j.is_array() || j.size() != n) {
             fail(what + " must be an array of " + std::to_string(n) + " " + elements + ", got " +
@@ -319,7 +336,7 @@ private:
         return j;
     }
 
-    glm::dvec3 vec3(const Json& j, const std::string& what, double limit) const
+    glm::dvec3 vec3(const ReadJson& j, const std::string& what, double limit) const
     {
         array(j, 3, what, "numbers");
         glm::dvec3 v;
@@ -328,7 +345,7 @@ private:
         return v;
     }
 
-    glm::uvec3 uvec3(const Json& j, const std::string& what) const
+    glm::uvec3 uvec3(const ReadJson& j, const std::string& what) const
     {
         array(j, 3, what, "whole numbers");
         glm::uvec3 v;
@@ -354,12 +371,12 @@ private:
     }
 
     // A file a section names: its relative path resolved against the session's folder (resolve).
-    std::filesystem::path readPath(const Json& j, const std::string& section) const
+    std::filesystem::path readPath(const ReadJson& j, const std::string& section) const
     {
         const std::string& path = pathString(require(j, "path", section), name(section, "path"));
         if (path.empty()) fail(name(section, "path") + " is empty");
         std::string absolute;
-        if (const Json* a = optional(j, "absolutePath")) {
+        if (const ReadJson* a = optional(j, "absolutePath")) {
             absolute = pathString(*a, name(section, "absolutePath"));
             if (!absolute.empty() && !std::filesystem::path(absolute).is_absolute())
                 fail(name(section, "absolutePath") + " " + json::describe(*a) + " is not absolute");
@@ -367,23 +384,24 @@ private:
         return resolve(path, absolute);
     }
 
-    SessionVolume readVolume(const Json& j) const
+    SessionVolume readVolume(const ReadJson& j) const
     {
         const std::string section = "volume";
         object(j, "'volume'");
         warnUnknown(j, {"path", "absolutePath", "folder", "series", "seriesUid", "raw"}, section);
         SessionVolume v;
         v.path = readPath(j, section);
-        if (const Json* f = optional(j, "folder")) v.folder = boolean(*f, name(section, "folder"));
-        if (const Json* series = optional(j, "series"))
+        if (const ReadJson* f = optional(j, "folder"))
+            v.folder = boolean(*f, name(section, "folder"));
+        if (const ReadJson* series = optional(j, "series"))
             v.seriesIndex = std::size_t(count(*series, name(section, "series"), 1'000'000));
-        if (const Json* uid = optional(j, "seriesUid"))
+        if (const ReadJson* uid = optional(j, "seriesUid"))
             v.seriesUid = string(*uid, name(section, "seriesUid"));
-        if (const Json* raw = optional(j, "raw")) v.raw = readRaw(*raw);
+        if (const ReadJson* raw = optional(j, "raw")) v.raw = readRaw(*raw);
         return v;
     }
 
-    io::RawVolumeParameters readRaw(const Json& j) const
+    io::RawVolumeParameters readRaw(const ReadJson& j) const
     {
         const std::string section = "volume' 'raw";
         object(j, "'volume' 'raw'");
@@ -398,21 +416,21 @@ private:
         } catch (const Error& e) {
             fail(name(section, "type") + ": " + e.what());
         }
-        if (const Json* b = optional(j, "bigEndian"))
+        if (const ReadJson* b = optional(j, "bigEndian"))
             raw.bigEndian = boolean(*b, name(section, "bigEndian"));
-        if (const Json* spacing = optional(j, "spacing")) {
+        if (const ReadJson* spacing = optional(j, "spacing")) {
             raw.spacing = vec3(*spacing, name(section, "spacing"), kMaxMillimetres);
             if (!glm::all(glm::greaterThan(raw.spacing, glm::dvec3(0.0))))
                 fail(name(section, "spacing") + " must be positive on every axis");
         }
-        if (const Json* offset = optional(j, "headerOffset")) {
+        if (const ReadJson* offset = optional(j, "headerOffset")) {
             raw.headerOffset = count(*offset, name(section, "headerOffset"),
                                      std::uint64_t(std::numeric_limits<std::int64_t>::max()));
         }
         return raw;
     }
 
-    TransferFunction readTransferFunction(const Json& j) const
+    TransferFunction readTransferFunction(const ReadJson& j) const
     {
         object(j, "'transferFunction'");
         try {
@@ -426,7 +444,7 @@ private:
         }
     }
 
-    OrbitCamera::Pose readCamera(const Json& j) const
+    OrbitCamera::Pose readCamera(const ReadJson& j) const
     {
         const std::string section = "camera";
         object(j, "'camera'");
@@ -436,19 +454,19 @@ private:
         pose.distance =
             number(require(j, "distance", section), name(section, "distance"), kMaxMillimetres);
         if (!(pose.distance > 0.0)) fail(name(section, "distance") + " must be positive");
-        const Json& q = array(require(j, "orientation", section), 4, name(section, "orientation"),
-                              "numbers (w, x, y, z)");
+        const ReadJson& q = array(require(j, "orientation", section), 4,
+                                  name(section, "orientation"), "numbers (w, x, y, z)");
         glm::dvec4 wxyz;
         for (int i = 0; i < 4; ++i)
             wxyz[i] = number(q[std::size_t(i)], name(section, "orientation"), 2.0);
         const double length = glm::length(wxyz);
         if (!(length > 0.5 && length < 1.5)) {
             fail(name(section, "orientation") + " is not a rotation (its length is " +
-                 Json(length).dump() + ", expected 1)");
+                 ReadJson(length).dump() + ", expected 1)");
         }
         pose.orientation =
             glm::quat(float(wxyz[0]), float(wxyz[1]), float(wxyz[2]), float(wxyz[3]));
-        if (const Json* p = optional(j, "projection")) {
+        if (const ReadJson* p = optional(j, "projection")) {
             const std::string& projection = string(*p, name(section, "projection"));
             if (projection == "perspective")
                 pose.projection = Projection::Perspective;
@@ -461,7 +479,7 @@ private:
         return pose;
     }
 
-    VoxelBox readCrop(const Json& j) const
+    VoxelBox readCrop(const ReadJson& j) const
     {
         const std::string section = "crop";
         object(j, "'crop'");
@@ -474,12 +492,12 @@ private:
         return box;
     }
 
-    void readView(const Json& j, Session& s) const
+    void readView(const ReadJson& j, Session& s) const
     {
         const std::string section = "view";
         object(j, "'view'");
         warnUnknown(j, {"mode", "orientationMarker", "surfaceColor"}, section);
-        if (const Json* m = optional(j, "mode")) {
+        if (const ReadJson* m = optional(j, "mode")) {
             const std::string& mode = string(*m, name(section, "mode"));
             bool known = false;
             for (RenderMode candidate :
@@ -493,14 +511,14 @@ private:
                 fail(name(section, "mode") + " is " + json::describe(*m) +
                      ", expected 'surface', 'volume' or 'both'");
         }
-        if (const Json* marker = optional(j, "orientationMarker"))
+        if (const ReadJson* marker = optional(j, "orientationMarker"))
             s.orientationMarker = boolean(*marker, name(section, "orientationMarker"));
-        if (const Json* c = optional(j, "surfaceColor")) {
+        if (const ReadJson* c = optional(j, "surfaceColor")) {
             s.surfaceColor = color(*c, name(section, "surfaceColor"));
         }
     }
 
-    glm::vec3 color(const Json& j, const std::string& what) const
+    glm::vec3 color(const ReadJson& j, const std::string& what) const
     {
         const glm::dvec3 c = vec3(j, what, 1.0);
         if (!glm::all(glm::greaterThanEqual(c, glm::dvec3(0.0))))
@@ -508,7 +526,7 @@ private:
         return glm::vec3(c);
     }
 
-    std::vector<Surface> readSurfaces(const Json& j) const
+    std::vector<Surface> readSurfaces(const ReadJson& j) const
     {
         if (!j.is_array() || j.empty() || j.size() > kMaxSurfaces) {
             fail("'surfaces' must be an array of 1 to " + std::to_string(kMaxSurfaces) +
@@ -521,7 +539,7 @@ private:
             // "'surfaces' element 2 'opacity'": the element counted from 1, as a person does.
             const std::string element = "'surfaces' element " + std::to_string(i + 1);
             const auto key = [&](const char* k) { return element + " '" + k + "'"; };
-            const auto needed = [&](const char* k) -> const Json& {
+            const auto needed = [&](const char* k) -> const ReadJson& {
                 if (!j[i].contains(k)) fail(element + " has no '" + k + "'");
                 return j[i][k];
             };
@@ -532,19 +550,20 @@ private:
             s.name = string(needed("name"), key("name"));
             if (s.name.empty()) fail(key("name") + " is empty");
             s.isovalue = number(needed("isovalue"), key("isovalue"), kMaxRealValue);
-            if (const Json* c = optional(j[i], "color")) s.color = color(*c, key("color"));
-            if (const Json* o = optional(j[i], "opacity")) {
+            if (const ReadJson* c = optional(j[i], "color")) s.color = color(*c, key("color"));
+            if (const ReadJson* o = optional(j[i], "opacity")) {
                 const double opacity = number(*o, key("opacity"), 1.0);
                 if (opacity < 0.0) fail(key("opacity") + " must lie in 0..1");
                 s.opacity = float(opacity);
             }
-            if (const Json* v = optional(j[i], "visible")) s.visible = boolean(*v, key("visible"));
+            if (const ReadJson* v = optional(j[i], "visible"))
+                s.visible = boolean(*v, key("visible"));
             surfaces.push_back(std::move(s));
         }
         return surfaces;
     }
 
-    SessionLabels readLabels(const Json& j) const
+    SessionLabels readLabels(const ReadJson& j) const
     {
         const std::string section = "labels";
         object(j, "'labels'");
@@ -552,17 +571,17 @@ private:
                     section);
         SessionLabels labels;
         labels.path = readPath(j, section);
-        if (const Json* table = optional(j, "table")) {
+        if (const ReadJson* table = optional(j, "table")) {
             object(*table, name(section, "table"));
             warnUnknown(*table, {"path", "absolutePath"}, "labels' 'table");
             labels.table = readPath(*table, "labels' 'table");
         }
-        if (const Json* styles = optional(j, "styles")) {
+        if (const ReadJson* styles = optional(j, "styles")) {
             if (!styles->is_array() || styles->size() > kMaxLabelStyles)
                 fail(name(section, "styles") + " must be an array of at most " +
                      std::to_string(kMaxLabelStyles) + " labels");
             for (std::size_t i = 0; i < styles->size(); ++i) {
-                const Json& e = (*styles)[i];
+                const ReadJson& e = (*styles)[i];
                 const std::string element = "'labels' 'styles' element " + std::to_string(i + 1);
                 const auto key = [&](const char* k) { return element + " '" + k + "'"; };
                 object(e, element);
@@ -572,23 +591,23 @@ private:
                 const auto label = std::uint32_t(count(e["label"], key("label"), kMaxLabelStyles));
                 if (label == 0) fail(key("label") + " is 0, the background");
                 LabelStyle style;
-                if (const Json* c = optional(e, "color")) style.color = color(*c, key("color"));
-                if (const Json* o = optional(e, "opacity")) {
+                if (const ReadJson* c = optional(e, "color")) style.color = color(*c, key("color"));
+                if (const ReadJson* o = optional(e, "opacity")) {
                     const double opacity = number(*o, key("opacity"), 1.0);
                     if (opacity < 0.0) fail(key("opacity") + " must lie in 0..1");
                     style.opacity = float(opacity);
                 }
-                if (const Json* v = optional(e, "visible"))
+                if (const ReadJson* v = optional(e, "visible"))
                     style.visible = boolean(*v, key("visible"));
                 if (!labels.styles.emplace(label, style).second)
                     fail(key("label") + " names label " + std::to_string(label) + " again");
             }
         }
-        if (const Json* selected = optional(j, "selected"))
+        if (const ReadJson* selected = optional(j, "selected"))
             labels.selected =
                 std::uint32_t(count(*selected, name(section, "selected"), kMaxLabelStyles));
         // Bounded by the label map's grid when it is applied (validateLabelSmoothing).
-        if (const Json* sigma = optional(j, "smoothingSigmaMm")) {
+        if (const ReadJson* sigma = optional(j, "smoothingSigmaMm")) {
             labels.smoothingSigmaMm = number(*sigma, name(section, "smoothingSigmaMm"), 1e6);
             if (labels.smoothingSigmaMm < 0.0)
                 fail(name(section, "smoothingSigmaMm") + " is negative");
@@ -596,36 +615,36 @@ private:
         return labels;
     }
 
-    std::optional<std::array<glm::dvec3, 2>> readMeasurements(const Json& j) const
+    std::optional<std::array<glm::dvec3, 2>> readMeasurements(const ReadJson& j) const
     {
         const std::string section = "measurements";
         object(j, "'measurements'");
         warnUnknown(j, {"distance"}, section);
-        const Json* d = optional(j, "distance");
+        const ReadJson* d = optional(j, "distance");
         if (!d) return std::nullopt;
-        const Json& points = array(*d, 2, name(section, "distance"), "points [x, y, z]");
+        const ReadJson& points = array(*d, 2, name(section, "distance"), "points [x, y, z]");
         return std::array<glm::dvec3, 2>{
             vec3(points[0], name(section, "distance") + " point 1", kMaxMillimetres),
             vec3(points[1], name(section, "distance") + " point 2", kMaxMillimetres)};
     }
 
-    SessionSliceViews readSlices(const Json& j) const
+    SessionSliceViews readSlices(const ReadJson& j) const
     {
         const std::string section = "sliceViews";
         object(j, "'sliceViews'");
         warnUnknown(j, {"layout", "windowCenter", "windowWidth", "crosshair"}, section);
         SessionSliceViews slices;
-        if (const Json* layout = optional(j, "layout")) {
+        if (const ReadJson* layout = optional(j, "layout")) {
             slices.layout = string(*layout, name(section, "layout"));
             if (slices.layout != "2x2" && slices.layout != "1x3" && slices.layout != "3d")
                 fail(name(section, "layout") + " is " + json::describe(*layout) +
                      ", expected '2x2', '1x3' or '3d'");
         }
-        if (const Json* c = optional(j, "crosshair"))
+        if (const ReadJson* c = optional(j, "crosshair"))
             slices.crosshair = vec3(*c, name(section, "crosshair"), kMaxIndex);
-        if (const Json* c = optional(j, "windowCenter"))
+        if (const ReadJson* c = optional(j, "windowCenter"))
             slices.windowCenter = number(*c, name(section, "windowCenter"), kMaxRealValue);
-        if (const Json* w = optional(j, "windowWidth")) {
+        if (const ReadJson* w = optional(j, "windowWidth")) {
             slices.windowWidth = number(*w, name(section, "windowWidth"), kMaxRealValue);
             if (!(*slices.windowWidth > 0.0))
                 fail(name(section, "windowWidth") + " must be positive");

@@ -289,6 +289,15 @@ TEST(SessionTest, UnknownKeysAreIgnoredWithAWarning)
                            "isoview?)");
     EXPECT_EQ(warnings[1], "session JSON: unknown key 'camera' 'roll' ignored (written by a "
                            "newer isoview?)");
+
+    // 300,000 unknown keys (a hostile file) make five warnings and one count, not 300,000.
+    std::string many;
+    for (int i = 0; i < 300000; ++i)
+        many += "\"k" + std::to_string(i) + "\": 0, ";
+    warnings.clear();
+    (void)sessionFromJson(withSection(many + R"("lighting": 1)"), "/tmp/x.isoview", &warnings);
+    ASSERT_EQ(warnings.size(), 6u);
+    EXPECT_EQ(warnings[5], "session JSON: 299996 more unknown keys ignored (300001 in all)");
 }
 
 TEST(SessionTest, AFileWithBadContentIsRefusedNamingTheFile)
