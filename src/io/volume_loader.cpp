@@ -287,6 +287,16 @@ Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMo
                                 " does not exist: " + detail::quotedPath(source.path) + " holds " +
                                 std::to_string(scan.series.size()) + " series (numbered from 0)");
     }
+    if (choice.strict && !scan.unreadable.empty()) {
+        // Their slices may belong to this series: strict loads nothing rather than less.
+        throw IoError("refused (strict): " + std::to_string(scan.unreadable.size()) +
+                      (scan.unreadable.size() == 1 ? " file or folder" : " files or folders") +
+                      " under " + detail::quotedPath(source.path) +
+                      " cannot be read, so the series may lack slices: " + scan.unreadable.front() +
+                      (scan.unreadable.size() > 1
+                           ? "; and " + std::to_string(scan.unreadable.size() - 1) + " more"
+                           : ""));
+    }
     return loadDicomSeries(scan.series[index], monitor, DicomLoadOptions{.strict = choice.strict});
 }
 

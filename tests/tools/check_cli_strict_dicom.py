@@ -2,6 +2,9 @@
 """isoview-cli on a copy of a DICOM series with one slice cut short in its pixel data: by
 default it loads the other slices and warns, naming the file and the gap it leaves; with
 --strict it refuses with exit status 2 and the same reason, and --help lists the option.
+Then a copy with one slice and one subfolder (holding another slice) that cannot be read
+(mode 000; as root the CLI runs as nobody through setpriv, since root reads anything): by
+default both are named and the rest loads; with --strict it refuses, naming them.
 
 usage: check_cli_strict_dicom.py ISOVIEW_CLI SERIES_FOLDER"""
 
@@ -36,6 +39,29 @@ def main():
         if "isoview-cli: '" not in strict.stderr or "I140' is truncated at byte 200000" not in \
                 strict.stderr:
             fail("--strict does not name the truncated file: %r" % strict.stderr)
+
+    with tempfile.TemporaryDirectory(prefix="isoview-cli-unreadable-") as folder:
+        os.chmod(folder, 0o755)
+        for name in os.listdir(series):
+            shutil.copyfile(os.path.join(series, name), os.path.join(folder, name))
+        os.mkdir(os.path.join(folder, "sub"))
+        os.rename(os.path.join(folder, "I20"), os.path.join(folder, "sub", "I20"))
+        os.chmod(os.path.join(folder, "I180"), 0)
+        os.chmod(os.path.join(folder, "sub"), 0)
+        as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] \
+            if os.geteuid() == 0 else []
+        lenient = run_ok(as_user + [cli, folder, "--info"], 120)
+        for expected in ("cannot open '%s': Permission denied" % os.path.join(folder, "I180"),
+                         "cannot list the folder '%s'" % os.path.join(folder, "sub"),
+                         "512x512x26"):
+            if expected not in lenient.stdout + lenient.stderr:
+                fail("with unreadable files the lenient load does not say '%s': %s"
+                     % (expected, lenient.stdout + lenient.stderr))
+        strict = run(as_user + [cli, folder, "--info", "--strict"], 120)
+        if strict.returncode != 2 or "refused (strict): 2 files or folders" not in strict.stderr \
+                or "sub': Permission denied" not in strict.stderr:
+            fail("--strict does not refuse unreadable files, naming them: status %d, %r"
+                 % (strict.returncode, strict.stderr))
 
     usage = run_ok([cli, "--help"], 30)
     if "--strict" not in usage.stdout + usage.stderr:

@@ -165,20 +165,35 @@ std::string joinNotes(const std::vector<std::string>& notes, std::size_t limit)
 
 } // namespace
 
-std::vector<fs::path> listFilesRecursively(const fs::path& folder, std::vector<std::string>& notes)
+std::vector<fs::path> listFilesRecursively(const fs::path& folder, std::vector<std::string>& notes,
+                                           std::vector<std::string>* unreadable)
 {
     std::vector<fs::path> files;
     std::error_code error;
-    fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied,
-                                        error);
+    fs::recursive_directory_iterator it(folder, fs::directory_options::none, error);
     if (error) throw IoError("cannot list the folder " + quoted(folder) + ": " + error.message());
     for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
         if (error) {
             notes.push_back("stopped listing " + quoted(folder) + " early: " + error.message());
+            if (unreadable) unreadable->push_back(notes.back());
             break;
         }
         std::error_code typeError;
-        if (it->is_regular_file(typeError)) files.push_back(it->path());
+        if (it->is_directory(typeError)) {
+            // A subfolder that cannot be listed is named and left out, not silently skipped:
+            // its slices may belong to the series.
+            std::error_code listError;
+            fs::directory_iterator probe(it->path(), listError);
+            if (listError) {
+                const std::string why =
+                    "cannot list the folder " + quoted(it->path()) + ": " + listError.message();
+                notes.push_back(why + "; skipped");
+                if (unreadable) unreadable->push_back(why);
+                it.disable_recursion_pending();
+            }
+        } else if (it->is_regular_file(typeError)) {
+            files.push_back(it->path());
+        }
     }
     std::sort(files.begin(), files.end());
     return files;
@@ -198,7 +213,7 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
     }
     std::vector<fs::path> files;
     if (fs::is_directory(status)) {
-        files = listFilesRecursively(input, scan.notes);
+        files = listFilesRecursively(input, scan.notes, &scan.unreadable);
     } else if (fs::is_regular_file(status)) {
         if (auto listed = filesOfDicomDir(input, scan.notes)) {
             files = std::move(*listed);
@@ -243,6 +258,10 @@ DicomScan scanDicom(const std::filesystem::path& input, LoadMonitor* monitor)
         } catch (const DamagedDicomError& e) {
             ++damaged;
             scan.notes.push_back(std::string(e.what()) + "; skipped");
+        } catch (const IoError& e) {
+            // Cannot be opened or read (permissions, I/O errors): said, and kept for --strict.
+            scan.notes.push_back(std::string(e.what()) + "; skipped");
+            scan.unreadable.push_back(e.what());
         } catch (const Error& e) {
             scan.notes.push_back(std::string(e.what()) + "; skipped");
         }

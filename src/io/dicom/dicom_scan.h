@@ -11,10 +11,12 @@
 
 namespace isoview::io::dicom {
 
-// Every regular file under folder (recursively, following no permission-denied folders),
-// sorted by path. Throws IoError when the folder cannot be listed at all; an error part-way
-// stops the listing with a note.
-std::vector<std::filesystem::path> listFilesRecursively(const std::filesystem::path& folder,
-                                                        std::vector<std::string>& notes);
+// Every regular file under folder (recursively), sorted by path. A subfolder that cannot be
+// listed (permissions) is left out with a note naming it, also added to *unreadable when given.
+// Throws IoError when the folder cannot be listed at all; an error part-way stops the listing
+// with a note.
+std::vector<std::filesystem::path>
+listFilesRecursively(const std::filesystem::path& folder, std::vector<std::string>& notes,
+                     std::vector<std::string>* unreadable = nullptr);
 
 } // namespace isoview::io::dicom

@@ -116,6 +116,9 @@ struct DicomScan {
     std::vector<DicomSeriesInfo> series; // ordered by SeriesNumber, then UID
     std::size_t defaultSeries = 0;       // the loadable stack with the most voxels
     std::vector<std::string> notes;      // skipped files and why (non-image, not DICOM, damaged)
+    // Files and folders that could not be opened or read (each reason names one; also in
+    // notes): their slices may be missing from any series, so a strict load refuses them.
+    std::vector<std::string> unreadable;
 };
 
 // True when the file holds a DICOM object: a Part 10 file ("DICM" after the 128-byte preamble)
