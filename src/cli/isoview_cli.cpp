@@ -34,16 +34,20 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -72,7 +76,9 @@ constexpr std::string_view kUsage =
     "                   printed). With several --iso, F names one file per surface through {iso}\n"
     "                   (the isovalue, e.g. skin_{iso}.ply -> skin_300.ply) or {n} (its place\n"
     "                   among the --iso options, from 1); a .3mf without them holds every\n"
-    "                   surface as a named, coloured object\n"
+    "                   surface as a named, coloured object. -o - writes the one surface to\n"
+    "                   standard output (the report goes to standard error)\n"
+    "  --format F       the format of -o -: ply (default), stl, obj or 3mf\n"
     "  --merge-ply F    also write every surface into one PLY, each vertex coloured by its\n"
     "                   surface in the viewer's palette, in --iso order: red, blue, green,\n"
     "                   amber, violet, cyan, then again from red\n"
@@ -121,6 +127,7 @@ struct Arguments {
     std::string volumePath;
     std::vector<double> isos;
     std::string output;
+    std::optional<isoview::MeshFormat> format; // --format: of -o - (standard output)
     std::string mergedPly;
     bool info = false;
     bool labels = false;                  // --labels: a label map
@@ -318,6 +325,15 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             const std::optional<double> n = parseInRange(*v, kSigma);
             if (!n) return std::nullopt;
             args.labelSmoothingMm = *n;
+        } else if (a == "--format") {
+            const auto v = value("--format");
+            if (!v) return std::nullopt;
+            args.format = isoview::meshFormatForPath("mesh." + *v);
+            if (!args.format || v->find('.') != std::string::npos) {
+                std::cerr << "isoview-cli: --format takes ply, stl, obj or 3mf, got '" << *v
+                          << "'\n";
+                return std::nullopt;
+            }
         } else if (a == "-o" || a == "--output") {
             const auto v = value("-o");
             if (!v) return std::nullopt;
@@ -464,8 +480,26 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
         std::cerr << "isoview-cli: raw data needs both --raw-dims and --raw-type\n";
         return std::nullopt;
     }
-    if (!args.output.empty() && !isoview::cli::checkOutputFormat(args.output, args.voxelSpace))
+    if (args.format && args.output != isoview::kStandardOutput) {
+        std::cerr << "isoview-cli: --format sets the format of -o - (standard output); a file's "
+                     "extension gives its own\n";
         return std::nullopt;
+    }
+    if (args.output == isoview::kStandardOutput) {
+        if (args.labels || args.isos.size() != 1 || args.mergedPly == isoview::kStandardOutput) {
+            std::cerr << "isoview-cli: -o - writes one surface to standard output: give one "
+                         "--iso, without --labels (or write files)\n";
+            return std::nullopt;
+        }
+        if (args.format == isoview::MeshFormat::ThreeMf && args.voxelSpace) {
+            std::cerr << "isoview-cli: 3MF holds millimetres, not voxel indices: --voxel-space "
+                         "needs --format ply, stl or obj\n";
+            return std::nullopt;
+        }
+    } else if (!args.output.empty() &&
+               !isoview::cli::checkOutputFormat(args.output, args.voxelSpace)) {
+        return std::nullopt;
+    }
     if (!args.labels && !checkOutputNames(args)) return std::nullopt; // labels: checkLabelExport
     return args;
 }
@@ -593,6 +627,18 @@ int main(int argc, char** argv)
     int exitCode = 0;
     const std::optional<Arguments> args = parseArguments(argc, argv, exitCode);
     if (!args) return exitCode;
+    if (args->output == kStandardOutput) {
+        // The mesh goes to standard output and everything the CLI prints to standard error:
+        // the original fd 1 is kept for the mesh, and fd 1 becomes a copy of fd 2.
+        std::fflush(stdout);
+        const int meshFd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+        if (meshFd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+            std::fprintf(stderr, "isoview-cli: cannot keep standard output for the mesh: %s\n",
+                         std::strerror(errno));
+            return 2;
+        }
+        setStandardOutputDescriptor(meshFd);
+    }
     // The CLI prints the volume's warnings itself (VolumeMetadata::warnings); the log adds
     // detail only with --verbose.
     log::setLevel(args->verbose ? spdlog::level::debug : spdlog::level::err);
@@ -731,8 +777,13 @@ int main(int argc, char** argv)
         plyOptions.physicalSpaceName =
             sourceFormat.empty() || sourceFormat == "raw" ? "world" : "LPS";
         plyOptions.processing = processing;
+        // -o -: --format's, else the extension's.
+        const auto formatOf = [&](const std::string& path) -> std::optional<MeshFormat> {
+            return path == kStandardOutput ? args->format.value_or(MeshFormat::Ply)
+                                           : meshFormatForPath(path);
+        };
         const bool oneThreeMf = !args->output.empty() && !isNamePattern(args->output) &&
-                                meshFormatForPath(args->output) == MeshFormat::ThreeMf;
+                                formatOf(args->output) == MeshFormat::ThreeMf;
         if (oneThreeMf) {
             const std::vector<glm::vec3>& palette = SurfaceList::palette();
             std::vector<NamedMesh> parts;
@@ -746,14 +797,15 @@ int main(int argc, char** argv)
         } else if (!args->output.empty()) {
             for (std::size_t i = 0; i < surfaces.size(); ++i) {
                 const std::string path = outputFor(args->output, i, args->isos[i]);
-                const std::optional<MeshFormat> format = meshFormatForPath(path);
+                const std::optional<MeshFormat> format = formatOf(path);
                 if (format != MeshFormat::Ply) { // checked: a known format
                     exportMesh(path, surfaces[i], writtenGeometry,
                                {.format = *format, .space = space, .processing = processing});
                 } else {
                     writePly(path, surfaces[i], writtenGeometry, plyOptions);
                 }
-                std::printf("wrote: %s\n", path.c_str());
+                std::printf("wrote: %s\n",
+                            path == kStandardOutput ? "standard output" : path.c_str());
             }
         }
         if (!args->mergedPly.empty()) {

@@ -6,6 +6,7 @@
 #include "core/protected_inputs.h"
 #include "core/temporary_files.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -59,7 +60,14 @@ std::filesystem::path folderOf(const std::filesystem::path& path)
 // Symbolic links are never chained deeper than this (the kernel's own limit, ELOOP).
 constexpr int kMaxLinkHops = 40;
 
+std::atomic<int> g_standardOutputFd{STDOUT_FILENO};
+
 } // namespace
+
+void setStandardOutputDescriptor(int fd)
+{
+    g_standardOutputFd = fd;
+}
 
 std::filesystem::path writtenPathFor(const std::filesystem::path& path)
 {
@@ -79,6 +87,7 @@ std::filesystem::path writtenPathFor(const std::filesystem::path& path)
 
 void requireReplaceableDestination(const std::filesystem::path& path)
 {
+    if (path == kStandardOutput) return;
     struct stat entry {};
     if (::lstat(path.c_str(), &entry) != 0) return; // nothing there yet
     const bool link = S_ISLNK(entry.st_mode);
@@ -100,6 +109,17 @@ void requireReplaceableDestination(const std::filesystem::path& path)
 AtomicFileWriter::AtomicFileWriter(std::filesystem::path finalPath)
     : m_finalPath(std::move(finalPath))
 {
+    if (m_finalPath == kStandardOutput) {
+        // A duplicate, so that closing it leaves the process's standard output open.
+        m_fd = ::fcntl(g_standardOutputFd.load(), F_DUPFD_CLOEXEC, 0);
+        if (m_fd < 0) {
+            const int error = errno;
+            throw IoError("cannot write to standard output: " + reason(error));
+        }
+        m_streaming = true;
+        m_buffer.reserve(kBufferCapacity);
+        return;
+    }
     const std::string name = m_finalPath.filename().string();
     if (name.empty() || name == "." || name == "..") {
         throw IoError("cannot write " + quoted(m_finalPath) + ": the path does not name a file");
@@ -156,7 +176,8 @@ AtomicFileWriter::AtomicFileWriter(AtomicFileWriter&& other) noexcept
     : m_finalPath(std::move(other.m_finalPath)), m_writtenPath(std::move(other.m_writtenPath)),
       m_tempPattern(std::move(other.m_tempPattern)),
       m_tempPath(std::exchange(other.m_tempPath, {})), m_fd(std::exchange(other.m_fd, -1)),
-      m_buffer(std::move(other.m_buffer)), m_signalCleanup(std::move(other.m_signalCleanup))
+      m_streaming(other.m_streaming), m_buffer(std::move(other.m_buffer)),
+      m_signalCleanup(std::move(other.m_signalCleanup))
 {
 }
 
@@ -169,6 +190,7 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
         m_tempPattern = std::move(other.m_tempPattern);
         m_tempPath = std::exchange(other.m_tempPath, {});
         m_fd = std::exchange(other.m_fd, -1);
+        m_streaming = other.m_streaming;
         m_buffer = std::move(other.m_buffer);
         m_signalCleanup = std::move(other.m_signalCleanup);
     }
@@ -197,6 +219,10 @@ void AtomicFileWriter::commit()
                       ": the file was already committed or an earlier write failed");
     }
     flushBuffer();
+    if (m_streaming) {
+        if (::close(std::exchange(m_fd, -1)) != 0) fail("cannot finish writing", errno);
+        return;
+    }
     if (::fsync(m_fd) != 0) fail("cannot flush to disk", errno);
     if (m_tempPath.empty()) nameUnnamedFile();
     const int fd = std::exchange(m_fd, -1);
@@ -281,6 +307,7 @@ void AtomicFileWriter::writeAll(const std::byte* data, std::size_t n)
 void AtomicFileWriter::fail(const std::string& what, int error)
 {
     discard();
+    if (m_streaming) throw IoError(what + " to standard output: " + reason(error));
     throw IoError(what + " " + quoted(m_finalPath) + ": " + reason(error) +
                   " (an existing file there was left unchanged)");
 }

@@ -22,6 +22,10 @@
 //   before the rename.
 // - A named temporary file is also removed when SIGINT, SIGTERM or SIGHUP stop the process
 //   (core/temporary_files.h).
+// - The path "-" is standard output (kStandardOutput): the bytes stream to it as they come, with
+//   no temporary file and no rename (a pipe can be neither), and commit() flushes. A failure
+//   part-way leaves what was already sent; `isoview-cli -o -` is the one user. A file named "-"
+//   is written as "./-".
 // - Move-only; one writer is used by one thread at a time.
 // - POSIX only (mkstemp, fsync, rename).
 //
@@ -42,7 +46,14 @@ namespace isoview {
 
 class TemporaryFileSlot;
 
-// Throws IoError when path holds something a writer must not replace (see the contract).
+// The path that names standard output (see the contract).
+inline constexpr const char* kStandardOutput = "-";
+// Where writes to kStandardOutput go: file descriptor 1 unless a program moved its standard
+// output (isoview-cli -o - sends its own report to stderr and the mesh to the original fd 1).
+void setStandardOutputDescriptor(int fd);
+
+// Throws IoError when path holds something a writer must not replace (see the contract);
+// kStandardOutput may always be written.
 void requireReplaceableDestination(const std::filesystem::path& path);
 
 // The file a write to path lands in: path with every symbolic link along its last component
@@ -87,6 +98,7 @@ private:
     std::string m_tempPattern;           // "<folder>/.<name>.tmp-XXXXXX"
     std::filesystem::path m_tempPath;
     int m_fd = -1;
+    bool m_streaming = false; // standard output: no temporary file, no rename
     std::vector<std::byte> m_buffer;
     std::unique_ptr<TemporaryFileSlot> m_signalCleanup;
 };

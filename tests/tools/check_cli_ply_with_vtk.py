@@ -7,10 +7,13 @@ Runs `ISOVIEW_CLI SAMPLE.raw --iso ISO -o OUT.ply`, which must exit 0 and print 
 `triangles: N` and `vertices: N`; then reads OUT.ply with VTK's vtkPLYReader (an independent
 implementation) and fails unless VTK finds exactly that many points and cells, the mesh has
 more than 1000 triangles, and the PLY header has a comment stating space and units.
+Then `-o -` must write the same bytes to standard output, with the report on standard error,
+and `-o - --format stl` a binary STL of that many triangles.
 """
 
 import os
 import re
+import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
@@ -77,6 +80,22 @@ def main(argv):
         fail("VTK read %d cells, the CLI reported %d triangles" % (cells, triangles))
     if triangles <= MIN_TRIANGLES:
         fail("only %d triangles at iso %d; the head surface has far more" % (triangles, ISO))
+
+    with open(out_ply, "rb") as file:
+        written = file.read()
+    streamed = subprocess.run([cli, sample, "--iso", str(ISO), "-o", "-"], capture_output=True,
+                              timeout=CLI_TIMEOUT_S)
+    if streamed.returncode != 0 or streamed.stdout != written:
+        fail("-o - did not write the PLY's bytes to standard output (status %d, %d bytes, "
+             "expected %d)" % (streamed.returncode, len(streamed.stdout), len(written)))
+    if parse_count("triangles", streamed.stderr.decode()) != triangles:
+        fail("-o - did not report on standard error")
+    stl = subprocess.run([cli, sample, "--iso", str(ISO), "-o", "-", "--format", "stl"],
+                         capture_output=True, timeout=CLI_TIMEOUT_S)
+    if stl.returncode != 0 or len(stl.stdout) != 84 + 50 * triangles or \
+            int.from_bytes(stl.stdout[80:84], "little") != triangles:
+        fail("-o - --format stl did not write a binary STL of %d triangles (%d bytes)"
+             % (triangles, len(stl.stdout)))
     print("PASS")
     return 0
 
