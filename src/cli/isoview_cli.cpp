@@ -365,10 +365,12 @@ std::optional<Arguments> parseArguments(int argc, char** argv, int& exitCode)
             const auto v = value(a == "--series" ? "--series" : "--header-offset");
             if (!v) return std::nullopt;
             char* end = nullptr;
+            errno = 0;
             const unsigned long long n = std::strtoull(v->c_str(), &end, 10);
-            if (end == v->c_str() || *end != '\0' || (*v)[0] == '-') {
-                std::cerr << "isoview-cli: " << a << " expects a whole number, got '" << *v
-                          << "'\n";
+            if (end == v->c_str() || *end != '\0' || (*v)[0] == '-' || errno == ERANGE) {
+                std::cerr << "isoview-cli: " << a << " expects a whole number from 0"
+                          << (a == "--series" ? " (as --info numbers the series)" : "") << ", got '"
+                          << *v << "'\n";
                 return std::nullopt;
             }
             if (a == "--series") {
@@ -659,6 +661,12 @@ int main(int argc, char** argv)
         // One open serves the load and --info's series list: a DICOM folder is scanned once.
         const io::VolumeSource source = loadOptions.raw ? io::openRawSource(args->volumePath)
                                                         : io::openSource(args->volumePath);
+        if (loadOptions.raw && source.format != io::VolumeFormat::Raw) {
+            throw InvalidInputError(
+                "--raw-dims and --raw-type describe headerless raw data, but '" + args->volumePath +
+                "' is " + std::string(io::formatName(source.format)) +
+                ", whose header gives its size and type: leave them out");
+        }
         Volume volume = io::loadVolume(source, loadOptions);
         // The output is checked now, not after a long extraction: a FIFO, a device or one of
         // the files just read is refused before any work (and checked again when written).
@@ -747,6 +755,14 @@ int main(int argc, char** argv)
             std::printf("isovalue: %g\n", iso);
             if (zeroArea > 0) std::printf("zero_area_triangles_removed: %zu\n", zeroArea);
             std::printf("triangles: %zu\n", mesh.triangleCount());
+            if (mesh.triangleCount() == 0) {
+                const ValueRange real = volume.realRange();
+                std::fprintf(stderr,
+                             "isoview-cli: warning: the surface at %g is empty (the volume's "
+                             "values span %g .. %g)%s\n",
+                             iso, real.min, real.max,
+                             args->output.empty() ? "" : "; its file holds no triangles");
+            }
             std::printf("vertices: %zu\n", mesh.vertexCount());
             std::printf("unwelded_vertices: %u\n", vertexCount);
             std::printf("extraction_ms: %.2f\ncapture_ms: %.2f\n", extractMs, captureMs);

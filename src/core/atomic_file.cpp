@@ -89,7 +89,20 @@ void requireReplaceableDestination(const std::filesystem::path& path)
 {
     if (path == kStandardOutput) return;
     struct stat entry {};
-    if (::lstat(path.c_str(), &entry) != 0) return; // nothing there yet
+    if (::lstat(path.c_str(), &entry) != 0) {
+        // Nothing there yet: its folder must exist, said now rather than after the work.
+        const std::filesystem::path folder = folderOf(path);
+        struct stat folderInfo {};
+        if (::stat(folder.c_str(), &folderInfo) != 0) {
+            throw IoError("cannot write " + quoted(path) + ": the folder " + quoted(folder) +
+                          " does not exist");
+        }
+        if (!S_ISDIR(folderInfo.st_mode)) {
+            throw IoError("cannot write " + quoted(path) + ": " + quoted(folder) +
+                          " is not a folder");
+        }
+        return;
+    }
     const bool link = S_ISLNK(entry.st_mode);
     struct stat target {};
     if (link && ::stat(path.c_str(), &target) != 0) return; // a dangling link: its file is made

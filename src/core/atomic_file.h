@@ -52,8 +52,8 @@ inline constexpr const char* kStandardOutput = "-";
 // output (isoview-cli -o - sends its own report to stderr and the mesh to the original fd 1).
 void setStandardOutputDescriptor(int fd);
 
-// Throws IoError when path holds something a writer must not replace (see the contract);
-// kStandardOutput may always be written.
+// Throws IoError when path holds something a writer must not replace (see the contract), or
+// when nothing is there and its folder does not exist; kStandardOutput may always be written.
 void requireReplaceableDestination(const std::filesystem::path& path);
 
 // The file a write to path lands in: path with every symbolic link along its last component

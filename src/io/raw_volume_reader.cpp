@@ -25,8 +25,9 @@ namespace {
 
 constexpr std::string_view kConvention =
     "name raw files <name>_<X>x<Y>x<Z>_<type>.raw, e.g. head_256x256x113_int16.raw (X varies "
-    "fastest, little-endian, no header; type is uint8, int8, uint16, int16, uint32, int32, "
-    "float32 or float64), or give the size and type explicitly";
+    "fastest, little-endian unless the type is followed by _be, no header; type is uint8, "
+    "int8, uint16, int16, uint32, int32, float32 or float64), or give the size and type "
+    "explicitly";
 
 using detail::dimsText;
 
@@ -70,6 +71,8 @@ std::optional<std::uint32_t> parseDimension(std::string_view text)
     return std::uint32_t(value);
 }
 
+std::string lowerText(std::string_view text);
+
 // The parser behind parseRawFileName, saying why a name does not match.
 std::optional<RawVolumeParameters> parseName(std::string_view name, std::string& whyNot)
 {
@@ -82,7 +85,17 @@ std::optional<RawVolumeParameters> parseName(std::string_view name, std::string&
         whyNot = "the name does not end in .raw";
         return std::nullopt;
     }
-    const std::string_view stem = name.substr(0, name.size() - extension.size());
+    std::string_view stem = name.substr(0, name.size() - extension.size());
+    // An optional byte order after the type: _be (big-endian) or _le, as the layouts in names
+    // that isoview proposes elsewhere write it (parseRawLayoutInName).
+    bool bigEndian = false;
+    if (stem.size() > 3 && stem[stem.size() - 3] == '_') {
+        const std::string order = lowerText(stem.substr(stem.size() - 2));
+        if (order == "be" || order == "le") {
+            bigEndian = order == "be";
+            stem.remove_suffix(3);
+        }
+    }
 
     const std::size_t typeSeparator = stem.rfind('_');
     if (typeSeparator == std::string_view::npos) {
@@ -132,6 +145,7 @@ std::optional<RawVolumeParameters> parseName(std::string_view name, std::string&
     RawVolumeParameters parameters;
     parameters.dims = dims;
     parameters.type = *type;
+    parameters.bigEndian = bigEndian;
     return parameters;
 }
 

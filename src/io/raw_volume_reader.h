@@ -2,10 +2,12 @@
 // optionally after a fixed-size header that is skipped.
 //
 // The size and type come either from explicit parameters or from the file-name convention
-//   <name>_<X>x<Y>x<Z>_<type>.raw      e.g. neghip_64x64x64_uint8.raw,
-//                                          mr_head_128x128x85_uint16.raw
-// with type one of uint8 int8 uint16 int16 uint32 int32 float32 float64 (little-endian,
-// spacing 1 x 1 x 1, no header). The name part may itself contain underscores.
+//   <name>_<X>x<Y>x<Z>_<type>[_be|_le].raw  e.g. neghip_64x64x64_uint8.raw,
+//                                          mr_head_128x128x85_uint16.raw,
+//                                          ct_512x512x99_int16_be.raw
+// with type one of uint8 int8 uint16 int16 uint32 int32 float32 float64 (little-endian unless
+// _be follows the type, spacing 1 x 1 x 1, no header). The name part may itself contain
+// underscores.
 //
 // Contract: everything is validated before the voxel buffer is allocated — the byte count
 // (dims x type size) must not overflow and must equal the file size minus the header offset

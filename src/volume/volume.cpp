@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <sstream>
+#include <string>
 #include <utility>
 
 namespace isoview {
@@ -121,6 +123,56 @@ glm::dmat3 VolumeGeometry::gradientToPhysical() const
     return glm::transpose(glm::inverse(direction * spacingMatrix(spacing)));
 }
 
+namespace {
+
+// Beyond these no scan's geometry lies, and the mesh's float coordinates (3.4e38 at most) would
+// overflow or lose every digit: refused at load, not found as "non-finite" at export.
+constexpr double kMaxSpacingMm = 1e6;  // a kilometre per voxel
+constexpr double kMaxPositionMm = 1e9; // a thousand kilometres from the origin
+
+std::string millimetres(double v)
+{
+    std::ostringstream s;
+    s << v;
+    return s.str();
+}
+
+void checkGeometry(const VolumeGeometry& g)
+{
+    for (int axis = 0; axis < 3; ++axis) {
+        const double s = g.spacing[axis];
+        if (!std::isfinite(s) || s <= 0.0 || s > kMaxSpacingMm) {
+            throw InvalidInputError("the voxel spacing " + millimetres(g.spacing.x) + " x " +
+                                    millimetres(g.spacing.y) + " x " + millimetres(g.spacing.z) +
+                                    " mm is not a scan's: each must be above 0 and at most " +
+                                    millimetres(kMaxSpacingMm) + " mm");
+        }
+    }
+    const auto farOff = [](const glm::dvec3& p) {
+        return !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z) ||
+               std::abs(p.x) > kMaxPositionMm || std::abs(p.y) > kMaxPositionMm ||
+               std::abs(p.z) > kMaxPositionMm;
+    };
+    bool bad = farOff(g.origin);
+    for (const glm::dvec3& slice : g.sliceOrigins)
+        bad = bad || farOff(slice);
+    for (int c = 0; c < 3; ++c)
+        bad = bad || farOff(g.direction[c]);
+    if (bad) {
+        throw InvalidInputError("the volume's position or orientation is not finite or lies "
+                                "more than " +
+                                millimetres(kMaxPositionMm) + " mm from the origin");
+    }
+}
+
+} // namespace
+
+void Volume::setGeometry(const VolumeGeometry& geometry)
+{
+    checkGeometry(geometry);
+    m_geometry = geometry;
+}
+
 Volume::Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
                VolumeGeometry geometry, ValueRescale rescale)
     : m_dims(dims), m_type(type), m_voxels(std::move(voxels)), m_geometry(std::move(geometry)),
@@ -140,7 +192,19 @@ Volume::Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
         !std::isfinite(rescale.intercept)) {
         throw InvalidInputError("value rescale must have a positive finite slope");
     }
+    checkGeometry(m_geometry);
     measureStoredRange(); // no metadata yet, so no padding
+    // Real values are compared and shaded as 32-bit floats: a rescale past their range (a
+    // NIfTI scl_slope of 3e38) would make every surface empty without a word.
+    const ValueRange real = realRange();
+    if (std::abs(real.min) > double(std::numeric_limits<float>::max()) ||
+        std::abs(real.max) > double(std::numeric_limits<float>::max())) {
+        throw InvalidInputError("the value rescale (slope " + millimetres(rescale.slope) +
+                                ", intercept " + millimetres(rescale.intercept) +
+                                ") maps the stored values to " + millimetres(real.min) + " .. " +
+                                millimetres(real.max) +
+                                ", beyond what 32-bit floating point holds");
+    }
 }
 
 void Volume::setMetadata(VolumeMetadata metadata)

@@ -135,7 +135,10 @@ public:
     std::size_t byteCount() const { return m_voxels.size(); }
 
     const VolumeGeometry& geometry() const { return m_geometry; }
-    void setGeometry(const VolumeGeometry& geometry) { m_geometry = geometry; }
+    // Throws InvalidInputError for a spacing that is not positive or above 1 km, and positions
+    // or directions that are not finite or lie over 1,000 km out (the constructor checks the
+    // same, and a value rescale whose real values overflow 32-bit floats).
+    void setGeometry(const VolumeGeometry& geometry);
     const ValueRescale& rescale() const { return m_rescale; }
     const VolumeMetadata& metadata() const { return m_metadata; }
     // Recomputes storedRange() (one pass over the voxels) when the padding value changes.

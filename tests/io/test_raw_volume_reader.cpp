@@ -74,6 +74,15 @@ TEST(RawFileName, AcceptsTheConvention)
         EXPECT_EQ(parsed->spacing, glm::dvec3(1.0)) << c.name;
         EXPECT_EQ(parsed->headerOffset, 0u) << c.name;
     }
+    // A byte order may follow the type, as the names isoview proposes write it.
+    const std::optional<RawVolumeParameters> big = parseRawFileName("ct_512x512x99_int16_be.raw");
+    ASSERT_TRUE(big.has_value());
+    EXPECT_EQ(big->dims, glm::uvec3(512, 512, 99));
+    EXPECT_EQ(big->type, ScalarType::Int16);
+    EXPECT_TRUE(big->bigEndian);
+    const std::optional<RawVolumeParameters> little = parseRawFileName("ct_2x2x2_uint16_LE.raw");
+    ASSERT_TRUE(little.has_value());
+    EXPECT_FALSE(little->bigEndian);
 }
 
 TEST(RawFileName, RejectsEverythingElse)
@@ -102,7 +111,8 @@ TEST(RawFileName, RejectsEverythingElse)
         "neghip_ 64x64x64_uint8.raw",      // space
         "neghip_4294967296x1x1_uint8.raw", // above 2^32 - 1
         "neghip_99999999999999999999x1x1_uint8.raw",
-        "neghip_64x64x64_uint8_be.raw", // byte order is not part of the convention
+        "neghip_64x64x64_be.raw",                         // a byte order, no type
+        "neghip_64x64x64_uint8_xe.raw",                   // not a byte order
         "w_4294967295x4294967295x4294967295_float64.raw", // 2^96 * 8 bytes overflows
         "w_4294967295x4294967295x2_uint8.raw",            // just above 2^64 bytes
     };
