@@ -252,5 +252,47 @@ TEST(DicomDamaged, AFolderOfOnlyDamagedFilesSaysSo)
     EXPECT_TRUE(contains(message, "I20' is DICOM but damaged: DCMTK stopped at byte")) << message;
 }
 
+// Sequences nested `levels` deep (undefined lengths, explicit VR little endian) in a Part 10
+// file: DCMTK reads them by recursion, so 7,000 levels overflowed the stack (SIGSEGV).
+std::string nestedSequences(int levels)
+{
+    std::string bytes(128, '\0');
+    bytes += "DICM";
+    const std::string syntax("1.2.840.10008.1.2.1\0", 20);
+    bytes += std::string("\x02\x00\x10\x00UI\x14\x00", 8) + syntax;
+    for (int i = 0; i < levels; ++i) {
+        bytes += std::string("\x08\x00\x15\x11SQ\x00\x00\xFF\xFF\xFF\xFF", 12);
+        bytes += std::string("\xFE\xFF\x00\xE0\xFF\xFF\xFF\xFF", 8);
+    }
+    for (int i = 0; i < levels; ++i) {
+        bytes += std::string("\xFE\xFF\x0D\xE0\x00\x00\x00\x00", 8);
+        bytes += std::string("\xFE\xFF\xDD\xE0\x00\x00\x00\x00", 8);
+    }
+    return bytes;
+}
+
+TEST(DicomDamaged, DeeplyNestedSequencesAreRefusedBeforeDcmtkOverflowsTheStack)
+{
+    test::TempDir dir;
+    writeFile(dir.path() / "deep.dcm", nestedSequences(7000));
+    const std::string message =
+        messageOf<IoError>([&] { (void)io::openSource(dir.path() / "deep.dcm"); });
+    EXPECT_TRUE(contains(message, "its sequences nest more than 64 levels deep")) << message;
+    // In a folder it is a damaged file among others, named in the notes.
+    writeFile(dir.path() / "I10", readFile(kPhantom / "I10"));
+    const io::DicomScan scan = io::scanDicom(dir.path());
+    ASSERT_EQ(scan.series.size(), 1u);
+    const bool named = std::any_of(scan.notes.begin(), scan.notes.end(), [](const auto& note) {
+        return contains(note, "deep.dcm' is DICOM but damaged or hostile");
+    });
+    EXPECT_TRUE(named);
+    // Nesting as deep as the limit is DICOM's own business: DCMTK reads it (and finds no image).
+    writeFile(dir.path() / "deep.dcm", nestedSequences(64));
+    const std::string shallow =
+        messageOf<IoError>([&] { (void)io::openSource(dir.path() / "deep.dcm"); });
+    EXPECT_FALSE(contains(shallow, "nest more than")) << shallow;
+    EXPECT_TRUE(contains(shallow, "before any image attribute")) << shallow;
+}
+
 } // namespace
 } // namespace isoview

@@ -4,6 +4,7 @@
 #include "core/input_file.h"
 #include "io/dicom/dicom_common.h"
 #include "io/dicom/dicom_header.h"
+#include "io/dicom/dicom_nesting.h"
 #include "io/dicom/dicom_sniffing.h"
 
 #include <dcmtk/dcmdata/dcistrmf.h>
@@ -212,6 +213,7 @@ ParsedDicom parseDicomFile(const fs::path& path, ReadDepth depth)
                             (size == 0 ? std::string(" (it is empty)") : std::string()));
     }
     parsed.strayBytes = how->strayBytes;
+    requireShallowSequences(path, *how, size, parsed.name); // DCMTK recurses per level
 
     OFCondition status;
     if (how->strayBytes == 0) {

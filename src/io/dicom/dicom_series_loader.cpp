@@ -8,6 +8,7 @@
 #include "io/dicom/dicom_mosaic.h"
 #include "io/dicom/dicom_parsing.h"
 #include "io/dicom/dicom_pixel_writer.h"
+#include "io/dicom/dicom_sniffing.h"
 #include "io/dicom/dicom_stack_geometry.h"
 #include "io/dicom/dicom_value_mapping.h"
 #include "io/volume_size_check.h"
@@ -488,6 +489,8 @@ bool looksLikeDicom(const std::filesystem::path& file)
     try {
         (void)dicom::parseDicomFile(file, dicom::ReadDepth::ImageAttributes);
         return true;
+    } catch (const dicom::DamagedDicomError&) {
+        return true; // DICOM, damaged: the loader says where, rather than "not DICOM"
     } catch (const Error&) {
         return false;
     }

@@ -123,8 +123,9 @@ struct DicomScan {
 
 // True when the file holds a DICOM object: a Part 10 file ("DICM" after the 128-byte preamble)
 // or a bare dataset without file meta information (implicit or explicit VR little endian, or
-// explicit big endian) that DCMTK parses. Reads at most the header. Throws IoError only when
-// DCMTK's data dictionary is missing: the machine's fault, which "not DICOM" would hide.
+// explicit big endian) that DCMTK parses, or one that is DICOM but damaged (the loader then
+// says where). Reads at most the header. Throws IoError only when DCMTK's data dictionary is
+// missing: the machine's fault, which "not DICOM" would hide.
 bool looksLikeDicom(const std::filesystem::path& file);
 
 // Scans a single DICOM file, a folder (recursively) or a DICOMDIR (its referenced files).
