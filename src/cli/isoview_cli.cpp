@@ -661,7 +661,8 @@ int main(int argc, char** argv)
         // One open serves the load and --info's series list: a DICOM folder is scanned once.
         const io::VolumeSource source = loadOptions.raw ? io::openRawSource(args->volumePath)
                                                         : io::openSource(args->volumePath);
-        if (loadOptions.raw && source.format != io::VolumeFormat::Raw) {
+        if (loadOptions.raw && source.format != io::VolumeFormat::Raw &&
+            source.format != io::VolumeFormat::RawSliceFolder) {
             throw InvalidInputError(
                 "--raw-dims and --raw-type describe headerless raw data, but '" + args->volumePath +
                 "' is " + std::string(io::formatName(source.format)) +

@@ -247,6 +247,12 @@ std::string require(const RawFields& raw, const char* name)
 
 void readMagic(std::string_view line, NrrdHeader& header)
 {
+    const std::size_t carriageReturn = line.find('\r');
+    if (line.substr(0, 4) == "NRRD" && carriageReturn != std::string_view::npos &&
+        carriageReturn + 1 < line.size()) {
+        fail("the header's lines end in a carriage return alone (classic Mac OS text); NRRD "
+             "needs line feeds (LF or CR LF): convert the header's line ends");
+    }
     if (line.substr(0, 4) != "NRRD") {
         fail("not a NRRD file: it starts with '" + printable(line, 40) +
              "' instead of the NRRD000N magic");
@@ -365,6 +371,26 @@ void readSizes(const RawFields& raw, NrrdHeader& header)
     const std::size_t first = header.sizes.size() - kSpatialAxes;
     header.dims = glm::uvec3(glm::uint(header.sizes[first]), glm::uint(header.sizes[first + 1]),
                              glm::uint(header.sizes[first + 2]));
+    // The three volume axes must be space: an axis of colour or vector components ("kinds:
+    // RGB-color domain domain", a 2-D colour image) would otherwise pass for a thin volume.
+    if (const std::optional<std::string> kindsText = take(raw, "kinds")) {
+        const std::vector<std::string_view> kinds = detail::splitWhitespace(*kindsText);
+        if (kinds.size() != *dimension) {
+            fail("kinds: '" + printable(*kindsText) + "' has " +
+                 countText(kinds.size(), "value", "values") + ", but dimension is " +
+                 std::to_string(*dimension));
+        }
+        for (std::size_t axis = first; axis < kinds.size(); ++axis) {
+            const std::string_view kind = kinds[axis];
+            if (kind != "domain" && kind != "space" && kind != "none" && kind != "???") {
+                fail("kinds: axis " + std::to_string(axis) + " is '" + printable(kind) +
+                     "', not space: the file holds " +
+                     (kind.find("color") != std::string_view::npos ? "colour components"
+                                                                   : "components per sample") +
+                     ", and isoview reads scalar volumes");
+            }
+        }
+    }
 }
 
 void readLayout(const RawFields& raw, NrrdHeader& header)

@@ -58,13 +58,27 @@ std::optional<RawSliceSeries> findRawSliceSeries(const std::filesystem::path& fo
         throw IoError("cannot list slice folder " + quotedPath(folder) + ": " + error.message());
     }
     std::map<std::string, std::vector<std::pair<std::uint64_t, fs::path>>> groups;
+    std::map<std::string, std::vector<std::string>> notFiles; // by prefix
     std::vector<std::string> others;
     for (; it != fs::directory_iterator(); it.increment(error)) {
         if (error) break;
         const std::string name = it->path().filename().string();
         if (name.empty() || name.front() == '.') continue;
         std::error_code statusError;
-        if (!fs::is_regular_file(it->status(statusError))) continue; // subfolders, sockets
+        const fs::file_status status = it->status(statusError);
+        if (!fs::is_regular_file(status)) {
+            // Said by name if it holds a slice's place, rather than called missing.
+            if (const std::optional<SliceName> slice = parseSliceName(name)) {
+                const char* kind = fs::is_directory(status) ? "a folder"
+                                   : fs::is_fifo(status)    ? "a FIFO (named pipe)"
+                                   : fs::is_socket(status)  ? "a socket"
+                                   : fs::is_block_file(status) || fs::is_character_file(status)
+                                       ? "a device"
+                                       : "not a readable file (a dangling link?)";
+                notFiles[slice->prefix].push_back("'" + name + "' is " + kind);
+            }
+            continue;
+        }
         if (const std::optional<SliceName> slice = parseSliceName(name)) {
             groups[slice->prefix].emplace_back(slice->number, it->path());
         } else {
@@ -104,6 +118,8 @@ std::optional<RawSliceSeries> findRawSliceSeries(const std::filesystem::path& fo
     }
     std::sort(others.begin(), others.end());
     series.ignored = std::move(others);
+    series.notFiles = std::move(notFiles[series.prefix]);
+    std::sort(series.notFiles.begin(), series.notFiles.end());
     return series;
 }
 
@@ -223,6 +239,13 @@ Volume readRawSliceFolder(const std::filesystem::path& folder,
     }
     const std::string& name = series->prefix;
     const std::vector<std::uint64_t>& numbers = series->numbers;
+    if (!series->notFiles.empty()) {
+        throw IoError(prefix + series->notFiles.front() +
+                      ", not a file: every slice must be a regular file" +
+                      (series->notFiles.size() > 1
+                           ? " (and " + std::to_string(series->notFiles.size() - 1) + " more)"
+                           : std::string()));
+    }
 
     for (std::size_t i = 1; i < numbers.size(); ++i) {
         if (numbers[i] == numbers[i - 1]) {

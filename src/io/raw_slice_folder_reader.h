@@ -44,6 +44,8 @@ struct RawSliceSeries {
     std::vector<std::filesystem::path> files; // slice k = files[k]
     std::vector<std::uint64_t> numbers;       // the N of each file, ascending
     std::vector<std::string> ignored;         // names of non-slice, non-hidden files
+    // Entries named like this series' slices that are not regular files: "s.3 is a folder".
+    std::vector<std::string> notFiles;
 };
 
 // Lists the slice files of folder. nullopt when the folder holds no <prefix>.<N> file; throws

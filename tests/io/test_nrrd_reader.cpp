@@ -232,6 +232,13 @@ TEST(NrrdHeader, MalformedHeadersAreClearErrors)
         {"empty", "", "it is empty"},
         {"garbage", "hello world\x01\x02\n", "not a NRRD file: it starts with 'hello world\\x01"},
         {"future magic", "NRRD0009\n", "unsupported NRRD magic 'NRRD0009'"},
+        {"CR line ends", "NRRD0004\rtype: uchar\rdimension: 3\r",
+         "lines end in a carriage return alone"},
+        {"colour axis",
+         "NRRD0004\ntype: uchar\ndimension: 3\nsizes: 3 16 16\nkinds: RGB-color domain "
+         "domain\nencoding: raw\n",
+         "axis 0 is 'RGB-color', not space: the file holds colour components"},
+        {"kinds count", ok + "kinds: domain domain\n", "has 2 values, but dimension is 3"},
         {"not a field", ok + "this line has no colon\n", "line 7 'this line has no colon'"},
         {"unknown type", header("uint12", {2, 2, 2}, "raw"), "unknown type 'uint12'"},
         {"64-bit type", header("int64", {2, 2, 2}, "raw"), "'int64' is not supported"},

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 namespace isoview::io {
@@ -101,6 +102,12 @@ TEST(RawSliceFolder, AMissingNumberIsNamed)
     EXPECT_TRUE(contains(message, "slice file CT.5, CT.8 is missing")) << message;
     EXPECT_TRUE(contains(message, "numbered from 1 to 9 with 2 numbers missing")) << message;
     EXPECT_THROW(readRawSliceFolder(dir.path(), sliceParameters()), IoError);
+    // A slice's place held by a folder or a FIFO is said as such, not as missing.
+    fs::create_directory(dir.path() / "CT.5");
+    ASSERT_EQ(::mkfifo((dir.path() / "CT.8").c_str(), 0600), 0);
+    const std::string held = messageOf([&] { readRawSliceFolder(dir.path(), sliceParameters()); });
+    EXPECT_TRUE(contains(held, "'CT.5' is a folder, not a file")) << held;
+    EXPECT_TRUE(contains(held, "(and 1 more)")) << held;
 }
 
 TEST(RawSliceFolder, TwoNamesForOneNumberAreAnError)

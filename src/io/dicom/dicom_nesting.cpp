@@ -1,7 +1,7 @@
 #include "io/dicom/dicom_nesting.h"
 
-#include <dcmtk/dcmdata/dcdict.h>
 #include <dcmtk/dcmdata/dcdicent.h>
+#include <dcmtk/dcmdata/dcdict.h>
 #include <dcmtk/dcmdata/dctagkey.h>
 
 #include <array>
@@ -70,8 +70,8 @@ std::uint32_t u32(const std::uint8_t* p, bool bigEndian)
 // VRs whose explicit header has 2 reserved bytes and a 4-byte length.
 bool hasLongLength(std::string_view vr)
 {
-    for (std::string_view v : {"OB", "OD", "OF", "OL", "OV", "OW", "SQ", "SV", "UC", "UN", "UR",
-                               "UT", "UV"}) {
+    for (std::string_view v :
+         {"OB", "OD", "OF", "OL", "OV", "OW", "SQ", "SV", "UC", "UN", "UR", "UT", "UV"}) {
         if (vr == v) return true;
     }
     return false;
@@ -154,9 +154,9 @@ void requireShallowSequences(const std::filesystem::path& path, const Sniff& how
             const std::uint32_t length = u32(h.data() + 4, e.bigEndian);
             pos += 8;
             if (element == kItem) {
-                open.push_back({length == kUndefinedLength ? std::nullopt
-                                                           : std::optional(pos + length),
-                                false, e});
+                open.push_back(
+                    {length == kUndefinedLength ? std::nullopt : std::optional(pos + length), false,
+                     e});
             } else if (element == kItemEnd || element == kSequenceEnd) {
                 const bool sequenceEnd = element == kSequenceEnd;
                 while (!open.empty()) {
@@ -206,11 +206,11 @@ void requireShallowSequences(const std::filesystem::path& path, const Sniff& how
                 throw DamagedDicomError(
                     name + " is DICOM but damaged or hostile: its sequences nest more than " +
                     std::to_string(kMaxSequenceDepth) + " levels deep (at byte " +
-                    std::to_string(pos - header) + "), which no scanner writes; refused before "
+                    std::to_string(pos - header) +
+                    "), which no scanner writes; refused before "
                     "DCMTK, whose reading would overflow the stack");
             }
-            open.push_back({length == kUndefinedLength ? std::nullopt
-                                                       : std::optional(pos + length),
+            open.push_back({length == kUndefinedLength ? std::nullopt : std::optional(pos + length),
                             true, content});
         } else {
             pos += length;
