@@ -40,6 +40,7 @@ def main():
                 strict.stderr:
             fail("--strict does not name the truncated file: %r" % strict.stderr)
 
+    program_folder = None
     with tempfile.TemporaryDirectory(prefix="isoview-cli-unreadable-") as folder:
         os.chmod(folder, 0o755)
         for name in os.listdir(series):
@@ -48,21 +49,32 @@ def main():
         os.rename(os.path.join(folder, "I20"), os.path.join(folder, "sub", "I20"))
         os.chmod(os.path.join(folder, "I180"), 0)
         os.chmod(os.path.join(folder, "sub"), 0)
-        as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] \
-            if os.geteuid() == 0 else []
-        lenient = run_ok(as_user + [cli, folder, "--info"], 120)
+        as_user = []
+        user_cli = cli
+        if os.geteuid() == 0:
+            # nobody may not reach the build folder (a checkout under /root): a copy of the
+            # program in the world-readable temporary folder runs instead.
+            as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            program_folder = tempfile.mkdtemp(prefix="isoview-cli-program-")
+            os.chmod(program_folder, 0o755)
+            user_cli = os.path.join(program_folder, "isoview-cli")
+            shutil.copy2(cli, user_cli)
+            os.chmod(user_cli, 0o755)
+        lenient = run_ok(as_user + [user_cli, folder, "--info"], 120)
         for expected in ("cannot open '%s': Permission denied" % os.path.join(folder, "I180"),
                          "cannot list the folder '%s'" % os.path.join(folder, "sub"),
                          "512x512x26"):
             if expected not in lenient.stdout + lenient.stderr:
                 fail("with unreadable files the lenient load does not say '%s': %s"
                      % (expected, lenient.stdout + lenient.stderr))
-        strict = run(as_user + [cli, folder, "--info", "--strict"], 120)
+        strict = run(as_user + [user_cli, folder, "--info", "--strict"], 120)
         if strict.returncode != 2 or "refused (strict): 2 files or folders" not in strict.stderr \
                 or "sub': Permission denied" not in strict.stderr:
             fail("--strict does not refuse unreadable files, naming them: status %d, %r"
                  % (strict.returncode, strict.stderr))
 
+    if program_folder:
+        shutil.rmtree(program_folder)
     usage = run_ok([cli, "--help"], 30)
     if "--strict" not in usage.stdout + usage.stderr:
         fail("--help does not list --strict")
