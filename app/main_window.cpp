@@ -802,6 +802,10 @@ bool MainWindow::saveScreenshot(const QString& path, QString* error)
 
 void MainWindow::screenshotWhenReady(const QString& path)
 {
+    // Nobody answers a dialog in --screenshot: the opener takes the default series and the
+    // sessions fail with why, rather than wait for ever.
+    m_opener->setAsksQuestions(false);
+    m_sessionController->setAsksQuestions(false);
     m_screenshots->saveWindowWhenReady(path);
 }
 

@@ -2,6 +2,7 @@
 
 #include "common/status_progress.h"
 #include "core/error.h"
+#include "core/log.h"
 #include "loading/raw_import_dialog.h"
 #include "loading/series_picker_dialog.h"
 
@@ -69,6 +70,13 @@ void VolumeOpener::start(const QString& path, std::optional<double> isovalue,
     connect(&m_task, &BackgroundTask::succeeded, this, [this, outcome, path, isovalue, options] {
         m_progress->setVisible(false);
         // The answers go back to the source already opened: nothing is scanned again.
+        if (outcome->askRawParameters && !m_asksQuestions) {
+            emit failed(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+                        tr("it is raw data whose size and voxel type its name does not give; "
+                           "open it in the window to give them, or name it "
+                           "name_XxYxZ_type.raw"));
+            return;
+        }
         if (outcome->askRawParameters) {
             std::optional<io::RawVolumeParameters> raw =
                 RawImportDialog::ask(*outcome->source, m_dialogParent);
@@ -76,6 +84,15 @@ void VolumeOpener::start(const QString& path, std::optional<double> isovalue,
             io::LoadOptions withRaw = options;
             withRaw.raw = raw;
             start(path, isovalue, withRaw, outcome->source);
+            return;
+        }
+        if (outcome->chooseSeries && !m_asksQuestions) {
+            io::LoadOptions withDefault = options;
+            withDefault.seriesIndex = outcome->source->defaultSeries;
+            log::get("app")->info("{} holds {} series; loading the default, {} (no one to ask)",
+                                  path.toStdString(), outcome->source->series.size(),
+                                  outcome->source->defaultSeries);
+            start(path, isovalue, withDefault, outcome->source);
             return;
         }
         if (outcome->chooseSeries) {

@@ -37,6 +37,10 @@ public:
     void open(const QString& path, std::optional<double> isovalue = std::nullopt,
               const io::LoadOptions& options = {});
     bool isLoading() const { return m_task.isRunning(); }
+    // false (--screenshot, where nobody can answer): a folder of several series loads its
+    // default (the largest, as isoview-cli takes it) and raw data without its layout fails
+    // with why, instead of a dialog that would wait for ever.
+    void setAsksQuestions(bool asks) { m_asksQuestions = asks; }
     void cancel() { m_task.cancel(); }
     // The label, bar and Cancel button for the status bar; shown while loading.
     QWidget* progressWidget() const { return m_progress; }
@@ -54,6 +58,7 @@ private:
                const std::shared_ptr<const io::VolumeSource>& source);
 
     QWidget* m_dialogParent;
+    bool m_asksQuestions = true;
     BackgroundTask m_task;
     QWidget* m_progress = nullptr;
     QLabel* m_progressLabel = nullptr;

@@ -154,6 +154,11 @@ void SessionController::open(const QString& path)
     QSettings().setValue(kLastFolderKey, QFileInfo(path).absolutePath());
 
     const std::optional<QString> volume = locateVolume(session, path);
+    if (!volume && !m_asksQuestions) {
+        fail(tr("Cannot open the session %1").arg(QFileInfo(path).fileName()),
+             tr("its volume %1 is not there any more").arg(toQString(session.volume.path)));
+        return;
+    }
     if (!volume) {
         emit statusMessage(tr("Session not opened: its volume was not found"), 6000);
         emit sessionFailed(tr("cancelled"));
@@ -176,6 +181,7 @@ std::optional<QString> SessionController::locateVolume(const Session& session,
     std::error_code ec;
     if (std::filesystem::exists(session.volume.path, ec)) return saved;
 
+    if (!m_asksQuestions) return std::nullopt; // open() says why
     const QString folder = QFileInfo(sessionPath).absolutePath();
     const QString name = QFileInfo(saved).fileName();
     log::get("app")->warn("session {}: its volume {} is not there any more; asking for it",

@@ -48,6 +48,9 @@ public:
     // unchanged), asks for a volume that moved, loads the volume in the background and applies
     // the rest. Ends with sessionOpened or sessionFailed (also on Cancel).
     void open(const QString& path);
+    // false (--screenshot): a session whose volume moved fails with why instead of asking
+    // where it went.
+    void setAsksQuestions(bool asks) { m_asksQuestions = asks; }
     // A session is loading its volume.
     bool isOpening() const { return m_pending.has_value(); }
 
@@ -86,6 +89,7 @@ private:
     QString m_pendingFile;
     QString m_pendingVolume;
     int m_notes = 0; // of the session being opened
+    bool m_asksQuestions = true;
 };
 
 } // namespace isoview::app

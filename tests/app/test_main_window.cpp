@@ -34,6 +34,7 @@
 #include <QStatusBar>
 #include <QStyleOptionSlider>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QUrl>
@@ -512,6 +513,31 @@ TEST(MainWindowTest, AFolderOfTwoSeriesAsksWhichAndLoadsThatOne)
     EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(512, 512, 28));
     EXPECT_EQ(w->document()->format, io::VolumeFormat::Dicom);
     EXPECT_TRUE(w->document()->options.seriesIndex.has_value());
+
+    // With --screenshot nobody can answer: the default series (the largest, as isoview-cli
+    // takes it) loads without a dialog and the window is saved, instead of waiting for ever.
+    MainWindow quiet;
+    quiet.show();
+    QWidget* dialogSeen = nullptr;
+    QTimer watch;
+    watch.setInterval(10);
+    QObject::connect(&watch, &QTimer::timeout, [&] {
+        if (QWidget* modal = QApplication::activeModalWidget()) {
+            dialogSeen = modal;
+            modal->close();
+        }
+    });
+    watch.start();
+    isoview::test::TempDir out;
+    QSignalSpy done(&quiet, &MainWindow::screenshotDone);
+    quiet.screenshotWhenReady(QString::fromStdString((out.path() / "quiet.png").string()));
+    quiet.openPath(QString::fromStdString(dir.path().string()));
+    ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }, 60000));
+    watch.stop();
+    EXPECT_EQ(dialogSeen, nullptr) << "a dialog opened under --screenshot";
+    EXPECT_TRUE(done.at(0).at(0).toBool()) << done.at(0).at(1).toString().toStdString();
+    ASSERT_NE(quiet.document(), nullptr);
+    EXPECT_EQ(quiet.document()->options.seriesIndex, io::openSource(dir.path()).defaultSeries);
 }
 
 // A 4-D NIfTI file and a DICOM series of two time points offer their volumes the way a folder
