@@ -9,11 +9,31 @@ default both are named and the rest loads; with --strict it refuses, naming them
 usage: check_cli_strict_dicom.py ISOVIEW_CLI SERIES_FOLDER"""
 
 import os
+import re
 import shutil
 import sys
 import tempfile
 
 from cli_runner import fail, run, run_ok
+
+
+def share_sanitizer_files(folder):
+    """Under the sanitizer suite the environment names files (a preloaded library, suppression
+    lists) that nobody may not read where the checkout lies: copies of them in folder, readable
+    by all, are named instead."""
+    def shared(path):
+        if not path or not os.path.isfile(path):
+            return path
+        copy = os.path.join(folder, "%d_%s" % (len(os.listdir(folder)), os.path.basename(path)))
+        shutil.copy2(path, copy)
+        os.chmod(copy, 0o755)
+        return copy
+    if os.environ.get("LD_PRELOAD"):
+        os.environ["LD_PRELOAD"] = " ".join(shared(p) for p in os.environ["LD_PRELOAD"].split())
+    for name in ("ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"):
+        if name in os.environ:
+            os.environ[name] = re.sub(r"(suppressions=)([^:]+)",
+                                      lambda m: m.group(1) + shared(m.group(2)), os.environ[name])
 
 
 def main():
@@ -41,6 +61,7 @@ def main():
             fail("--strict does not name the truncated file: %r" % strict.stderr)
 
     program_folder = None
+    saved_environment = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="isoview-cli-unreadable-") as folder:
         os.chmod(folder, 0o755)
         for name in os.listdir(series):
@@ -60,6 +81,7 @@ def main():
             user_cli = os.path.join(program_folder, "isoview-cli")
             shutil.copy2(cli, user_cli)
             os.chmod(user_cli, 0o755)
+            share_sanitizer_files(program_folder)
         lenient = run_ok(as_user + [user_cli, folder, "--info"], 120)
         for expected in ("cannot open '%s': Permission denied" % os.path.join(folder, "I180"),
                          "cannot list the folder '%s'" % os.path.join(folder, "sub"),
@@ -74,6 +96,8 @@ def main():
                  % (strict.returncode, strict.stderr))
 
     if program_folder:
+        os.environ.clear()
+        os.environ.update(saved_environment)
         shutil.rmtree(program_folder)
     usage = run_ok([cli, "--help"], 30)
     if "--strict" not in usage.stdout + usage.stderr:
