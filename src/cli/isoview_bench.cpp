@@ -26,6 +26,7 @@
 // glFinish-bounded work, so they include driver overhead. --json prints one JSON object instead
 // of the table (packaging/bench-side-by-side.sh reads it).
 #include "bench_blob.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/heap_reuse.h"
 #include "core/log.h"
@@ -42,9 +43,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -381,6 +382,7 @@ int main(int argc, char** argv)
     if (!args) return exitCode;
     log::setLevel(spdlog::level::err);
     try {
+        if (!args->jsonFile.empty()) requireReplaceableDestination(args->jsonFile); // before work
         gpu::HeadlessContext context;
         gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{args->gl33});
         gpu::OffscreenTarget target(args->size.x, args->size.y);
@@ -403,12 +405,9 @@ int main(int argc, char** argv)
         }
         if (args->json) std::printf("%s\n", report.dump(2).c_str());
         if (!args->jsonFile.empty()) {
-            std::ofstream file(args->jsonFile);
-            file << report.dump(2) << '\n';
-            if (!file.flush()) {
-                std::fprintf(stderr, "isoview-bench: could not write %s\n", args->jsonFile.c_str());
-                return 2;
-            }
+            // As every output of isoview's: complete or not at all, never over a FIFO or input.
+            const std::string text = report.dump(2) + '\n';
+            writeFileAtomically(args->jsonFile, std::as_bytes(std::span(text)));
         }
         return 0;
     } catch (const Error& e) {

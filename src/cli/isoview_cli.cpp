@@ -661,13 +661,6 @@ int main(int argc, char** argv)
         // One open serves the load and --info's series list: a DICOM folder is scanned once.
         const io::VolumeSource source = loadOptions.raw ? io::openRawSource(args->volumePath)
                                                         : io::openSource(args->volumePath);
-        if (loadOptions.raw && source.format != io::VolumeFormat::Raw &&
-            source.format != io::VolumeFormat::RawSliceFolder) {
-            throw InvalidInputError(
-                "--raw-dims and --raw-type describe headerless raw data, but '" + args->volumePath +
-                "' is " + std::string(io::formatName(source.format)) +
-                ", whose header gives its size and type: leave them out");
-        }
         Volume volume = io::loadVolume(source, loadOptions);
         // The output is checked now, not after a long extraction: a FIFO, a device or one of
         // the files just read is refused before any work (and checked again when written).
@@ -810,7 +803,8 @@ int main(int argc, char** argv)
             }
             exportSurfaces3mf(args->output, parts, writtenGeometry,
                               {.space = space, .processing = processing});
-            std::printf("wrote: %s\n", args->output.c_str());
+            std::printf("wrote: %s\n",
+                        args->output == kStandardOutput ? "standard output" : args->output.c_str());
         } else if (!args->output.empty()) {
             for (std::size_t i = 0; i < surfaces.size(); ++i) {
                 const std::string path = outputFor(args->output, i, args->isos[i]);

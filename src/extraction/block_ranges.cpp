@@ -153,7 +153,7 @@ void BlockRanges::activeBlocks(float isovalue, std::vector<std::uint32_t>& out) 
             rowStart[gy] = std::uint32_t(activeX.size());
             const std::size_t row = std::size_t(g.x) * (gy + std::size_t(g.y) * gz);
             for (std::uint32_t gx = 0; gx < g.x; ++gx) {
-                if (m_groupMax[row + gx] >= isovalue && m_groupMin[row + gx] < isovalue)
+                if (mayCross(m_groupMin[row + gx], m_groupMax[row + gx], isovalue))
                     activeX.push_back(gx);
             }
         }

@@ -50,7 +50,7 @@ public:
     void blocksWithLabelBoundaries(std::vector<std::uint32_t>& out) const;
     bool isActive(std::uint32_t block, float isovalue) const
     {
-        return m_max[block] >= isovalue && m_min[block] < isovalue;
+        return mayCross(m_min[block], m_max[block], isovalue);
     }
 
     glm::uvec3 blockCount() const { return m_blockCount; }
@@ -62,6 +62,11 @@ public:
     static constexpr std::uint32_t kGroupBlocks = 4;
 
 private:
+    // Whether values in [min, max] may hold a crossing at isovalue: some inside, some not.
+    static bool mayCross(float min, float max, float isovalue)
+    {
+        return max >= isovalue && min < isovalue;
+    }
     // The groups' ranges (the union of their blocks'), from m_min and m_max.
     void computeGroupRanges();
 

@@ -243,6 +243,15 @@ namespace {
 
 Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMonitor* monitor)
 {
+    if (choice.raw && source.format != VolumeFormat::Raw &&
+        source.format != VolumeFormat::RawSliceFolder) {
+        // Never silently ignored: the caller meant a layout the file's header overrides.
+        throw InvalidInputError("raw dimensions and voxel type (--raw-dims, --raw-type) describe "
+                                "headerless raw data, but " +
+                                detail::quotedPath(source.path) + " is " +
+                                std::string(formatName(source.format)) +
+                                ", whose header gives its size and type: leave them out");
+    }
     switch (source.format) {
     case VolumeFormat::Nrrd: return readNrrd(source.path, monitor);
     case VolumeFormat::MetaImage: return readMetaImage(source.path, monitor);

@@ -130,7 +130,7 @@ namespace {
 constexpr double kMaxSpacingMm = 1e6;  // a kilometre per voxel
 constexpr double kMaxPositionMm = 1e9; // a thousand kilometres from the origin
 
-std::string millimetres(double v)
+std::string numberText(double v)
 {
     std::ostringstream s;
     s << v;
@@ -142,10 +142,10 @@ void checkGeometry(const VolumeGeometry& g)
     for (int axis = 0; axis < 3; ++axis) {
         const double s = g.spacing[axis];
         if (!std::isfinite(s) || s <= 0.0 || s > kMaxSpacingMm) {
-            throw InvalidInputError("the voxel spacing " + millimetres(g.spacing.x) + " x " +
-                                    millimetres(g.spacing.y) + " x " + millimetres(g.spacing.z) +
+            throw InvalidInputError("the voxel spacing " + numberText(g.spacing.x) + " x " +
+                                    numberText(g.spacing.y) + " x " + numberText(g.spacing.z) +
                                     " mm is not a scan's: each must be above 0 and at most " +
-                                    millimetres(kMaxSpacingMm) + " mm");
+                                    numberText(kMaxSpacingMm) + " mm");
         }
     }
     const auto farOff = [](const glm::dvec3& p) {
@@ -161,7 +161,7 @@ void checkGeometry(const VolumeGeometry& g)
     if (bad) {
         throw InvalidInputError("the volume's position or orientation is not finite or lies "
                                 "more than " +
-                                millimetres(kMaxPositionMm) + " mm from the origin");
+                                numberText(kMaxPositionMm) + " mm from the origin");
     }
 }
 
@@ -199,11 +199,10 @@ Volume::Volume(glm::uvec3 dims, ScalarType type, std::vector<std::byte> voxels,
     const ValueRange real = realRange();
     if (std::abs(real.min) > double(std::numeric_limits<float>::max()) ||
         std::abs(real.max) > double(std::numeric_limits<float>::max())) {
-        throw InvalidInputError("the value rescale (slope " + millimetres(rescale.slope) +
-                                ", intercept " + millimetres(rescale.intercept) +
-                                ") maps the stored values to " + millimetres(real.min) + " .. " +
-                                millimetres(real.max) +
-                                ", beyond what 32-bit floating point holds");
+        throw InvalidInputError("the value rescale (slope " + numberText(rescale.slope) +
+                                ", intercept " + numberText(rescale.intercept) +
+                                ") maps the stored values to " + numberText(real.min) + " .. " +
+                                numberText(real.max) + ", beyond what 32-bit floating point holds");
     }
 }
 

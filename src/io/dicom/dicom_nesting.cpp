@@ -39,7 +39,6 @@ public:
     {
         if (!m_file) throw IoError("cannot read " + path.string());
     }
-    std::uint64_t size() const { return m_size; }
     // n bytes at pos, or nullopt past the end.
     bool read(std::uint64_t pos, std::uint8_t* out, std::size_t n)
     {
