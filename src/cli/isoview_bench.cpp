@@ -55,9 +55,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-constexpr std::string_view kUsage =
-    "usage: isoview-bench [--runs N] [--size WxH] [--gl33] [--json] [--json-file F]\n"
-    "                     VOLUME ISO [VOLUME ISO ...]\n";
+constexpr std::string_view kUsage = "Usage: isoview-bench [options] VOLUME ISO [VOLUME ISO ...]\n";
 
 constexpr std::string_view kHelp =
     "\n"
@@ -68,7 +66,7 @@ constexpr std::string_view kHelp =
     "VOLUME may also be blob:N or blob:N:uint16, the synthetic N^3 blob made in memory (its\n"
     "surface at 127.5, or 32767.5 for uint16; blob:256 is the HPMC side-by-side's volume).\n"
     "\n"
-    "options:\n"
+    "Options:\n"
     "  --runs N      distinct isovalues per figure (default 20)\n"
     "  --size WxH    frame size of the rendering figures (default 1280x720)\n"
     "  --gl33        use only OpenGL 3.3 features (the engine's floor)\n"

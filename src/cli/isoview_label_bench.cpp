@@ -38,7 +38,7 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 constexpr std::string_view kUsage =
-    "usage: isoview-label-bench [--runs N] [--gl33] [--json] LABELMAP\n";
+    "Usage: isoview-label-bench [--runs N] [--gl33] [--json] LABELMAP\n";
 
 constexpr std::string_view kHelp =
     "\n"
@@ -47,7 +47,7 @@ constexpr std::string_view kHelp =
     "with the meshes on the CPU, in milliseconds (median, min, max), the labels, triangles,\n"
     "GPU bytes and peak memory.\n"
     "\n"
-    "options:\n"
+    "Options:\n"
     "  --runs N      runs per figure (default 7)\n"
     "  --gl33        use only OpenGL 3.3 features (the engine's floor)\n"
     "  --json        print one JSON object instead of the table\n"
