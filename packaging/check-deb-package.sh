@@ -3,10 +3,12 @@
 #
 #   packaging/check-deb-package.sh PATH/isoview_VERSION_ARCH.deb
 #
+# 0. lintian on the .deb: any error (E:) or warning (W:) fails;
 # 1. `apt-get install -y ./the.deb`: apt resolves its Depends (dpkg-shlibdeps' and the ones
 #    added by hand) from the archive, so a dependency that does not exist fails here;
 # 2. the installed programs, from /usr/bin, with no display: --version and --help of isoview,
-#    isoview-cli, isoview-bench and isoview-label-bench (exit 0); isoview-cli extracts the
+#    isoview-cli, isoview-bench and isoview-label-bench (exit 0), and each one's manual page
+#    (/usr/share/man/man1/PROGRAM.1.gz, made from this version); isoview-cli extracts the
 #    installed sample at
 #    isovalue 40 (a non-zero triangle count and a PLY); the installed viewer opens the installed
 #    sample under xvfb-run (its log must name /usr/share/isoview/samples) and saves a non-empty
@@ -20,7 +22,7 @@
 # Runs as root where installing and removing a package is harmless: a scratch machine or the
 # fresh-Debian root of packaging/check-fresh-debian.sh (which calls it). It refuses to run when
 # isoview is already installed, so it never removes an installation it did not make. Needs
-# apt, xvfb-run, desktop-file-validate, appstreamcli and update-mime-database
+# apt, lintian, xvfb-run, desktop-file-validate, appstreamcli and update-mime-database
 # (packaging/install-deps.sh installs them). Exits non-zero on the first failed check; the report is the last lines it prints.
 set -euo pipefail
 
@@ -37,7 +39,7 @@ if dpkg-query -W -f='${Status}' isoview 2>/dev/null | grep -q "install ok instal
     echo "check-deb-package: isoview is already installed here; remove it first" >&2
     exit 2
 fi
-for tool in apt-get xvfb-run desktop-file-validate appstreamcli update-mime-database; do
+for tool in apt-get lintian xvfb-run desktop-file-validate appstreamcli update-mime-database; do
     command -v "$tool" >/dev/null || {
         echo "check-deb-package: $tool is missing (bash packaging/install-deps.sh)" >&2
         exit 2
@@ -61,6 +63,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Informational tags (I:) are left to the reader; an error or a warning, or lintian failing to
+# run at all, fails the check.
+step "lintian $(basename "$deb")"
+if ! lintian --fail-on error,warning "$deb" >"$work/lintian.txt" 2>&1 \
+    || grep -q '^[EW]: ' "$work/lintian.txt"; then
+    cat "$work/lintian.txt"
+    fail "lintian reports errors or warnings"
+fi
+
 step "installing $(basename "$deb") with apt-get (checks its Depends)"
 installed=1
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >"$work/apt-install.log" 2>&1 \
@@ -82,6 +93,11 @@ for program in isoview isoview-cli isoview-bench isoview-label-bench; do
     "${clean_env[@]}" "/usr/bin/$program" --help >"$work/help.txt" \
         || fail "$program --help exited with $?"
     grep -qi usage "$work/help.txt" || fail "$program --help shows no usage"
+    # help2man puts the program's --version line in the page's title line.
+    page="/usr/share/man/man1/$program.1.gz"
+    [ -f "$page" ] || fail "$page is not installed"
+    zcat "$page" | grep -q "^\.TH ${program^^} \"1\" .* \"$program $version\"" \
+        || fail "$page is not the page of $program $version"
 done
 
 sample=/usr/share/isoview/samples/mr_head.nhdr
@@ -125,6 +141,7 @@ echo
 echo "== check-deb-package: $(basename "$deb") passed"
 echo "   package: $(stat -c %s "$deb") bytes, $files files, Installed-Size $installed_kib KiB"
 echo "   Depends: $(dpkg-deb -f "$deb" Depends)"
-echo "   checked: install with apt-get, --version/--help of 3 programs, isoview-cli on the"
-echo "            installed sample ($triangles triangles), the viewer's screenshot, desktop"
-echo "            entry, AppStream metadata, MIME types, purge"
+echo "   checked: lintian (no error or warning), install with apt-get, --version/--help and"
+echo "            manual pages of 4 programs, isoview-cli on the installed sample"
+echo "            ($triangles triangles), the viewer's screenshot, desktop entry, AppStream"
+echo "            metadata, MIME types, purge"

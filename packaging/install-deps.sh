@@ -31,8 +31,10 @@ packages=(
   clang-tidy clang-format
   # the Debian package (cpack -G DEB: dpkg-shlibdeps computes its Depends, on the binaries
   # CPack picks out with file) and packaging/check-deb-package.sh (validators of its desktop
-  # entry and AppStream metadata, the MIME database its types go into)
-  dpkg-dev file desktop-file-utils appstream shared-mime-info
+  # entry and AppStream metadata, the MIME database its types go into); the programs' manual
+  # pages, written at build time from their --help (help2man), and Debian's package checker
+  # (lintian), which the package check runs
+  dpkg-dev file desktop-file-utils appstream shared-mime-info help2man lintian
 )
 
 missing=()
