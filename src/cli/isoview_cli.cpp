@@ -585,6 +585,22 @@ double millisecondsSince(std::chrono::steady_clock::time_point start)
 
 // --labels: the label map's statistics (which also refuse a volume that is not one), its
 // table, then --info's list or the surfaces (cli/cli_labels.h).
+// Refuses a volume the renderer's GPU cannot hold from its size and type, before its voxels are
+// read: a 10 GB raw then costs a file name's parsing, not a minute of reading and 10 GB.
+class GpuAdmissionMonitor final : public isoview::io::LoadMonitor {
+public:
+    explicit GpuAdmissionMonitor(const isoview::gpu::SceneRenderer& renderer) : m_renderer(renderer)
+    {
+    }
+    void admitVolume(glm::uvec3 dims, isoview::ScalarType type) override
+    {
+        m_renderer.admitVolume(dims, type);
+    }
+
+private:
+    const isoview::gpu::SceneRenderer& m_renderer;
+};
+
 int runLabels(const Arguments& args, const isoview::io::VolumeSource& source,
               const isoview::Volume& volume, double loadMs)
 {
@@ -662,7 +678,19 @@ int main(int argc, char** argv)
         // One open serves the load and --info's series list: a DICOM folder is scanned once.
         const io::VolumeSource source = loadOptions.raw ? io::openRawSource(args->volumePath)
                                                         : io::openSource(args->volumePath);
-        Volume volume = io::loadVolume(source, loadOptions);
+        const double openMs = millisecondsSince(start);
+        // The GPU comes before the voxels, so that it can refuse a volume it cannot hold before
+        // a byte of it is read (--info and label maps do not extract here).
+        std::optional<gpu::HeadlessContext> context;
+        std::optional<gpu::SceneRenderer> renderer;
+        std::optional<GpuAdmissionMonitor> admission;
+        if (!args->info && !args->labels) {
+            context.emplace(gpu::HeadlessContext::Options{.debug = args->verbose});
+            renderer.emplace(gpu::SceneRenderer::Options{args->gl33});
+            admission.emplace(*renderer);
+        }
+        start = std::chrono::steady_clock::now();
+        Volume volume = io::loadVolume(source, loadOptions, admission ? &*admission : nullptr);
         // The output is checked now, not after a long extraction: a FIFO, a device or one of
         // the files just read is refused before any work (and checked again when written).
         // (Label maps' outputs are checked by checkLabelExport, per label.)
@@ -676,7 +704,7 @@ int main(int argc, char** argv)
             geometry.spacing = *args->spacing;
             volume.setGeometry(geometry);
         }
-        const double loadMs = millisecondsSince(start);
+        const double loadMs = openMs + millisecondsSince(start); // not the GPU's set-up
         if (args->labels) return runLabels(*args, source, volume, loadMs);
         if (args->info) {
             printInfo(source, volume);
@@ -689,10 +717,8 @@ int main(int argc, char** argv)
         const glm::uvec3 d = volume.dims();
         const glm::dvec3 s = volume.geometry().spacing;
 
-        gpu::HeadlessContext context(gpu::HeadlessContext::Options{.debug = args->verbose});
-        gpu::SceneRenderer renderer(gpu::SceneRenderer::Options{args->gl33});
         start = std::chrono::steady_clock::now();
-        renderer.setVolume(volume);
+        renderer->setVolume(volume);
         // What is extracted: one surface at a time, in the crop box when one is given (in real
         // units, as the user gave them; the engine converts).
         Scene scene = Scene::withSurface(nullptr, args->isos.front());
@@ -702,17 +728,17 @@ int main(int argc, char** argv)
             requireInside(box, volume.dims()); // Error names the problem
             scene.crop = box;
         }
-        renderer.setScene(scene); // a crop's pyramid is allocated here, in the upload's time
+        renderer->setScene(scene); // a crop's pyramid is allocated here, in the upload's time
         gpu::finishGpuWork();
         const double uploadMs = millisecondsSince(start);
 
-        const gpu::GpuMemoryUse memory = renderer.memoryUse();
+        const gpu::GpuMemoryUse memory = renderer->memoryUse();
         std::printf("volume: %s\n", args->volumePath.c_str());
         std::printf("dimensions: %ux%ux%u %s, spacing %g %g %g\n", d.x, d.y, d.z,
                     std::string(scalarTypeName(volume.type())).c_str(), s.x, s.y, s.z);
-        std::printf("renderer: %s (%s)\n", renderer.capabilities().summary().c_str(),
-                    context.platformDescription().c_str());
-        std::printf("bricks: %zu\n", renderer.brickCount());
+        std::printf("renderer: %s (%s)\n", renderer->capabilities().summary().c_str(),
+                    context->platformDescription().c_str());
+        std::printf("bricks: %zu\n", renderer->brickCount());
         std::printf("load_ms: %.2f\nupload_ms: %.2f\n", loadMs, uploadMs);
         std::printf("gpu_bytes: volume %zu, pyramid %zu (%.2f bytes per voxel)\n",
                     memory.volumeTextureBytes, memory.pyramidBytes,
@@ -732,13 +758,13 @@ int main(int argc, char** argv)
             // Pyramid build plus the count read-back: the per-isovalue work before drawing.
             start = std::chrono::steady_clock::now();
             scene.setLiveIsovalue(iso);
-            renderer.setScene(scene);
-            renderer.extractSurface();
-            const std::uint32_t vertexCount = renderer.vertexCount();
+            renderer->setScene(scene);
+            renderer->extractSurface();
+            const std::uint32_t vertexCount = renderer->vertexCount();
             const double extractMs = millisecondsSince(start);
 
             start = std::chrono::steady_clock::now();
-            gpu::CapturedSurface captured = renderer.capture(scene.surfaces.selected().id);
+            gpu::CapturedSurface captured = renderer->capture(scene.surfaces.selected().id);
             IsoMesh mesh = std::move(captured.mesh);
             const double captureMs = millisecondsSince(start);
 

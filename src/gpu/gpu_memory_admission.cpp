@@ -4,11 +4,10 @@ namespace isoview::gpu {
 namespace {
 
 // "128x128x85 uint16 volume"
-std::string describeVolume(const Volume& volume)
+std::string describeVolume(glm::uvec3 d, ScalarType type)
 {
-    const glm::uvec3 d = volume.dims();
     return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z) + " " +
-           std::string(scalarTypeName(volume.type())) + " volume";
+           std::string(scalarTypeName(type)) + " volume";
 }
 
 // What the user can do about a volume the GPU cannot hold; ends every such message.
@@ -24,10 +23,16 @@ const char* const kCloseOthers = "close other programs that use the GPU";
 } // namespace
 
 GpuMemoryAdmission::GpuMemoryAdmission(const Volume& volume, const GpuMemoryFigures& figures)
-    : m_budgetBytes(figures.budgetBytes), m_wideScalars(scalarSize(volume.type()) > 1)
+    : GpuMemoryAdmission(volume.dims(), volume.type(), figures)
 {
-    const std::uint64_t needed = estimatedBytes(volume);
-    m_needs = "This " + describeVolume(volume) + " needs about " + formatBytes(needed) +
+}
+
+GpuMemoryAdmission::GpuMemoryAdmission(glm::uvec3 dims, ScalarType type,
+                                       const GpuMemoryFigures& figures)
+    : m_budgetBytes(figures.budgetBytes), m_wideScalars(scalarSize(type) > 1)
+{
+    const std::uint64_t needed = estimatedBytes(dims, type);
+    m_needs = "This " + describeVolume(dims, type) + " needs about " + formatBytes(needed) +
               " of GPU memory (volume texture and pyramids)";
     if (figures.budgetBytes != 0) {
         if (needed > figures.budgetBytes) {
@@ -49,9 +54,13 @@ GpuMemoryAdmission::GpuMemoryAdmission(const Volume& volume, const GpuMemoryFigu
 // margins and the ray caster's copy of a bricked volume are in the rounding up.
 std::uint64_t GpuMemoryAdmission::estimatedBytes(const Volume& volume)
 {
-    const glm::uvec3 d = volume.dims();
+    return estimatedBytes(volume.dims(), volume.type());
+}
+
+std::uint64_t GpuMemoryAdmission::estimatedBytes(glm::uvec3 d, ScalarType type)
+{
     const double voxels = double(d.x) * double(d.y) * double(d.z);
-    return std::uint64_t(voxels * (double(scalarSize(volume.type())) * 1.1 + 1.8));
+    return std::uint64_t(voxels * (double(scalarSize(type)) * 1.1 + 1.8));
 }
 
 GpuMemoryError GpuMemoryAdmission::uploadFailed(const GpuMemoryError& driver) const

@@ -41,10 +41,13 @@ public:
     // Admits the volume, or throws GpuMemoryError with its size, the budget's or the GPU's free
     // memory, and what to do.
     GpuMemoryAdmission(const Volume& volume, const GpuMemoryFigures& figures);
+    // The same for a volume not read yet, from its size and type alone.
+    GpuMemoryAdmission(glm::uvec3 dims, ScalarType type, const GpuMemoryFigures& figures);
 
     // GPU memory the volume will take before any isosurface: its texture, both pyramids and
     // margins, rounded up.
     static std::uint64_t estimatedBytes(const Volume& volume);
+    static std::uint64_t estimatedBytes(glm::uvec3 dims, ScalarType type);
 
     // The error for an upload the driver ran out of memory for (`driver`: its error).
     GpuMemoryError uploadFailed(const GpuMemoryError& driver) const;

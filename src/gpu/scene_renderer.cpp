@@ -81,6 +81,8 @@ struct SceneTarget {
 } // namespace
 
 struct SceneRenderer::Impl {
+    GpuMemoryFigures memoryFigures() const;
+
     explicit Impl(const Options& options)
         : surface(IsosurfaceExtractor::Options{options.limitToGl33}), labels(options.limitToGl33),
           memoryBudget(options.memoryBudgetBytes), cullHiddenBackFaces(options.cullHiddenBackFaces),
@@ -333,22 +335,38 @@ const GlCapabilities& SceneRenderer::capabilities() const
     return m_impl->surface.capabilities();
 }
 
-void SceneRenderer::setVolume(const Volume& volume)
+// The GPU is asked for its free memory only without a budget.
+GpuMemoryFigures SceneRenderer::Impl::memoryFigures() const
 {
-    Impl& d = *m_impl;
-    // A volume the GPU cannot hold is refused before anything is uploaded. The GPU is asked for
-    // its free memory only without a budget.
     GpuMemoryFigures figures;
-    figures.budgetBytes = d.memoryBudget;
-    if (d.memoryBudget == 0) {
+    figures.budgetBytes = memoryBudget;
+    if (memoryBudget == 0) {
         figures.freeBytes = availableGpuMemory();
         if (figures.freeBytes) {
-            const GpuMemoryUse previous = d.surface.memoryUse();
+            const GpuMemoryUse previous = surface.memoryUse();
             figures.previousVolumeBytes =
                 previous.volumeTextureBytes + previous.pyramidBytes + previous.meshBytes;
         }
     }
-    const GpuMemoryAdmission admission(volume, figures);
+    return figures;
+}
+
+void SceneRenderer::admitVolume(glm::uvec3 dims, ScalarType type) const
+{
+    GpuMemoryFigures figures = m_impl->memoryFigures();
+    if (figures.freeBytes && m_impl->surface.capabilities().softwareRasterizer) {
+        const std::uint64_t systemCopy = std::uint64_t(double(dims.x) * double(dims.y) *
+                                                       double(dims.z) * double(scalarSize(type)));
+        figures.freeBytes = *figures.freeBytes > systemCopy ? *figures.freeBytes - systemCopy : 0;
+    }
+    const GpuMemoryAdmission admission(dims, type, figures);
+}
+
+void SceneRenderer::setVolume(const Volume& volume)
+{
+    Impl& d = *m_impl;
+    // A volume the GPU cannot hold is refused before anything is uploaded.
+    const GpuMemoryAdmission admission(volume, d.memoryFigures());
     // Everything that may throw comes first: the ray caster's program, the upload and the
     // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
     // The driver's or the system's out-of-memory ends the same way as the check above.

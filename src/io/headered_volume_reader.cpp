@@ -30,8 +30,8 @@ Volume readHeaderedVolume(HeaderedVolume described, LoadMonitor* monitor)
     } else {
         // Memory is checked before the names are turned into paths (readVoxelData repeats it).
         const std::optional<std::uint64_t> bytes = voxelByteCount(request.dims, request.type);
-        requireFitsInMemory(request.what, request.dims, request.type,
-                            bytes.value_or(std::numeric_limits<std::uint64_t>::max()));
+        requireLoadable(monitor, request.what, request.dims, request.type,
+                        bytes.value_or(std::numeric_limits<std::uint64_t>::max()));
         for (const std::string& name : described.dataFiles) {
             file.path = fs::path(name).is_absolute() ? fs::path(name)
                                                      : described.headerPath.parent_path() / name;

@@ -1,7 +1,8 @@
 // How a loader reports progress and learns it should stop, so that the viewer can load in the
 // background with a progress bar and a Cancel button. Loaders call progress() between units of
 // work (files scanned, slices decoded) and throw CancelledError promptly once cancelRequested()
-// is true. Both are called on the loading thread; implementations must be thread-safe.
+// is true, and admitVolume() once they know what they are about to read, before any voxel is
+// allocated or read. All are called on the loading thread; implementations must be thread-safe.
 //
 // Example:
 //   struct Bar : LoadMonitor {
@@ -10,6 +11,10 @@
 //       std::atomic<bool> m_cancel{false};
 //   };
 #pragma once
+
+#include "volume/volume.h"
+
+#include <glm/glm.hpp>
 
 #include <cstdint>
 #include <string_view>
@@ -28,6 +33,14 @@ public:
         (void)total;
     }
     virtual bool cancelRequested() const { return false; }
+    // The volume about to be read: its size and type, known from a header, a name or the
+    // caller's parameters. Throwing (an Error) refuses it before its voxels are read, so that
+    // a volume the GPU cannot hold costs a header's reading, not gigabytes of it.
+    virtual void admitVolume(glm::uvec3 dims, ScalarType type)
+    {
+        (void)dims;
+        (void)type;
+    }
 };
 
 // Reports progress and throws CancelledError when cancellation was requested; a null monitor

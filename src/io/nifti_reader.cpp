@@ -714,7 +714,7 @@ Volume readNifti(const fs::path& path, std::uint64_t volumeIndex, LoadMonitor* m
         throw InvalidInputError(prefix + "vox_offset " + std::to_string(header.voxelOffset) +
                                 " plus the voxels exceeds 2^64 bytes");
     }
-    detail::requireFitsInMemory(what, header.dims, header.type, volumeBytes);
+    detail::requireLoadable(monitor, what, header.dims, header.type, volumeBytes);
     const std::string which = header.volumeCount > 1
                                   ? "volume " + std::to_string(volumeIndex + 1) + " of " +
                                         std::to_string(header.volumeCount) + " (" +

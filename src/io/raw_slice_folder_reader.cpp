@@ -292,7 +292,7 @@ Volume readRawSliceFolder(const std::filesystem::path& folder,
         throw InvalidInputError(prefix + detail::dimsText(dims, type) +
                                 " needs more than 2^64 bytes");
     }
-    detail::requireFitsInMemory(what, dims, type, *total);
+    detail::requireLoadable(monitor, what, dims, type, *total);
 
     // Every file is checked before anything is allocated or read.
     const std::uint64_t expected = *sliceBytes + sliceParameters.headerOffset;

@@ -269,7 +269,7 @@ std::optional<RawVolumeParameters> parseRawFileName(std::string_view fileName)
     return parseName(fileName, whyNot);
 }
 
-Volume readRawVolume(const std::filesystem::path& path)
+Volume readRawVolume(const std::filesystem::path& path, LoadMonitor* monitor)
 {
     std::string whyNot;
     const std::optional<RawVolumeParameters> parameters =
@@ -279,10 +279,11 @@ Volume readRawVolume(const std::filesystem::path& path)
                                 quoted(path) + ": " + whyNot + ". Please " +
                                 std::string(kConvention) + ".");
     }
-    return readRawVolume(path, *parameters);
+    return readRawVolume(path, *parameters, monitor);
 }
 
-Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameters& parameters)
+Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameters& parameters,
+                     LoadMonitor* monitor)
 {
     const glm::uvec3 dims = parameters.dims;
     const ScalarType type = parameters.type;
@@ -324,10 +325,18 @@ Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameter
                       " bytes of voxels; check the dimensions, voxel type and header size");
     }
 
-    detail::requireFitsInMemory("raw volume " + quoted(path), dims, type, *expected);
+    detail::requireLoadable(monitor, "raw volume " + quoted(path), dims, type, *expected);
 
+    // In chunks, so that a long read shows progress and can be cancelled.
     std::vector<std::byte> voxels(static_cast<std::size_t>(*expected));
-    readAt(file, offset, voxels.data(), voxels.size(), path);
+    constexpr std::size_t kChunkBytes = std::size_t(64) << 20;
+    for (std::size_t done = 0; done < voxels.size();) {
+        reportProgress(monitor, "reading voxels", done, voxels.size());
+        const std::size_t chunk = std::min(kChunkBytes, voxels.size() - done);
+        readAt(file, offset + done, voxels.data() + done, chunk, path);
+        done += chunk;
+    }
+    reportProgress(monitor, "reading voxels", voxels.size(), voxels.size());
 
     const bool hostBigEndian = std::endian::native == std::endian::big;
     if (parameters.bigEndian != hostBigEndian) detail::swapByteOrder(voxels, scalarSize(type));

@@ -28,6 +28,7 @@
 //                                                .spacing = {1.0, 1.0, 2.0}});
 #pragma once
 
+#include "io/load_monitor.h"
 #include "volume/volume.h"
 
 #include <glm/glm.hpp>
@@ -68,10 +69,12 @@ std::optional<RawVolumeParameters> parseRawLayoutInName(std::string_view name);
 Volume readRawSlice(const std::filesystem::path& path, const RawVolumeParameters& parameters,
                     std::uint32_t slice);
 
-// Reads a raw volume whose file name follows the convention. Throws as described above.
-Volume readRawVolume(const std::filesystem::path& path);
+// Reads a raw volume whose file name follows the convention. Throws as described above. With a
+// monitor: progress "reading voxels", cancellation, and admitVolume before any voxel is read.
+Volume readRawVolume(const std::filesystem::path& path, LoadMonitor* monitor = nullptr);
 
 // Reads a raw volume described by explicit parameters (the file name is ignored).
-Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameters& parameters);
+Volume readRawVolume(const std::filesystem::path& path, const RawVolumeParameters& parameters,
+                     LoadMonitor* monitor = nullptr);
 
 } // namespace isoview::io

@@ -171,14 +171,15 @@ VolumeSource dicomSource(const fs::path& path, LoadMonitor* monitor)
     return source;
 }
 
-Volume loadRaw(const VolumeSource& source, const VolumeChoice& choice)
+Volume loadRaw(const VolumeSource& source, const VolumeChoice& choice, LoadMonitor* monitor)
 {
     // Without parameters, readRawVolume explains the name convention; other names get the
     // message that says what isoview could not recognise.
     if (!choice.raw && source.needsRawParameters && lowerExtension(source.path) != ".raw") {
         throw unknownFormatError(source.path);
     }
-    Volume v = choice.raw ? readRawVolume(source.path, *choice.raw) : readRawVolume(source.path);
+    Volume v = choice.raw ? readRawVolume(source.path, *choice.raw, monitor)
+                          : readRawVolume(source.path, monitor);
     VolumeMetadata metadata = v.metadata();
     metadata.sourceFormat = "raw";
     v.setMetadata(metadata);
@@ -265,7 +266,7 @@ Volume readSource(const VolumeSource& source, const VolumeChoice& choice, LoadMo
         }
         return readNifti(source.path, index, monitor);
     }
-    case VolumeFormat::Raw: return loadRaw(source, choice);
+    case VolumeFormat::Raw: return loadRaw(source, choice, monitor);
     case VolumeFormat::RawSliceFolder:
         if (!choice.raw) {
             std::string hint;

@@ -93,6 +93,13 @@ void requireFitsInMemory(std::string_view subject, glm::uvec3 dims, ScalarType t
     }
 }
 
+void requireLoadable(LoadMonitor* monitor, std::string_view subject, glm::uvec3 dims,
+                     ScalarType type, std::uint64_t bytes)
+{
+    requireFitsInMemory(subject, dims, type, bytes);
+    if (monitor) monitor->admitVolume(dims, type);
+}
+
 std::string claimText(const HeaderClaim& claim)
 {
     const std::optional<std::uint64_t> total = checkedMultiply(claim.count, claim.itemBytes);

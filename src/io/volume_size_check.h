@@ -20,6 +20,7 @@
 //   std::vector<std::byte> voxels(*bytes);
 #pragma once
 
+#include "io/load_monitor.h"
 #include "volume/volume.h"
 
 #include <glm/glm.hpp>
@@ -97,6 +98,11 @@ std::string claimText(const HeaderClaim& claim);
 // is the OOM killer, or minutes of swapping.
 void requireFitsInMemory(std::string_view subject, glm::uvec3 dims, ScalarType type,
                          std::uint64_t bytes);
+
+// The last check every reader makes before it allocates a volume's voxels: requireFitsInMemory,
+// then the monitor's admitVolume (which may refuse it; a null monitor admits everything).
+void requireLoadable(LoadMonitor* monitor, std::string_view subject, glm::uvec3 dims,
+                     ScalarType type, std::uint64_t bytes);
 
 // Reverses the byte order of every elementSize-byte element in place (sizes 2, 4, 8; other
 // sizes are left alone). A trailing partial element is left untouched.

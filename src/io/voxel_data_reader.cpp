@@ -263,7 +263,7 @@ std::vector<std::byte> readVoxelData(const VoxelDataRequest& request, LoadMonito
                                 "evenly over " +
                                 plural(request.files.size(), "data file"));
     }
-    requireFitsInMemory(request.what, request.dims, request.type, *total);
+    requireLoadable(monitor, request.what, request.dims, request.type, *total);
     const std::uint64_t share = *total / request.files.size();
 
     // Every file is checked before the buffer is allocated.

@@ -376,6 +376,62 @@ TEST(VolumeSource, NonFiniteVoxelsGiveOneWarningWithTheirCounts)
     EXPECT_TRUE(io::loadVolume(dir.path() / "i_3x2x2_uint8.raw").metadata().warnings.empty());
 }
 
+// Refuses every volume in admitVolume, as a GPU that cannot hold it does, and remembers what it
+// was asked and whether any voxel was read before.
+class RefusingMonitor : public io::LoadMonitor {
+public:
+    void progress(std::string_view stage, std::uint64_t done, std::uint64_t) override
+    {
+        if (done > 0 && (stage == "reading voxels" || stage == "decoding slices" ||
+                         stage == "decompressing voxels"))
+            voxelsRead = true;
+    }
+    void admitVolume(glm::uvec3 dims, ScalarType type) override
+    {
+        asked.push_back({dims, type});
+        throw InvalidInputError("refused by the GPU");
+    }
+    std::vector<std::pair<glm::uvec3, ScalarType>> asked;
+    bool voxelsRead = false;
+};
+
+TEST(VolumeSource, EveryFormatAsksItsMonitorToAdmitTheVolumeBeforeReadingVoxels)
+{
+    test::TempDir dir;
+    const fs::path slices = dir.path() / "slices";
+    fs::create_directory(slices);
+    for (int k = 1; k <= 3; ++k)
+        writeBytes(slices / ("slice." + std::to_string(k)), 4 * 5);
+    io::RawVolumeParameters slice;
+    slice.dims = {4, 5, 0};
+
+    struct Case {
+        fs::path path;
+        io::VolumeChoice choice;
+    };
+    const std::vector<Case> cases = {
+        {test::sharedDataPath("raw/neghip_64x64x64_uint8.raw"), {}},
+        {test::sharedDataPath("nrrd/brain1_image.nrrd"), {}},
+        {test::sharedDataPath("raw/HeadMRVolume/HeadMRVolume.mhd"), {}},
+        {test::sharedDataPath("nifti/ax_int_36sl_12.nii"), {}},
+        {test::sharedDataPath(kCtFolder), {}},
+        {slices, {.raw = slice}},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.path.string());
+        const io::VolumeSource source =
+            c.choice.raw ? io::openRawSource(c.path) : io::openSource(c.path);
+        const Volume loaded = io::loadVolume(source, c.choice);
+        RefusingMonitor monitor;
+        const std::string message = messageOf([&] { io::loadVolume(source, c.choice, &monitor); });
+        EXPECT_EQ(message, "refused by the GPU");
+        ASSERT_FALSE(monitor.asked.empty());
+        EXPECT_EQ(monitor.asked.front().first, loaded.dims());
+        EXPECT_EQ(monitor.asked.front().second, loaded.type());
+        EXPECT_FALSE(monitor.voxelsRead);
+    }
+}
+
 TEST(VolumeSource, MissingPathIsAClearError)
 {
     const fs::path missing = "/nonexistent/isoview/volume_4x4x4_uint8.raw";

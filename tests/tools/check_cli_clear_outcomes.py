@@ -9,12 +9,14 @@
 - an isovalue beyond the volume's values warns that the surface is empty;
 - --raw-dims on a NIfTI is refused (its header gives the size), not silently ignored;
 - a raw file named name_XxYxZ_type_be.raw loads big-endian, as the names isoview proposes;
-- --series past 2^64 is refused, not wrapped.
+- --series past 2^64 is refused, not wrapped;
+- a sparse raw file the GPU cannot hold (half this machine's available memory, uint8) is refused
+  from its dimensions before it is read: the program's peak memory stays far below the file.
 
 usage: check_cli_clear_outcomes.py ISOVIEW_CLI SAMPLE_uint16.raw NIFTI.nii"""
 
 import os
-import shutil
+import resource
 import struct
 import sys
 import tempfile
@@ -32,6 +34,30 @@ def expect_refused(command, words, what):
         fail("%s: expected a refusal saying '%s', got status %d" % (what, words,
                                                                   result.returncode))
     return result
+
+
+def available_memory_bytes():
+    with open("/proc/meminfo") as meminfo:
+        for line in meminfo:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    fail("/proc/meminfo does not say MemAvailable")
+
+
+def check_unholdable_raw_is_refused_unread(cli, folder):
+    # Half the available memory as uint8: it fits in memory, but its texture and pyramids
+    # (about 2.9 bytes a voxel) do not fit beside it. Sparse, so it costs no disk.
+    side = 4096
+    slices = max(1, available_memory_bytes() // 2 // (side * side))
+    sparse = os.path.join(folder, "big_%dx%dx%d_uint8.raw" % (side, side, slices))
+    with open(sparse, "wb") as f:
+        f.truncate(side * side * slices)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    expect_refused([cli, sparse, "--iso", "1"], "of GPU memory", "a raw volume the GPU cannot hold")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    if max(peak, before) > side * side * slices // 4:
+        fail("the refused %d-byte raw volume was read first: peak memory %d bytes" %
+             (side * side * slices, peak))
 
 
 def main():
@@ -77,6 +103,8 @@ def main():
 
         expect_refused([cli, sample, "--series", "99999999999999999999999", "--info"],
                        "expects a whole number from 0", "--series past 2^64")
+
+        check_unholdable_raw_is_refused_unread(cli, folder)
     print("OK")
 
 

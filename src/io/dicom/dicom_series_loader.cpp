@@ -315,7 +315,7 @@ Volume assembleVolume(std::vector<SourceFile>& files, LoadMonitor* monitor,
         throw InvalidInputError(subject + " (" + detail::dimsText(dims, values.type) +
                                 ") is too large: its byte count overflows");
     }
-    detail::requireFitsInMemory(subject, dims, values.type, *bytes);
+    detail::requireLoadable(monitor, subject, dims, values.type, *bytes);
     if (limits.maxVoxelBytes && *bytes > *limits.maxVoxelBytes) {
         throw InvalidInputError(subject + " (" + detail::dimsText(dims, values.type) +
                                 ") exceeds the limit of " +
