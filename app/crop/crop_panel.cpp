@@ -1,6 +1,8 @@
 #include "crop/crop_panel.h"
 
 #include <QGridLayout>
+#include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -66,6 +68,7 @@ CropPanel::CropPanel(SceneModel* scene, QWidget* parent) : QWidget(parent), m_sc
             grid->addWidget(spin, axis + 1, last ? 2 : 1);
             connect(spin, &QSpinBox::valueChanged, this,
                     [this, axis, last](int value) { onSpinChanged(axis, last, value); });
+            spin->installEventFilter(this); // Undo/Redo: the scene's, not the field's text
         }
     }
     m_reset = new QPushButton(tr("Reset"), this);
@@ -139,6 +142,34 @@ void CropPanel::edit(const VoxelBox& requested, int field)
     box.first = glm::min(requested.first, box.last);
     if (box == this->box()) return;
     m_scene->history()->push(new CropBoxCommand(*m_scene, this->box(), box, field));
+}
+
+bool CropPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    const QEvent::Type type = event->type();
+    auto* spin = qobject_cast<QSpinBox*>(watched);
+    if (!spin || (type != QEvent::ShortcutOverride && type != QEvent::KeyPress))
+        return QWidget::eventFilter(watched, event);
+    const auto* key = static_cast<QKeyEvent*>(event);
+    const QKeySequence pressed(key->keyCombination());
+    const bool undo = key->matches(QKeySequence::Undo);
+    const bool redo = key->matches(QKeySequence::Redo) ||
+                      pressed == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z) ||
+                      pressed == QKeySequence(Qt::CTRL | Qt::Key_Y);
+    // Digits typed and not yet entered are the field's own to undo.
+    bool ok = false;
+    const bool typing = spin->locale().toInt(spin->cleanText(), &ok) != spin->value() || !ok;
+    if ((!undo && !redo) || typing) return QWidget::eventFilter(watched, event);
+    // The field's line edit claims these keys (ShortcutOverride); taking the key press here
+    // undoes the scene's step even where the window's Undo cannot (a floating dock).
+    event->accept();
+    if (type == QEvent::KeyPress) {
+        if (undo)
+            m_scene->history()->undo();
+        else
+            m_scene->history()->redo();
+    }
+    return true;
 }
 
 void CropPanel::showBox()

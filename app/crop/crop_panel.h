@@ -8,7 +8,9 @@
 // Undo: every edit made in the panel is one step on the scene's history: the steps of one spin
 // box in a row (arrow keys, the wheel) merge into one, Reset is one. The handles in the slice
 // views and the 3D view edit through previewBox (live, every mouse move) and finishDrag (the
-// whole drag one undo step), so the spin boxes follow them. GUI thread only.
+// whole drag one undo step), so the spin boxes follow them. Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y in
+// a field undo and redo the scene's steps (a field's own text undo kept only for what is typed
+// and not yet entered), also with the dock floating. GUI thread only.
 #pragma once
 
 #include "extraction/voxel_box.h"
@@ -55,6 +57,9 @@ public:
 signals:
     // The scene's crop box changed (whatever changed it), or a new volume came.
     void cropChanged(const isoview::VoxelBox& box);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void onSpinChanged(int axis, bool last, int value);

@@ -40,13 +40,16 @@ CropTool::CropTool(CropPanel* panel, QDockWidget* dock, ViewLayout* layout, QObj
     m_resetAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_B));
     connect(m_resetAction, &QAction::triggered, panel, &CropPanel::resetByUser);
 
+    // The dock's own action says whether it is open: View > Crop Box checks it before the dock
+    // is shown (isHidden() was still true then, so the box stayed off until B), and showing or
+    // closing the dock any other way checks or unchecks it.
     connect(dock->toggleViewAction(), &QAction::toggled, this, &CropTool::updateActive);
     updateActive();
 }
 
 void CropTool::updateActive()
 {
-    const bool active = m_showAction->isChecked() || !m_dock->isHidden();
+    const bool active = m_showAction->isChecked() || m_dock->toggleViewAction()->isChecked();
     if (active == m_active) return;
     m_active = active;
     for (SliceCropOverlay* overlay : m_overlays)

@@ -1,8 +1,8 @@
-// The window's polish found in use (issue 11): Undo/Redo from wherever the focus is (the 3D view
-// included) for transfer-function and crop edits; each new volume starting from its modality's
-// transfer function unless the user keeps it; save dialogs starting in the last output folder or
-// the documents folder, never the scan's; the status bar naming an uneven or tilted stack with
-// its range; and the 3D view saying why it is empty.
+// The window's polish found in use (issues 11 and 26): Undo/Redo from wherever the focus is (the
+// 3D view and the crop fields included) for transfer-function and crop edits; each new volume
+// starting from its modality's transfer function unless the user keeps it; save dialogs starting in
+// the last output folder or the documents folder, never the scan's; the status bar naming an uneven
+// or tilted stack with its range; and the 3D view saying why it is empty.
 #include "app_test_support.h"
 #include "common/output_folders.h"
 #include "crop/crop_panel.h"
@@ -22,6 +22,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
 #include <QPushButton>
@@ -171,6 +172,32 @@ TEST(WindowPolish, CropEditsAreUndoableOneStepPerSpinBoxRun)
     focusViewport(*w);
     QTest::keyClick(w->viewport(), Qt::Key_Z, Qt::ControlModifier);
     EXPECT_EQ(crop->box().first.x, whole.first.x + 3);
+
+    // In a crop field too, after a value typed and entered there: the field's line edit used to
+    // take Ctrl+Z for its own text (the digits went back, the box stayed). Digits typed and
+    // not yet entered stay the field's to undo.
+    w->findChild<QDockWidget*>("cropDock")->show();
+    QSpinBox* field = crop->spinBox(1, false);
+    ASSERT_TRUE(test::activate(*w));
+    field->setFocus();
+    ASSERT_TRUE(waitUntil([&] { return field->hasFocus(); }, 5000));
+    field->selectAll();
+    QTest::keyClicks(field, "7");
+    QTest::keyClick(field, Qt::Key_Return);
+    ASSERT_EQ(crop->box().first.y, 7u);
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(crop->box().first.y, whole.first.y) << "Ctrl+Z in the field";
+    EXPECT_EQ(field->value(), int(whole.first.y));
+    EXPECT_EQ(crop->box().first.x, whole.first.x + 3) << "one step only";
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    EXPECT_EQ(crop->box().first.y, 7u) << "Ctrl+Shift+Z in the field";
+    field->selectAll();
+    QTest::keyClicks(field, "9");
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(field->cleanText(), QString("7")) << "the typing undone";
+    EXPECT_EQ(crop->box().first.y, 7u);
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    EXPECT_EQ(crop->box().first.y, whole.first.y);
 
     // A new volume starts a fresh history.
     openAgain(*w, samplePath());

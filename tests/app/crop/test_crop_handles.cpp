@@ -2,7 +2,8 @@
 // changes that axis' range and a corner two, each drag one undo step; dragging a face handle
 // in the 3D view by N pixels moves exactly that face by the voxels the projection gives, while
 // a drag elsewhere still orbits; the surface shown is then the CPU reference's for the
-// sub-volume; without the tool a click moves the crosshair as before; Reset's shortcut.
+// sub-volume; without the tool a click moves the crosshair as before; Reset's shortcut; the
+// dock opened from the View menu shows the box.
 #include "app_test_support.h"
 #include "crop/crop_handles_3d.h"
 #include "crop/crop_panel.h"
@@ -326,6 +327,24 @@ TEST(CropHandlesTest, WithoutTheToolAClickMovesTheCrosshairAndTheToggleIsRemembe
     tool->showAction()->trigger();
     EXPECT_FALSE(tool->active());
     QSettings().remove("view/showCropBox");
+
+    // Opening the dock from View > Crop Box (its toggle action, checked before the dock shows)
+    // draws the box too, B off; closing the dock puts it away.
+    auto* dock = w->findChild<QDockWidget*>("cropDock");
+    ASSERT_NE(dock, nullptr);
+    ASSERT_TRUE(dock->isHidden());
+    dock->toggleViewAction()->trigger();
+    ASSERT_TRUE(dock->isVisible());
+    EXPECT_TRUE(tool->active());
+    EXPECT_TRUE(tool->sliceOverlay(int(SliceOrientation::Axial))->isVisible());
+    EXPECT_TRUE(w->viewport()->findChild<CropHandles3D*>("cropHandles3D")->active());
+    dock->toggleViewAction()->trigger();
+    EXPECT_FALSE(tool->active());
+    EXPECT_FALSE(tool->sliceOverlay(int(SliceOrientation::Axial))->isVisible());
+    dock->show(); // as a session or the window's saved state would
+    EXPECT_TRUE(tool->active());
+    dock->close(); // its title bar's close button
+    EXPECT_FALSE(tool->active());
 }
 
 } // namespace
