@@ -1,6 +1,8 @@
 #include "views/slice_view.h"
 
 #include <QKeyEvent>
+#include <QLineF>
+#include <QList>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 namespace isoview::app {
 
@@ -19,6 +22,9 @@ constexpr int kMargin = 4; // widget pixels around the slice
 // view; with software GL that takes the cores the frame renders on. 30 repaints a second still
 // follow the slider. (The contour() accessor is current at once: only the painting waits.)
 constexpr qint64 kContourRepaintIntervalMs = 33;
+// The dark outline under every contour, and how much wider than the contour it is (pixels).
+const QColor kContourHalo(0, 0, 0, 190);
+constexpr double kContourHaloWidth = 2.5;
 
 // The transform that takes image point (0, 0) to p0, (1, 0) to px and (0, 1) to py.
 QTransform affineFrom(QPointF p0, QPointF px, QPointF py)
@@ -416,14 +422,28 @@ void SliceView::paintEvent(QPaintEvent*)
     p.setRenderHint(QPainter::Antialiasing);
 
     // Each surface's isocontour in its colour; the selected one (the slider's) a little thicker.
+    // Every contour first gets a dark halo, all halos under all colours: a light contour must
+    // read over any grey (cream bone over the white bone of a brain window, W 80 L 40).
     refreshStaleContours();
+    std::vector<QList<QLineF>> lines;
+    lines.reserve(m_contours.size());
     for (const DrawnContour& d : m_contours) {
-        QPen contourPen(d.contour.color, d.contour.selected ? 1.5 : 1.0);
-        contourPen.setCosmetic(true);
-        p.setPen(contourPen);
+        QList<QLineF>& l = lines.emplace_back();
+        l.reserve(qsizetype(d.segments.size()));
         for (const ContourSegment& seg : d.segments)
-            p.drawLine(widgetPointOfPixel(glm::dvec2(seg.a)),
-                       widgetPointOfPixel(glm::dvec2(seg.b)));
+            l.append(QLineF(widgetPointOfPixel(glm::dvec2(seg.a)),
+                            widgetPointOfPixel(glm::dvec2(seg.b))));
+    }
+    for (bool halo : {true, false}) {
+        for (std::size_t i = 0; i < m_contours.size(); ++i) {
+            const SliceContour& c = m_contours[i].contour;
+            const double width = c.selected ? 1.5 : 1.0;
+            QPen pen(halo ? kContourHalo : c.color, halo ? width + kContourHaloWidth : width);
+            pen.setCosmetic(true);
+            pen.setCapStyle(Qt::RoundCap);
+            p.setPen(pen);
+            p.drawLines(lines[i]);
+        }
     }
 
     // The crosshair: the other two views' planes through this one.

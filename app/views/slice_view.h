@@ -1,7 +1,8 @@
 // One 2D slice view (axial, coronal or sagittal): the slice's voxels through a window/level,
-// each visible surface's isocontour in its colour (the selected one thicker), the crosshair
-// shared with the other views, the anatomical letters at its edges and a readout of the position
-// (mm, LPS in patient space) and value (real units) under the cursor.
+// each visible surface's isocontour in its colour over a dark halo, so it reads over any grey
+// (the selected one thicker), the crosshair shared with the other views, the anatomical letters
+// at its edges and a readout of the position (mm, LPS in patient space) and value (real units)
+// under the cursor, kept clear of the bottom letter.
 //
 // Input: wheel, Up/Down and PageUp/PageDown step one slice (Home/End: first/last); a left click
 // moves the crosshair (emits crosshairMoved, which the layout passes to the other views);

@@ -304,6 +304,48 @@ TEST(SliceViewsTest, EachVisibleSurfaceHasItsContourInItsColour)
     EXPECT_TRUE(sameSegments(axial->contours().front().segments, cpuContour(*axial, 40.0)));
 }
 
+// A cream contour over bone that a brain window (W 80 L 40) shows white vanished: every
+// contour has a dark halo now. Here the whole slice is white and the contour cream; beside each
+// piece of it lies a dark pixel of the slice, and the cream is still drawn on top.
+TEST(SliceViewsTest, AContourReadsOverAWhiteSliceThroughItsDarkHalo)
+{
+    auto w = openSample(40.0);
+    const double lowest = w->document()->realRange.min;
+    part<ViewLayout>(*w)->setWindowLevel({lowest - 10.0, 1.0}); // every voxel white
+    SliceView* axial = view(*w, SliceOrientation::Axial);
+    const QColor cream(230, 217, 191);
+    axial->setContourColor(cream);
+    ASSERT_GT(axial->contour().size(), 100u);
+    const QImage image = axial->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const auto onSlice = [&](int x, int y) {
+        return image.rect().contains(x, y) && axial->pixelAtWidgetPoint(QPointF(x + 0.5, y + 0.5));
+    };
+    ASSERT_EQ(QColor(image.pixel(3 * image.width() / 4, 3 * image.height() / 4)), Qt::white)
+        << "the slice is white";
+    std::size_t haloed = 0;
+    std::size_t creamDrawn = 0;
+    for (const ContourSegment& s : axial->contour()) {
+        const QPoint mid = axial->widgetPointOfPixel(glm::dvec2(s.a + s.b) * 0.5).toPoint();
+        bool dark = false;
+        bool creamy = false;
+        for (int dy = -3; dy <= 3; ++dy) {
+            for (int dx = -3; dx <= 3; ++dx) {
+                if (!onSlice(mid.x() + dx, mid.y() + dy)) continue;
+                const QColor c(image.pixel(mid.x() + dx, mid.y() + dy));
+                dark = dark || c.lightness() < 100;
+                creamy = creamy || (std::abs(dx) <= 1 && std::abs(dy) <= 1 &&
+                                    std::abs(c.red() - cream.red()) < 20 &&
+                                    std::abs(c.blue() - cream.blue()) < 20);
+            }
+        }
+        haloed += dark;
+        creamDrawn += creamy;
+    }
+    EXPECT_GE(haloed, axial->contour().size() * 95 / 100) << "a dark edge beside the contour";
+    EXPECT_GE(creamDrawn, axial->contour().size() * 90 / 100) << "the contour over its halo";
+    test::saveScreenshot(*axial, "slice_contour_halo_on_white");
+}
+
 TEST(SliceViewsTest, AClickInOneViewMovesTheOthersSlices)
 {
     auto w = openSample();
