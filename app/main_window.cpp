@@ -42,6 +42,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -60,6 +61,21 @@ QColor toQColor(const glm::vec3& c)
 {
     return QColor::fromRgbF(c.r, c.g, c.b);
 }
+
+// A label that draws its text elided to the width it is given; text() stays whole.
+class ElidedLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        const QRect r = contentsRect();
+        p.drawText(r, int(alignment()),
+                   fontMetrics().elidedText(text(), Qt::ElideRight, r.width()));
+    }
+};
 
 } // namespace
 
@@ -82,8 +98,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     connect(m_scene, &SceneModel::changed, this, &MainWindow::onSceneChanged);
     connect(m_view, &ViewportWidget::frameStatsChanged, this, &MainWindow::onFrameStats);
-    connect(m_view, &ViewportWidget::glReady, this,
-            [this](const QString& renderer) { m_rendererLabel->setText(renderer); });
+    connect(m_view, &ViewportWidget::glReady, this, [this](const QString& renderer) {
+        m_rendererLabel->setText(renderer);
+        m_rendererLabel->setToolTip(tr("OpenGL renderer: %1").arg(renderer)); // when cut short
+    });
     connect(m_view, &ViewportWidget::glError, this,
             [this](const QString& message) { showError(tr("3D view unavailable"), message); });
     // The slider, spin box and histogram edit the live (selected) surface's isovalue.
@@ -440,7 +458,13 @@ void MainWindow::createStatusBar()
                                 "shading pass, last frame"));
     m_fpsLabel = label("fpsLabel", tr("Frames per second while the view changes"));
     m_fpsLabel->setMinimumWidth(m_fpsLabel->fontMetrics().horizontalAdvance("000.0 fps"));
-    m_rendererLabel = label("rendererLabel", tr("OpenGL renderer"));
+    // A short bar elides the renderer's name first: the dimensions, the stack's note and the
+    // figures keep their whole text (the layout used to shrink the widest, the dimensions
+    // under the note).
+    m_rendererLabel = new ElidedLabel(this);
+    m_rendererLabel->setObjectName("rendererLabel");
+    m_rendererLabel->setToolTip(tr("OpenGL renderer"));
+    m_rendererLabel->setMinimumWidth(1);
 
     statusBar()->addWidget(m_volumeLabel);
     statusBar()->addWidget(m_opener->progressWidget());
@@ -714,6 +738,7 @@ void MainWindow::onSceneChanged(SceneChanges what)
         for (QAction* a : m_modeGroup->actions())
             if (a->data().toInt() == int(scene.renderMode)) a->setChecked(true);
         m_markerAction->setChecked(scene.orientationMarker);
+        onFrameStats(m_view->lastFrameStats()); // the figures the mode shows
     }
     if (what & SceneChange::Camera)
         m_orthographicAction->setChecked(scene.camera.projection() == Projection::Orthographic);
@@ -746,11 +771,18 @@ void MainWindow::stepIsovalue(int direction)
 
 void MainWindow::onFrameStats(const FrameStats& stats)
 {
-    m_triangleLabel->setText(stats.triangles ? tr("%1 triangles").arg(formatCount(*stats.triangles))
-                                             : tr("... triangles"));
+    // Volume rendering alone draws no surface: no triangle count or surface times (the last
+    // surface's figures stayed on).
+    const bool surface = m_scene->scene().renderMode != RenderMode::Volume;
+    m_triangleLabel->setText(!surface ? QString()
+                             : stats.triangles
+                                 ? tr("%1 triangles").arg(formatCount(*stats.triangles))
+                                 : tr("... triangles"));
     QStringList timing;
-    if (stats.gpu.extractMs) timing << tr("pyramid %1 ms").arg(*stats.gpu.extractMs, 0, 'f', 1);
-    if (stats.gpu.surfaceMs) timing << tr("surface %1 ms").arg(*stats.gpu.surfaceMs, 0, 'f', 1);
+    if (surface && stats.gpu.extractMs)
+        timing << tr("pyramid %1 ms").arg(*stats.gpu.extractMs, 0, 'f', 1);
+    if (surface && stats.gpu.surfaceMs)
+        timing << tr("surface %1 ms").arg(*stats.gpu.surfaceMs, 0, 'f', 1);
     if (stats.gpu.volumeMs) timing << tr("volume %1 ms").arg(*stats.gpu.volumeMs, 0, 'f', 1);
     m_timingLabel->setText(timing.join(" | "));
     m_fpsLabel->setText(stats.framesPerSecond > 0.0

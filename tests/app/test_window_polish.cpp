@@ -30,6 +30,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
 #include <QUndoStack>
 #include <cmath>
@@ -338,11 +339,69 @@ TEST(WindowPolish, TheStatusBarSaysWhenTheSpacingIsUnevenWithItsRange)
     ASSERT_NE(label, nullptr);
     EXPECT_EQ(label->text(), QString("Uneven slice spacing 2 – 3 mm"));
     EXPECT_TRUE(label->isVisible());
+
+    // The note sits beside the dimensions and the triangle count, covering neither, in a
+    // window 1000 pixels wide; each shows its whole text (the GPU times and the renderer's name
+    // give way, the latter first).
+    w->resize(1000, 820);
+    w->statusBar()->clearMessage(); // the loader's note hides the dimensions for a while
+    ASSERT_TRUE(waitUntil([&] {
+        return w->viewport()->lastFrameStats().triangles.value_or(0) > 0 &&
+               w->findChild<QLabel*>("timingLabel")->text().contains("surface");
+    }));
+    QCoreApplication::processEvents();
+    std::vector<const QLabel*> figures;
+    for (const char* name : {"volumeLabel", "stackGeometryLabel", "triangleLabel", "timingLabel"})
+        figures.push_back(w->findChild<QLabel*>(name));
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        ASSERT_NE(figures[i], nullptr);
+        const std::string name = figures[i]->objectName().toStdString();
+        EXPECT_TRUE(figures[i]->isVisible()) << name;
+        if (figures[i]->objectName() != "timingLabel") {
+            EXPECT_GE(figures[i]->width(),
+                      figures[i]->fontMetrics().horizontalAdvance(figures[i]->text()))
+                << name << " '" << figures[i]->text().toStdString() << "' is cut";
+        }
+        for (std::size_t j = 0; j < i; ++j)
+            EXPECT_FALSE(figures[i]->geometry().intersects(figures[j]->geometry()))
+                << name << " covers " << figures[j]->objectName().toStdString();
+    }
     test::saveScreenshot(*w, "window_uneven_stack");
 
     // A regular stack clears the note.
     openAgain(*w, samplePath());
     EXPECT_EQ(label->text(), QString());
+}
+
+// Volume rendering alone draws no surface: the status bar kept the last surface's triangle count
+// and pyramid time on.
+TEST(WindowPolish, VolumeRenderingShowsNoStaleSurfaceFigures)
+{
+    auto w = openVolume(samplePath(), 40.0);
+    const auto* triangles = w->findChild<QLabel*>("triangleLabel");
+    const auto* timing = w->findChild<QLabel*>("timingLabel");
+    ASSERT_NE(triangles, nullptr);
+    ASSERT_NE(timing, nullptr);
+    ASSERT_TRUE(waitUntil([&] {
+        return triangles->text().contains("triangles") && timing->text().contains("pyramid");
+    }));
+
+    w->scene()->setRenderMode(RenderMode::Volume);
+    const std::uint64_t before = w->viewport()->lastFrameStats().framesRendered;
+    ASSERT_TRUE(waitUntil([&] {
+        return w->viewport()->lastFrameStats().framesRendered > before &&
+               timing->text().contains("volume");
+    }));
+    EXPECT_EQ(triangles->text(), QString());
+    EXPECT_FALSE(timing->text().contains("pyramid")) << timing->text().toStdString();
+    EXPECT_FALSE(timing->text().contains("surface")) << timing->text().toStdString();
+
+    // Surface and volume: the surface's figures are back.
+    w->scene()->setRenderMode(RenderMode::SurfaceAndVolume);
+    EXPECT_TRUE(waitUntil([&] {
+        return triangles->text().contains("triangles") && timing->text().contains("surface");
+    }));
+    w->scene()->setRenderMode(RenderMode::Surface);
 }
 
 // ---- the empty surface ----------------------------------------------------------------------
