@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -346,6 +347,50 @@ TEST(DicomSeriesLoader, DicomDirListsTheSeriesWhateverTheCase)
     EXPECT_EQ(lower.series[0].files.front().parent_path().filename(), "images");
     const Volume ct = io::loadDicomSeries(lower.series[0]);
     EXPECT_EQ(ct.dims(), glm::uvec3(512, 512, 28));
+}
+
+// A DICOMDIR of 30,000 records beside 2,000 other files: 20,000 name the CT's slices (in
+// several spellings of case), 10,000 name files or folders that do not exist. Each record and
+// each folder is visited once (records walked in order, each folder listed once), where the
+// sweep's 200,000 records took 56 s and 6,000 unresolvable IDs 23 s.
+TEST(DicomSeriesLoader, ALargeDicomDirListsItsFilesOnceAndCountsTheMissing)
+{
+    test::TempDir dir;
+    const fs::path images = dir.path() / "Images";
+    fs::create_directory(images);
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dicomData("ct_philips_head_phantom_5mm"))) {
+        fs::create_symlink(entry.path(), images / entry.path().filename());
+        names.push_back(entry.path().filename().string());
+    }
+    for (int i = 0; i < 2000; ++i)
+        std::ofstream(dir.path() / ("other" + std::to_string(i)));
+
+    DcmFileFormat file;
+    file.getMetaInfo()->putAndInsertString(DCM_MediaStorageSOPClassUID,
+                                           UID_MediaStorageDirectoryStorage);
+    auto* records = new DcmSequenceOfItems(DCM_DirectoryRecordSequence);
+    for (int i = 0; i < 30000; ++i) {
+        auto* record = new DcmItem(DCM_Item);
+        record->putAndInsertString(DCM_DirectoryRecordType, "IMAGE");
+        const std::string& name = names[std::size_t(i) % names.size()];
+        const std::string id = i % 3 == 2 ? (i % 2 ? "IMAGES\\GONE" : "NOFOLDER") +
+                                                std::string("\\M") + std::to_string(i)
+                               : i % 3 == 1 ? "images\\" + name
+                                            : "IMAGES\\" + name;
+        record->putAndInsertString(DCM_ReferencedFileID, id.c_str());
+        records->append(record);
+    }
+    file.getDataset()->insert(records);
+    const fs::path index = dir.path() / "DICOMDIR";
+    ASSERT_TRUE(file.saveFile(index.c_str(), EXS_LittleEndianExplicit).good());
+
+    const DicomScan scan = io::scanDicom(index);
+    ASSERT_EQ(scan.series.size(), 1u);
+    EXPECT_EQ(scan.series[0].summary.sliceCount, 28u);
+    ASSERT_EQ(scan.notes.size(), 1u);
+    EXPECT_NE(scan.notes[0].find("lists 10000 file(s) that do not exist"), std::string::npos)
+        << scan.notes[0];
 }
 
 } // namespace

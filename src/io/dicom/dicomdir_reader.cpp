@@ -7,53 +7,75 @@
 
 #include <algorithm>
 #include <cctype>
-#include <string_view>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace isoview::io::dicom {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool equalsIgnoringCase(std::string_view a, std::string_view b)
+std::string upperCase(std::string text)
 {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::toupper(static_cast<unsigned char>(x)) ==
-                      std::toupper(static_cast<unsigned char>(y));
-           });
+    for (char& c : text)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    return text;
 }
 
-// A ReferencedFileID ("DIR\SUBDIR\FILE") under the DICOMDIR's folder; components are matched
-// without regard to case, since media written on other systems often differ in case.
-std::optional<fs::path> resolveFileId(const fs::path& base, const std::string& fileId)
-{
-    fs::path current = base;
-    std::size_t start = 0;
-    while (start <= fileId.size()) {
-        const std::size_t end = std::min(fileId.find('\\', start), fileId.size());
-        const std::string component = trim(fileId.substr(start, end - start));
-        start = end + 1;
-        if (component.empty() || component == "." || component == ".." ||
-            component.find('/') != std::string::npos) {
-            return std::nullopt;
-        }
-        std::error_code error;
-        if (fs::exists(current / component, error)) {
-            current /= component;
-            continue;
-        }
-        std::optional<fs::path> match;
-        for (fs::directory_iterator it(current, error), end; !error && it != end;
-             it.increment(error)) {
-            if (equalsIgnoringCase(it->path().filename().string(), component)) {
-                match = it->path();
-                break;
+// Resolves a DICOMDIR's ReferencedFileIDs ("DIR\SUBDIR\FILE") under its folder. Components are
+// matched without regard to case, since media written on other systems often differ in case:
+// each folder is listed once, into an index by upper-cased name, however many IDs name it (a
+// listing per ID made 3,000 unresolvable IDs in a large folder take seconds).
+class FileIdResolver {
+public:
+    explicit FileIdResolver(fs::path base) : m_base(std::move(base)) {}
+
+    std::optional<fs::path> resolve(const std::string& fileId)
+    {
+        fs::path current = m_base;
+        std::size_t start = 0;
+        while (start <= fileId.size()) {
+            const std::size_t end = std::min(fileId.find('\\', start), fileId.size());
+            const std::string component = trim(fileId.substr(start, end - start));
+            start = end + 1;
+            if (component.empty() || component == "." || component == ".." ||
+                component.find('/') != std::string::npos) {
+                return std::nullopt;
             }
+            const Listing& listing = listingOf(current);
+            const auto exact = listing.find(upperCase(component));
+            if (exact == listing.end()) return std::nullopt;
+            // The exact spelling wins where a folder holds several that differ in case.
+            const auto& names = exact->second;
+            const auto same = std::find(names.begin(), names.end(), component);
+            current /= same != names.end() ? *same : names.front();
         }
-        if (!match) return std::nullopt;
-        current = *match;
+        return current;
     }
-    return current;
-}
+
+private:
+    using Listing = std::unordered_map<std::string, std::vector<std::string>>;
+
+    const Listing& listingOf(const fs::path& folder)
+    {
+        const auto known = m_listings.find(folder.native());
+        if (known != m_listings.end()) return known->second;
+        Listing& listing = m_listings[folder.native()];
+        std::error_code error;
+        for (fs::directory_iterator it(folder, error), end; !error && it != end;
+             it.increment(error)) {
+            const std::string name = it->path().filename().string();
+            listing[upperCase(name)].push_back(name);
+        }
+        for (auto& [key, names] : listing)
+            std::sort(names.begin(), names.end());
+        return listing;
+    }
+
+    fs::path m_base;
+    std::unordered_map<std::string, Listing> m_listings; // by folder path
+};
 
 } // namespace
 
@@ -75,12 +97,16 @@ std::optional<std::vector<fs::path>> filesOfDicomDir(const fs::path& file,
     std::vector<fs::path> files;
     std::size_t missing = 0;
     std::string firstMissing;
-    for (unsigned long i = 0; i < records->card(); ++i) {
-        DcmItem* record = records->getItem(i);
+    FileIdResolver resolver(file.parent_path());
+    // Walked item by item: getItem(i) seeks from the sequence's start, quadratic in records
+    // (200,000 records took 56 s).
+    for (DcmObject* object = records->nextInContainer(nullptr); object != nullptr;
+         object = records->nextInContainer(object)) {
+        auto* record = dynamic_cast<DcmItem*>(object);
         if (record == nullptr) continue;
         const std::string fileId = getString(*record, DCM_ReferencedFileID);
         if (fileId.empty()) continue;
-        if (const std::optional<fs::path> path = resolveFileId(file.parent_path(), fileId)) {
+        if (const std::optional<fs::path> path = resolver.resolve(fileId)) {
             files.push_back(*path);
         } else {
             if (missing++ == 0) firstMissing = fileId;
