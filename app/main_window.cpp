@@ -513,7 +513,7 @@ void MainWindow::saveSettings() const
     s.setValue("view/mode", int(scene.renderMode));
     s.setValue("view/orthographic", scene.camera.projection() == Projection::Orthographic);
     s.setValue("view/marker", scene.orientationMarker);
-    if (const std::optional<glm::vec3>& c = scene.surfaces.selected().color)
+    if (const std::optional<glm::vec3> c = scene.surfaces.carriedColor())
         s.setValue("surface/color", toQColor(*c).name());
     else
         s.remove("surface/color");
@@ -618,9 +618,10 @@ void MainWindow::showDocument(const std::shared_ptr<VolumeDocument>& doc,
     m_isovaluePanel->setVolumeContext(doc->histogram, doc->realRange, doc->units(),
                                       doc->integerValued);
     m_tfPanel->setVolumeContext(doc->histogram, doc->realRange, doc->units());
-    // One surface, in the colour the last one had (the remembered colour), else the transfer
-    // function's; the scene's crop, distance, camera and slices start afresh.
-    const Surface first{0, "Surface 1", iso, scene.surfaces.selected().color, 1.0f, true};
+    // One surface, in the colour the first one had (the user's, never a palette colour of an
+    // added one), else the transfer function's; the scene's crop, distance, camera and slices
+    // start afresh, and the surfaces added next take the palette from its start.
+    const Surface first{0, "Surface 1", iso, scene.surfaces.carriedColor(), 1.0f, true};
     m_scene->openVolume(doc->volume, {first}, 0, tf);
     // Now, not when the first frame comes: what a session sets after the load stays.
     m_measurements->volumeChanged();

@@ -55,8 +55,7 @@ SurfaceList::SurfaceList(double isovalue)
 }
 
 SurfaceList::SurfaceList(const SurfaceList& other)
-    : m_surfaces(other.m_surfaces), m_selected(other.m_selected), m_nextId(other.m_nextId),
-      m_added(other.m_added)
+    : m_surfaces(other.m_surfaces), m_selected(other.m_selected), m_nextId(other.m_nextId)
 {
 }
 
@@ -65,7 +64,6 @@ SurfaceList& SurfaceList::operator=(const SurfaceList& other)
     m_surfaces = other.m_surfaces;
     m_selected = other.m_selected;
     m_nextId = other.m_nextId;
-    m_added = other.m_added;
     return *this;
 }
 
@@ -113,14 +111,33 @@ void SurfaceList::notify(Change change, std::uint32_t id) const
     if (m_listener) m_listener(change, id);
 }
 
+std::optional<glm::vec3> SurfaceList::carriedColor() const
+{
+    const std::optional<glm::vec3>& c = m_surfaces.front().color;
+    const std::vector<glm::vec3>& colors = palette();
+    if (!c || std::find(colors.begin(), colors.end(), *c) != colors.end()) return std::nullopt;
+    return c;
+}
+
 std::uint32_t SurfaceList::add(double isovalue)
 {
     checkIsovalue(isovalue);
-    ++m_added;
+    const auto named = [this](const std::string& name) {
+        return std::any_of(m_surfaces.begin(), m_surfaces.end(),
+                           [&](const Surface& s) { return s.name == name; });
+    };
+    int n = 1;
+    while (named("Surface " + std::to_string(n)))
+        ++n;
     const std::vector<glm::vec3>& colors = palette();
-    Surface s{m_nextId++, "Surface " + std::to_string(m_added),
-              isovalue,   colors[std::size_t(m_added - 2) % colors.size()],
-              1.0f,       true};
+    const auto taken = [this](const glm::vec3& c) {
+        return std::any_of(m_surfaces.begin(), m_surfaces.end(),
+                           [&](const Surface& s) { return s.color == c; });
+    };
+    const auto free = std::find_if_not(colors.begin(), colors.end(), taken);
+    const glm::vec3 color =
+        free != colors.end() ? *free : colors[(m_surfaces.size() - 1) % colors.size()];
+    Surface s{m_nextId++, "Surface " + std::to_string(n), isovalue, color, 1.0f, true};
     m_surfaces.push_back(s);
     m_selected = m_surfaces.size() - 1;
     notify(Change::Added, s.id);
@@ -221,7 +238,6 @@ void SurfaceList::reset(const std::vector<Surface>& surfaces, std::size_t select
         s.id = m_nextId++;
     m_surfaces = std::move(next);
     m_selected = selected;
-    m_added = std::max(m_added, int(m_surfaces.size()));
     notify(Change::Reset, this->selected().id);
 }
 

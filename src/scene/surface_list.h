@@ -16,7 +16,7 @@
 //
 // Example:
 //   SurfaceList list(40.0);              // "Surface 1" at 40, selected
-//   const auto bone = list.add(300.0);   // "Surface 2", the palette's next colour, selected
+//   const auto bone = list.add(300.0);   // "Surface 2", the palette's first colour, selected
 //   list.setOpacity(bone, 0.4f);
 //   list.select(list.surfaces().front().id);
 #pragma once
@@ -71,9 +71,10 @@ public:
     const Surface* find(std::uint32_t id) const;
     std::optional<std::size_t> indexOf(std::uint32_t id) const;
 
-    // Appends "Surface N" (N counts every surface added so far) at isovalue with the palette's
-    // next colour, selects it and returns its id. Throws InvalidInputError for a non-finite
-    // isovalue.
+    // Appends "Surface N" (N the lowest number no surface of the list is named with) at
+    // isovalue in the first palette colour no surface has (all taken: in turn), selects it and
+    // returns its id. So a list reset to one surface (a new volume) starts the palette afresh.
+    // Throws InvalidInputError for a non-finite isovalue.
     std::uint32_t add(double isovalue);
     // Puts a surface back at index (clamped to the end) with its own id and values, e.g. to
     // undo remove(). Throws InvalidInputError when its id is in the list or a value is invalid.
@@ -104,6 +105,9 @@ public:
     // The palette that added surfaces take in turn (linear RGB): distinct hues that read on
     // the view's dark background and on each other.
     static const std::vector<glm::vec3>& palette();
+    // The colour a new volume's first surface carries over from this list: the first surface's
+    // own colour (the user's), none when it has none or the palette gave it (an added one's).
+    std::optional<glm::vec3> carriedColor() const;
 
 private:
     Surface& at(std::uint32_t id);
@@ -112,7 +116,6 @@ private:
     std::vector<Surface> m_surfaces;
     std::size_t m_selected = 0;
     std::uint32_t m_nextId = 1;
-    int m_added = 1; // surfaces named so far ("Surface 1" is the first)
     Listener m_listener;
 };
 

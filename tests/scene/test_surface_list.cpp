@@ -38,9 +38,37 @@ TEST(SurfaceList, AddNamesSelectsAndTakesThePalettesColoursInTurn)
     EXPECT_EQ(list.find(b)->name, "Surface 3");
     EXPECT_EQ(list.find(a)->color, SurfaceList::palette()[0]);
     EXPECT_EQ(list.find(b)->color, SurfaceList::palette()[1]);
-    // Names keep counting after a removal: no two surfaces of a session share "Surface 3".
-    ASSERT_TRUE(list.remove(b));
+    // A name and a colour are the lowest free ones: a removed surface's come back, and no two
+    // surfaces share either (issue 26: "Surface 3" came with only "Surface 1" in the list).
+    ASSERT_TRUE(list.remove(a));
+    const std::uint32_t c = list.add(0.0);
+    EXPECT_EQ(list.find(c)->name, "Surface 2");
+    EXPECT_EQ(list.find(c)->color, SurfaceList::palette()[0]);
     EXPECT_EQ(list.find(list.add(0.0))->name, "Surface 4");
+
+    // A list reset to one surface (a new volume's) starts the names and the palette afresh.
+    list.reset({list.surfaces().front()}, 0);
+    const std::uint32_t d = list.add(0.0);
+    EXPECT_EQ(list.find(d)->name, "Surface 2");
+    EXPECT_EQ(list.find(d)->color, SurfaceList::palette()[0]);
+
+    // Past the palette's end its colours come round again.
+    for (std::size_t i = 1; i < SurfaceList::palette().size(); ++i)
+        list.add(0.0);
+    EXPECT_EQ(list.find(list.add(0.0))->color, SurfaceList::palette()[0]);
+}
+
+TEST(SurfaceList, ANewVolumesFirstSurfaceCarriesOnlyTheUsersColour)
+{
+    SurfaceList list(0.0);
+    EXPECT_EQ(list.carriedColor(), std::nullopt) << "the transfer function's";
+    const glm::vec3 chosen(0.9f, 0.9f, 0.85f);
+    list.setColor(list.selected().id, chosen);
+    list.add(1.0); // selected, in the palette's colour
+    EXPECT_EQ(list.carriedColor(), std::optional(chosen));
+    // The first surface gone, the list's first is an added one: its palette colour stays.
+    ASSERT_TRUE(list.remove(list.surfaces().front().id));
+    EXPECT_EQ(list.carriedColor(), std::nullopt);
 }
 
 TEST(SurfaceList, TheLastSurfaceCannotBeRemoved)
@@ -139,8 +167,8 @@ TEST(SurfaceList, ResetReplacesEverySurfaceAndRefusesABadListWhole)
     EXPECT_THROW(list.reset(surfaces, 2), InvalidInputError);
     EXPECT_THROW(list.reset({}, 0), InvalidInputError);
     EXPECT_EQ(list.selected().name, "Bone"); // unchanged
-    // Added after a reset: named past the restored ones.
-    EXPECT_EQ(list.find(list.add(0.0))->name, "Surface 3");
+    // Added after a reset: the lowest free name, beside the restored ones.
+    EXPECT_EQ(list.find(list.add(0.0))->name, "Surface 1");
 }
 
 } // namespace

@@ -230,6 +230,12 @@ TEST(SurfaceListPanelTest, ASessionKeepsEverySurfaceAndTheDistance)
     ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }));
     distance->clear();
     ASSERT_EQ(panel->surfaces().size(), 1u);
+    // Its surface has the first surface's colour (the transfer function's), not the selected
+    // one's, and the next one added is "Surface 2" in the palette's first colour, afresh.
+    EXPECT_EQ(panel->surfaces().selected().color, std::nullopt);
+    panel->addSurface();
+    EXPECT_EQ(panel->surfaces().selected().name, "Surface 2");
+    EXPECT_EQ(panel->surfaces().selected().color, SurfaceList::palette()[0]);
 
     QSignalSpy opened(part<SessionController>(*w), &SessionController::sessionOpened);
     part<SessionController>(*w)->open(file);
