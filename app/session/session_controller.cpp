@@ -164,6 +164,13 @@ void SessionController::open(const QString& path)
         emit sessionFailed(tr("cancelled"));
         return;
     }
+    // A session that names a session (itself, say) as its volume would be opened as a session
+    // again, while this one is pending, and end in "Busy".
+    if (isSessionPath(*volume)) {
+        fail(tr("Cannot open the session %1").arg(QFileInfo(path).fileName()),
+             tr("its volume %1 is a session file, not a volume").arg(*volume));
+        return;
+    }
     session.volume.path = toPath(*volume);
     m_pending = session;
     m_pendingFile = path;

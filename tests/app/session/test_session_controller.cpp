@@ -281,6 +281,9 @@ TEST(SessionControllerTest, ABadSessionFileShowsAnErrorAndChangesNothing)
          "\"isovalue\": 1}",
          "written by a newer isoview (session version 7)"},
         {"PK\x03\x04 not a session", "not valid JSON"},
+        {"{\"format\": \"isoview-session\", \"version\": 1, \"isovalue\": 3, "
+         "\"volume\": {\"path\": \"bad.isoview\"}}",
+         "is a session file, not a volume"},
     };
     for (const auto& c : cases) {
         const fs::path file = dir.path() / "bad.isoview";
