@@ -7,6 +7,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -36,7 +37,20 @@ QLabel* selectableLabel(QWidget* parent, const char* name)
 MeasurementPanel::MeasurementPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName("measurementPanel");
-    auto* layout = new QVBoxLayout(this);
+    // The rows scroll in a short dock: a dock does not ask its contents for the height their
+    // wrapped note needs, so the rows were squeezed over each other.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName("measurementScroll");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the note wraps instead
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto* rows = new QWidget(scroll);
+    rows->setObjectName("measurementRows");
+    scroll->setWidget(rows);
+    auto* layout = new QVBoxLayout(rows);
     auto* form = new QFormLayout;
     m_area = selectableLabel(this, "surfaceAreaLabel");
     m_volume = selectableLabel(this, "enclosedVolumeLabel");

@@ -1,13 +1,14 @@
 // The slice views' part in the 3D view and the distance tool (llvmpipe under Xvfb): the slice
 // planes follow the crosshair and window and their toggle is remembered; two clicks in a slice
 // with the distance tool on give the distance the slice's pixel -> patient mapping and the
-// volume's spacing say; the 1 x 3 layout's slice headers never overlap, even at the window's
-// smallest size.
+// volume's spacing say, and the Measurements dock keeps its rows apart in a short window; the
+// 1 x 3 layout's slice headers never overlap, even at the window's smallest size.
 #include "app_test_support.h"
 #include "main_window.h"
 #include "measure/distance_tool.h"
 #include "measure/measurement_panel.h"
 #include "measure/measurements.h"
+#include "measure/surface_measurer.h"
 #include "support/synthetic_volumes.h"
 #include "support/temp_dir.h"
 #include "view_layout.h"
@@ -16,7 +17,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QLabel>
 #include <QLocale>
 #include <QSettings>
 #include <QSignalSpy>
@@ -105,6 +108,32 @@ TEST(SliceToolsTest, SlicePlanesFollowTheCrosshairAndWindowAndTheirToggleIsRemem
     QSettings().remove("views/slicePlanesIn3D");
 }
 
+// Every shown label and button of the panel has the height its text needs (wrapped ones: at
+// their width) and none overlaps another.
+void expectRowsApart(const QWidget& panel)
+{
+    std::vector<const QWidget*> rows;
+    for (const QWidget* child : panel.findChildren<QWidget*>()) {
+        if (child->isVisible() &&
+            (qobject_cast<const QLabel*>(child) || qobject_cast<const QAbstractButton*>(child)))
+            rows.push_back(child);
+    }
+    ASSERT_GE(rows.size(), 10u);
+    const auto box = [&](const QWidget* w) {
+        return QRect(w->mapTo(&panel, QPoint(0, 0)), w->size());
+    };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto* label = qobject_cast<const QLabel*>(rows[i]);
+        const int needed = label && label->wordWrap() ? label->heightForWidth(label->width())
+                                                      : rows[i]->minimumSizeHint().height();
+        const std::string text = label ? label->text().toStdString() : std::string("a button");
+        EXPECT_GE(rows[i]->height(), needed) << "'" << text << "' is clipped";
+        for (std::size_t j = 0; j < i; ++j)
+            EXPECT_FALSE(box(rows[i]).intersects(box(rows[j])))
+                << "'" << text << "' overlaps another row";
+    }
+}
+
 TEST(SliceToolsTest, TwoClicksInASliceGiveTheirDistanceInMm)
 {
     Window win;
@@ -142,6 +171,23 @@ TEST(SliceToolsTest, TwoClicksInASliceGiveTheirDistanceInMm)
     EXPECT_TRUE(ok) << m.panel()->distanceText().toStdString();
     EXPECT_NEAR(shown, *m.distanceTool()->distanceMm(), 0.006);
     test::saveScreenshot(*win.w, "slice_distance");
+
+    // In a short window the Measurements dock keeps every row whole and apart (it clipped and
+    // overlapped them) and scrolls instead: the longest figures and note, both points.
+    ASSERT_TRUE(waitUntil([&] { return bool(m.measurer()->current()); }));
+    SurfaceMeasurements figures;
+    figures.areaMm2 = 123456.7;
+    figures.volumeMl = 1234.56;
+    figures.pieces = 12;
+    figures.largestPieceVolumeMl = 1000.25;
+    figures.largestPieceAreaMm2 = 99999.9;
+    figures.triangles = 1234567;
+    figures.openAtBorder = true;
+    m.panel()->showFigures(figures, 300.0);
+    win.w->resize(1000, 380);
+    QTest::qWait(50);
+    expectRowsApart(*m.panel());
+    test::saveScreenshot(*win.w, "measurements_short_window");
 
     // Off the tool, a click moves the crosshair again.
     m.distanceAction()->trigger();
