@@ -60,8 +60,9 @@ ViewLayout::ViewLayout(ViewportWidget* view3d, SceneModel* scene, QWidget* paren
         connect(a, &QAction::triggered, this, [this, i] { setLayout(Layout(i)); });
         m_layoutActions[i] = a;
     }
-    const std::array<QString, 3> presets = {tr("CT &Brain (40 / 80)"), tr("CT B&one (400 / 2000)"),
-                                            tr("CT &Lung (-600 / 1500)")};
+    // Named as the views show a window: width, then level.
+    const std::array<QString, 3> presets = {
+        tr("CT &Brain (W 80 L 40)"), tr("CT B&one (W 2000 L 400)"), tr("CT &Lung (W 1500 L -600)")};
     for (int i = 0; i < 3; ++i) {
         auto* a = new QAction(presets[i], this);
         connect(a, &QAction::triggered, this,

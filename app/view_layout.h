@@ -29,7 +29,7 @@ class ViewLayout : public QWidget {
     Q_OBJECT
 public:
     using Layout = ViewArrangement;
-    // CT window presets (real units, HU): center / width.
+    // CT window presets (real units, HU), named "W width L level" as the views show them.
     enum class WindowPreset { Brain, Bone, Lung };
     static WindowLevel presetWindow(WindowPreset preset);
 

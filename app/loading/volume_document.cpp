@@ -44,9 +44,13 @@ std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& sourc
         doc->suggestedIsovalue = std::clamp(std::floor(doc->suggestedIsovalue) + 0.5,
                                             doc->realRange.min, doc->realRange.max - 0.5);
     }
+    // A DICOM series is named by its description (its files' names say nothing); any other file
+    // by its name: a NIfTI's description is the scanner's note ("TE=30;Time=…"), a NRRD's
+    // content a free text.
     const std::string& description = volume->metadata().seriesDescription;
-    doc->displayName =
-        description.empty() ? QFileInfo(path).fileName() : QString::fromStdString(description);
+    doc->displayName = source.format == io::VolumeFormat::Dicom && !description.empty()
+                           ? QString::fromStdString(description)
+                           : QFileInfo(path).fileName();
     doc->volume = std::move(volume);
     return doc;
 }

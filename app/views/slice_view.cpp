@@ -33,12 +33,16 @@ QTransform affineFrom(QPointF p0, QPointF px, QPointF py)
                       p0.y());
 }
 
-QString orientationTitle(SliceOrientation o)
+// Without patient space (raw data, a NRRD without a space) the views are the index planes:
+// anatomical names would claim an orientation the data does not have.
+QString orientationTitle(SliceOrientation o, bool patientSpace)
 {
     switch (o) {
-    case SliceOrientation::Axial: return QObject::tr("Axial");
-    case SliceOrientation::Coronal: return QObject::tr("Coronal");
-    case SliceOrientation::Sagittal: return QObject::tr("Sagittal");
+    case SliceOrientation::Axial: return patientSpace ? QObject::tr("Axial") : QObject::tr("XY");
+    case SliceOrientation::Coronal:
+        return patientSpace ? QObject::tr("Coronal") : QObject::tr("XZ");
+    case SliceOrientation::Sagittal:
+        return patientSpace ? QObject::tr("Sagittal") : QObject::tr("YZ");
     }
     return {};
 }
@@ -377,8 +381,7 @@ void SliceView::paintEvent(QPaintEvent*)
     p.fillRect(rect(), Qt::black);
     p.setPen(QColor(200, 200, 200));
     if (!m_volume || m_image.isNull()) {
-        p.drawText(rect(), Qt::AlignCenter,
-                   tr("%1: no volume").arg(orientationTitle(m_orientation)));
+        p.drawText(rect(), Qt::AlignCenter, tr("%1: no volume").arg(title()));
         return;
     }
     const VolumeSlice& s = m_slice;
@@ -483,11 +486,16 @@ void SliceView::paintEvent(QPaintEvent*)
     if (!m_readout.isEmpty()) p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, m_readout);
 }
 
+QString SliceView::title() const
+{
+    return orientationTitle(m_orientation, !m_volume || m_volume->metadata().patientSpace);
+}
+
 std::vector<SliceHeaderItem> SliceView::headerLayout() const
 {
     const auto& top = m_slice.axes.edgeLetters[2];
     SliceHeaderTexts texts;
-    texts.orientation = orientationTitle(m_orientation);
+    texts.orientation = title();
     if (m_volume)
         texts.slice = QStringLiteral("%1/%2").arg(m_slice.sliceIndex + 1).arg(sliceCount());
     texts.letter = QString::fromLatin1(top.data(), int(top.size()));

@@ -98,6 +98,9 @@ public:
     // Where a slice pixel is drawn in the widget, and the pixel under a widget point.
     QPointF widgetPointOfPixel(glm::dvec2 pixel) const;
     std::optional<glm::dvec2> pixelAtWidgetPoint(QPointF point) const;
+    // "Axial", "Coronal", "Sagittal"; "XY", "XZ", "YZ" (the index planes) for a volume without
+    // patient space, which has no anatomical orientation.
+    QString title() const;
     // The header texts as laid out at the view's size (never overlapping; slice_header.h).
     std::vector<SliceHeaderItem> headerLayout() const;
     // "L 12.3  P -4.0  S 30.5 mm | 1043 HU" for the voxel last under the cursor; empty if none.

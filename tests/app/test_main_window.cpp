@@ -17,6 +17,8 @@
 #include "support/temp_dir.h"
 #include "surfaces/isovalue_panel.h"
 #include "test_paths.h"
+#include "view_layout.h"
+#include "views/slice_view.h"
 #include "views/viewport_widget.h"
 
 #include <gtest/gtest.h>
@@ -564,6 +566,10 @@ TEST(MainWindowTest, SeveralVolumesInOneFileOrSeriesAskWhichAndLoadThatOne)
         EXPECT_TRUE(labels[1].startsWith("volume 2 of 2")) << labels[1].toStdString();
         EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(64, 64, 36));
         EXPECT_EQ(w->document()->options.seriesIndex, std::optional<std::size_t>(1));
+        // The NIfTI's title is its file's name, not its description ("TE=30;Time=…").
+        if (std::string(source).starts_with("nifti")) {
+            EXPECT_EQ(w->windowTitle(), QString("sag_asc_36sl_19.nii - isoview"));
+        }
     }
 }
 
@@ -593,6 +599,24 @@ TEST(MainWindowTest, AnUnnamedRawFileAsksForItsLayoutBeforeReading)
     EXPECT_EQ(w->document()->format, io::VolumeFormat::Raw);
     ASSERT_TRUE(w->document()->options.raw.has_value());
     EXPECT_EQ(w->document()->options.raw->dims, glm::uvec3(64, 64, 64));
+    // Raw data has no patient orientation: its views are the index planes, not "Axial" & co.
+    const std::pair<SliceOrientation, const char*> planes[] = {{SliceOrientation::Axial, "XY"},
+                                                               {SliceOrientation::Coronal, "XZ"},
+                                                               {SliceOrientation::Sagittal, "YZ"}};
+    for (const auto& [orientation, name] : planes) {
+        const SliceView* v = part<ViewLayout>(*w)->sliceView(orientation);
+        EXPECT_EQ(v->title(), QString(name));
+        bool shown = false;
+        for (const SliceHeaderItem& item : v->headerLayout())
+            shown = shown || item.text.startsWith(name);
+        EXPECT_TRUE(shown) << name << " in the header";
+    }
+    // The sample, in patient space, has the anatomical names.
+    QSignalSpy sample(w.get(), &MainWindow::volumeLoaded);
+    w->openPath(samplePath(), 40.0);
+    ASSERT_TRUE(waitUntil([&] { return sample.count() == 1; }));
+    EXPECT_EQ(part<ViewLayout>(*w)->sliceView(SliceOrientation::Coronal)->title(),
+              QString("Coronal"));
 }
 
 TEST(MainWindowTest, AFolderOfRawSlicesAsksForTheirLayoutWithAGuess)

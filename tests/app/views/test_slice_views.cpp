@@ -26,6 +26,7 @@
 #include <QEvent>
 #include <QImage>
 #include <QMouseEvent>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -417,6 +418,27 @@ TEST(SliceViewsTest, RightDragAdjustsTheWindowOfEveryView)
     // The bone preset sets the documented window.
     part<ViewLayout>(*w)->setWindowLevel(ViewLayout::presetWindow(ViewLayout::WindowPreset::Bone));
     EXPECT_EQ(axial->windowLevel(), (WindowLevel{400.0, 2000.0}));
+
+    // Each preset's menu entry names the window as the views show it, "W width L level" (the
+    // menu said "CT Brain (40 / 80)" for what the views call "W 80.0 L 40.0").
+    const QRegularExpression wl(QStringLiteral("W (-?[0-9.]+) L (-?[0-9.]+)"));
+    int presets = 0;
+    for (QAction* a : w->findChildren<QAction*>()) {
+        if (!a->text().startsWith("CT ")) continue;
+        ++presets;
+        a->trigger();
+        QString shown;
+        for (const SliceHeaderItem& item : axial->headerLayout())
+            if (item.text.startsWith("W ")) shown = item.text;
+        const QRegularExpressionMatch menu = wl.match(a->text());
+        const QRegularExpressionMatch view = wl.match(shown);
+        ASSERT_TRUE(menu.hasMatch()) << a->text().toStdString();
+        ASSERT_TRUE(view.hasMatch()) << shown.toStdString();
+        EXPECT_EQ(menu.captured(1).toDouble(), view.captured(1).toDouble()) << "width";
+        EXPECT_EQ(menu.captured(2).toDouble(), view.captured(2).toDouble()) << "level";
+        EXPECT_EQ(menu.captured(1).toDouble(), axial->windowLevel().width);
+    }
+    EXPECT_EQ(presets, 3);
 }
 
 TEST(SliceViewsTest, LayoutSwitchesAndIsRemembered)
