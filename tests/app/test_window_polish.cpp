@@ -25,6 +25,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -402,6 +403,27 @@ TEST(WindowPolish, VolumeRenderingShowsNoStaleSurfaceFigures)
         return triangles->text().contains("triangles") && timing->text().contains("surface");
     }));
     w->scene()->setRenderMode(RenderMode::Surface);
+}
+
+// ---- Help > Keyboard Shortcuts --------------------------------------------------------------
+
+// F1 lists what no action holds too: the slice views' stepping and window drag, and Esc.
+TEST(WindowPolish, F1ListsTheSliceViewsKeysTheWindowDragAndEsc)
+{
+    auto w = openVolume(samplePath(), 40.0);
+    QString shown;
+    test::onModalDialog([&](QWidget* modal) {
+        if (auto* box = qobject_cast<QMessageBox*>(modal)) shown = box->text();
+        modal->close();
+    });
+    focusViewport(*w);
+    QTest::keyClick(w->viewport(), Qt::Key_F1);
+    ASSERT_FALSE(shown.isEmpty()) << "F1 showed no table";
+    for (const char* expected :
+         {"Page Up / Page Down", "Step one slice", "Home / End", "Right drag / Ctrl+left drag",
+          "Window: width across, level down", "Move the crosshair", "<b>Esc</b>",
+          "clear the distance", "Ctrl+Z", "Orbit"})
+        EXPECT_TRUE(shown.contains(expected)) << expected;
 }
 
 // ---- the empty surface ----------------------------------------------------------------------
