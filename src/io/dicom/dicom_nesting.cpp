@@ -4,6 +4,7 @@
 #include <dcmtk/dcmdata/dcdict.h>
 #include <dcmtk/dcmdata/dctagkey.h>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <optional>
@@ -117,6 +118,25 @@ std::optional<std::string> metaTransferSyntax(HeaderReader& in, std::uint64_t& p
 
 } // namespace
 
+// DirectoryRecordType (0004,1430) is one code string (VM 1). DCMTK's reading of a DICOMDIR
+// record trims each of its values to 16 characters in place and then indexes past the end of
+// what is left, throwing std::out_of_range out of the read and leaking the record (found by
+// fuzz_dicomdir): a value with several parts is refused before DCMTK sees it.
+void requireSingleRecordType(HeaderReader& in, std::uint64_t pos, std::uint32_t length,
+                             const std::string& name)
+{
+    constexpr std::uint32_t kMaxRead = 4096;
+    std::string value(std::min(length, kMaxRead), '\0');
+    if (!in.read(pos, reinterpret_cast<std::uint8_t*>(value.data()), value.size())) return;
+    if (value.find('\\') != std::string::npos) {
+        throw DamagedDicomError(name +
+                                " is DICOM but damaged: its DirectoryRecordType (0004,1430) " +
+                                "at byte " + std::to_string(pos) +
+                                " holds several values where the standard allows one code "
+                                "string; refused before DCMTK, which fails on it");
+    }
+}
+
 void requireShallowSequences(const std::filesystem::path& path, const Sniff& how,
                              std::uint64_t size, const std::string& name)
 {
@@ -200,6 +220,8 @@ void requireShallowSequences(const std::filesystem::path& path, const Sniff& how
             }
         }
         pos += header;
+        if (!sequence && group == 0x0004 && element == 0x1430)
+            requireSingleRecordType(in, pos, length, name);
         if (sequence) {
             if (++depth > kMaxSequenceDepth) {
                 throw DamagedDicomError(

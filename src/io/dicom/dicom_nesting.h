@@ -3,8 +3,11 @@
 // in every program that scanned it. Before DCMTK sees a file, a walk over its element headers
 // (values skipped, never read) counts the sequence levels and refuses the file past
 // kMaxSequenceDepth. Real objects nest a handful (enhanced multi-frame: 3, RT structures: 4).
+// The same walk refuses the one value known to break DCMTK's reading: a DICOMDIR record type
+// with several values (DCMTK throws std::out_of_range out of its read, and leaks).
 //
-// Contract: reads only element headers, each at most once (linear in the file's size), and
+// Contract: reads only element headers (and DirectoryRecordType's value), each at most once
+// (linear in the file's size), and
 // stops quietly where it cannot follow (deflated data, encapsulated pixel data, a malformed or
 // truncated header): DCMTK then reports what is wrong. Throws DamagedDicomError past the limit,
 // IoError when the file cannot be read.

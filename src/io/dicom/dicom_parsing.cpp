@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
+#include <string>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
@@ -33,6 +35,19 @@ DcmTagKey stopTag(ReadDepth depth)
     return DCM_UndefinedTagKey;
 }
 
+// Runs one of DCMTK's reads. DCMTK throws from some reads of damaged data (a DICOMDIR record
+// whose type string it mis-trims threw std::out_of_range past every caller, found by
+// fuzz_dicomdir): such a throw is the file's damage, said as DCMTK's failure to read it.
+template <class Read> OFCondition guardedRead(const std::string& name, Read&& read)
+{
+    try {
+        return read();
+    } catch (const std::exception& e) {
+        throw DamagedDicomError(name + " is DICOM but damaged: DCMTK failed reading it (" +
+                                e.what() + ")");
+    }
+}
+
 // Reads DICOM bytes held in memory. DCMTK loads every value it reads from a memory stream,
 // allocating whatever length the (possibly corrupt) data declares, while from a file it defers
 // values longer than DCM_MaxReadLength until they are used (and checked). So the bytes go to
@@ -44,10 +59,12 @@ OFCondition readFromMemory(ParsedDicom& parsed, const std::uint8_t* data, std::s
     const OFFilename name(parsed.backing->path().c_str());
     const E_TransferSyntax xfer = how.partTen ? EXS_Unknown : how.xfer;
     const E_FileReadMode mode = how.partTen ? ERM_autoDetect : ERM_dataset;
-    return depth == ReadDepth::Full
-               ? parsed.file->loadFile(name, xfer, EGL_noChange, DCM_MaxReadLength, mode)
-               : parsed.file->loadFileUntilTag(name, xfer, EGL_noChange, DCM_MaxReadLength, mode,
-                                               stopTag(depth));
+    return guardedRead(parsed.name, [&] {
+        return depth == ReadDepth::Full
+                   ? parsed.file->loadFile(name, xfer, EGL_noChange, DCM_MaxReadLength, mode)
+                   : parsed.file->loadFileUntilTag(name, xfer, EGL_noChange, DCM_MaxReadLength,
+                                                   mode, stopTag(depth));
+    });
 }
 
 // Anything DCMTK parsed from random bytes would lack all of these.
@@ -121,11 +138,17 @@ std::string describeStop(const fs::path& path, const Sniff& how, ReadDepth depth
         DcmObject& target = how.partTen ? static_cast<DcmObject&>(file) : dataset;
         target.transferInit();
         const E_TransferSyntax xfer = how.partTen ? EXS_Unknown : how.xfer;
-        if (how.partTen) {
-            (void)file.readUntilTag(stream, xfer, EGL_noChange, DCM_MaxReadLength, stopTag(depth));
-        } else {
-            (void)dataset.readUntilTag(stream, xfer, EGL_noChange, DCM_MaxReadLength,
-                                       stopTag(depth));
+        // Damaged files only come here; a throw ends the description with what DCMTK said.
+        try {
+            if (how.partTen) {
+                (void)file.readUntilTag(stream, xfer, EGL_noChange, DCM_MaxReadLength,
+                                        stopTag(depth));
+            } else {
+                (void)dataset.readUntilTag(stream, xfer, EGL_noChange, DCM_MaxReadLength,
+                                           stopTag(depth));
+            }
+        } catch (const std::exception& e) {
+            return std::string(status.text()) + " (" + e.what() + ")";
         }
         bool complete = true;
         std::string element;
@@ -220,10 +243,12 @@ ParsedDicom parseDicomFile(const fs::path& path, ReadDepth depth)
         const OFFilename name(path.c_str());
         const E_TransferSyntax xfer = how->partTen ? EXS_Unknown : how->xfer;
         const E_FileReadMode mode = how->partTen ? ERM_autoDetect : ERM_dataset;
-        status = depth == ReadDepth::Full
-                     ? parsed.file->loadFile(name, xfer, EGL_noChange, DCM_MaxReadLength, mode)
-                     : parsed.file->loadFileUntilTag(name, xfer, EGL_noChange, DCM_MaxReadLength,
-                                                     mode, stopTag(depth));
+        status = guardedRead(parsed.name, [&] {
+            return depth == ReadDepth::Full
+                       ? parsed.file->loadFile(name, xfer, EGL_noChange, DCM_MaxReadLength, mode)
+                       : parsed.file->loadFileUntilTag(name, xfer, EGL_noChange, DCM_MaxReadLength,
+                                                       mode, stopTag(depth));
+        });
     } else {
         // DCMTK cannot start reading a file at an offset; such files are rare and read whole.
         const std::vector<std::uint8_t> bytes = readFileBytes(path, size);
