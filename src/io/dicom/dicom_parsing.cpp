@@ -56,6 +56,10 @@ OFCondition readFromMemory(ParsedDicom& parsed, const std::uint8_t* data, std::s
                            const Sniff& how, ReadDepth depth)
 {
     parsed.backing = std::make_shared<MemoryBackedFile>(data, size);
+    // The walk DCMTK needs first (files with stray bytes had it already; memory had not).
+    Sniff atStart = how;
+    atStart.strayBytes = 0;
+    requireShallowSequences(parsed.backing->path(), atStart, size, parsed.name);
     const OFFilename name(parsed.backing->path().c_str());
     const E_TransferSyntax xfer = how.partTen ? EXS_Unknown : how.xfer;
     const E_FileReadMode mode = how.partTen ? ERM_autoDetect : ERM_dataset;
