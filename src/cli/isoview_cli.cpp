@@ -48,6 +48,7 @@
 #include <string>
 #include <string_view>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -583,24 +584,25 @@ double millisecondsSince(std::chrono::steady_clock::time_point start)
         .count();
 }
 
-// --labels: the label map's statistics (which also refuse a volume that is not one), its
-// table, then --info's list or the surfaces (cli/cli_labels.h).
 // Refuses a volume the renderer's GPU cannot hold from its size and type, before its voxels are
 // read: a 10 GB raw then costs a file name's parsing, not a minute of reading and 10 GB.
 class GpuAdmissionMonitor final : public isoview::io::LoadMonitor {
 public:
-    explicit GpuAdmissionMonitor(const isoview::gpu::SceneRenderer& renderer) : m_renderer(renderer)
+    explicit GpuAdmissionMonitor(isoview::gpu::SceneRenderer::VolumeAdmission admission)
+        : m_admission(std::move(admission))
     {
     }
     void admitVolume(glm::uvec3 dims, isoview::ScalarType type) override
     {
-        m_renderer.admitVolume(dims, type);
+        m_admission(dims, type);
     }
 
 private:
-    const isoview::gpu::SceneRenderer& m_renderer;
+    isoview::gpu::SceneRenderer::VolumeAdmission m_admission;
 };
 
+// --labels: the label map's statistics (which also refuse a volume that is not one), its
+// table, then --info's list or the surfaces (cli/cli_labels.h).
 int runLabels(const Arguments& args, const isoview::io::VolumeSource& source,
               const isoview::Volume& volume, double loadMs)
 {
@@ -687,7 +689,7 @@ int main(int argc, char** argv)
         if (!args->info && !args->labels) {
             context.emplace(gpu::HeadlessContext::Options{.debug = args->verbose});
             renderer.emplace(gpu::SceneRenderer::Options{args->gl33});
-            admission.emplace(*renderer);
+            admission.emplace(renderer->volumeAdmission());
         }
         start = std::chrono::steady_clock::now();
         Volume volume = io::loadVolume(source, loadOptions, admission ? &*admission : nullptr);

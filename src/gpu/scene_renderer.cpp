@@ -351,15 +351,21 @@ GpuMemoryFigures SceneRenderer::Impl::memoryFigures() const
     return figures;
 }
 
-void SceneRenderer::admitVolume(glm::uvec3 dims, ScalarType type) const
+SceneRenderer::VolumeAdmission SceneRenderer::volumeAdmission() const
 {
-    GpuMemoryFigures figures = m_impl->memoryFigures();
-    if (figures.freeBytes && m_impl->surface.capabilities().softwareRasterizer) {
-        const std::uint64_t systemCopy = std::uint64_t(double(dims.x) * double(dims.y) *
-                                                       double(dims.z) * double(scalarSize(type)));
-        figures.freeBytes = *figures.freeBytes > systemCopy ? *figures.freeBytes - systemCopy : 0;
-    }
-    const GpuMemoryAdmission admission(dims, type, figures);
+    const bool sharesSystemMemory = m_impl->surface.capabilities().softwareRasterizer;
+    return
+        [figures = m_impl->memoryFigures(), sharesSystemMemory](glm::uvec3 dims, ScalarType type) {
+            GpuMemoryFigures now = figures;
+            if (now.freeBytes && sharesSystemMemory) {
+                const double systemCopy =
+                    double(dims.x) * double(dims.y) * double(dims.z) * double(scalarSize(type));
+                now.freeBytes = double(*now.freeBytes) > systemCopy
+                                    ? *now.freeBytes - std::uint64_t(systemCopy)
+                                    : 0;
+            }
+            const GpuMemoryAdmission admission(dims, type, now);
+        };
 }
 
 void SceneRenderer::setVolume(const Volume& volume)

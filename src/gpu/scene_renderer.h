@@ -49,6 +49,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,11 +126,14 @@ public:
     // the sizes and says what to do. The previous volume stays in every case. The scene given
     // next is applied whole (nothing of the previous volume's is kept).
     void setVolume(const Volume& volume);
-    // Throws the GpuMemoryError setVolume would for a volume of this size and type, before it
-    // is read (a loader's io::LoadMonitor::admitVolume): a 10 GB raw the GPU cannot hold is
-    // refused from its dimensions. On a software rasteriser, whose textures share system
-    // memory, the volume's own copy, not read yet, counts against the free memory too.
-    void admitVolume(glm::uvec3 dims, ScalarType type) const;
+    // setVolume's GPU memory check as it stands now, for a volume not read yet: the function
+    // throws the GpuMemoryError setVolume would for a volume of that size and type, so that a
+    // loader (io::LoadMonitor::admitVolume) refuses a 10 GB raw the GPU cannot hold from its
+    // dimensions. It holds figures only (no GL): callable on any thread, later. On a software
+    // rasteriser, whose textures share system memory, the volume's own copy, not read yet,
+    // counts against the free memory too.
+    using VolumeAdmission = std::function<void(glm::uvec3 dims, ScalarType type)>;
+    VolumeAdmission volumeAdmission() const;
     bool hasVolume() const;
     // Slabs the volume is extracted in: 1 unless it is too tall for one texture.
     std::size_t brickCount() const;
