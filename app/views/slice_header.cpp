@@ -61,12 +61,34 @@ std::vector<SliceHeaderItem> layoutSliceHeader(const QFontMetrics& metrics, cons
     add(texts.orientation, leftRoom, left, 0);
     const int sliceWidth = metrics.horizontalAdvance(texts.slice);
     if (sliceWidth + gap + windowWidth <= area.width()) {
-        add(texts.slice, sliceWidth, left, 1);
+        add(texts.slice, area.width(), left, 1); // fits: its own width elided it to "…"
         addRight(texts.window, 1);
     } else {
         add(texts.slice, area.width(), left, 1);
         addRight(texts.window, texts.slice.isEmpty() ? 1 : 2);
     }
+    return items;
+}
+
+std::vector<SliceHeaderItem> layoutSliceFooter(const QFontMetrics& metrics, const QRect& area,
+                                               const QString& letter, const QString& readout)
+{
+    std::vector<SliceHeaderItem> items;
+    const int bottomLine = area.top() + area.height() - metrics.height();
+    int room = area.width(); // for the readout on the bottom line
+    if (!letter.isEmpty()) {
+        const int width = metrics.horizontalAdvance(letter);
+        const int x = area.left() + (area.width() - width) / 2;
+        items.push_back({letter, QRect(x, bottomLine, width, metrics.height())});
+        room = x - metrics.horizontalAdvance(QStringLiteral("  ")) - area.left();
+    }
+    if (readout.isEmpty()) return items;
+    const bool beside = metrics.horizontalAdvance(readout) <= room;
+    const QString shown =
+        beside ? readout : metrics.elidedText(readout, Qt::ElideRight, std::max(area.width(), 0));
+    const int y = beside || letter.isEmpty() ? bottomLine : bottomLine - metrics.height();
+    items.push_back(
+        {shown, QRect(area.left(), y, metrics.horizontalAdvance(shown), metrics.height())});
     return items;
 }
 

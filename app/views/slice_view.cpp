@@ -480,10 +480,20 @@ void SliceView::paintEvent(QPaintEvent*)
                QString::fromLatin1(letters[0].data(), int(letters[0].size())));
     p.drawText(inner, Qt::AlignRight | Qt::AlignVCenter,
                QString::fromLatin1(letters[1].data(), int(letters[1].size())));
-    p.drawText(inner, Qt::AlignHCenter | Qt::AlignBottom,
-               QString::fromLatin1(letters[3].data(), int(letters[3].size())));
-    p.setPen(QColor(230, 230, 230));
-    if (!m_readout.isEmpty()) p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, m_readout);
+    // The bottom letter, and the readout beside it or on the line above (never under it).
+    const std::vector<SliceHeaderItem> footer = footerLayout();
+    for (std::size_t i = 0; i < footer.size(); ++i) {
+        const bool letter = i == 0 && !letters[3].empty();
+        p.setPen(letter ? QColor(255, 220, 120) : QColor(230, 230, 230));
+        p.drawText(footer[i].rect, Qt::AlignLeft | Qt::AlignTop, footer[i].text);
+    }
+}
+
+std::vector<SliceHeaderItem> SliceView::footerLayout() const
+{
+    const auto& bottom = m_slice.axes.edgeLetters[3];
+    return layoutSliceFooter(fontMetrics(), rect().adjusted(6, 4, -6, -4),
+                             QString::fromLatin1(bottom.data(), int(bottom.size())), m_readout);
 }
 
 QString SliceView::title() const

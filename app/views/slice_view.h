@@ -103,6 +103,8 @@ public:
     QString title() const;
     // The header texts as laid out at the view's size (never overlapping; slice_header.h).
     std::vector<SliceHeaderItem> headerLayout() const;
+    // The bottom letter and the readout as laid out at the view's size (apart; slice_header.h).
+    std::vector<SliceHeaderItem> footerLayout() const;
     // "L 12.3  P -4.0  S 30.5 mm | 1043 HU" for the voxel last under the cursor; empty if none.
     QString readout() const { return m_readout; }
 

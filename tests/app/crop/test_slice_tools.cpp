@@ -2,7 +2,7 @@
 // planes follow the crosshair and window and their toggle is remembered; two clicks in a slice
 // with the distance tool on give the distance the slice's pixel -> patient mapping and the
 // volume's spacing say, and the Measurements dock keeps its rows apart in a short window; the
-// 1 x 3 layout's slice headers never overlap, even at the window's smallest size.
+// 1 x 3 layout's slice headers and readouts never overlap, even at the window's smallest size.
 #include "app_test_support.h"
 #include "main_window.h"
 #include "measure/distance_tool.h"
@@ -21,9 +21,11 @@
 #include <QAction>
 #include <QLabel>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -197,11 +199,29 @@ TEST(SliceToolsTest, TwoClicksInASliceGiveTheirDistanceInMm)
     EXPECT_EQ(m.distanceTool()->points().size(), 2u);
 }
 
-// No two header texts of a slice view intersect, and each lies inside its view.
+// Puts the cursor over the view's centre, so its readout shows.
+void hover(SliceView& view)
+{
+    const QPointF at(view.width() / 2.0, view.height() / 2.0);
+    QMouseEvent move(QEvent::MouseMove, at, view.mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(&view, &move);
+}
+
+// No two header or footer texts of a slice view intersect (the readout ran under the bottom
+// letter), each lies inside its view, and the slice number is whole.
 void expectHeadersApart(const SliceView& view)
 {
-    const std::vector<SliceHeaderItem> header = view.headerLayout();
+    std::vector<SliceHeaderItem> header = view.headerLayout();
     ASSERT_GE(header.size(), 3u) << "letter, name, slice number and window";
+    const QString slice = QString("%1/%2").arg(view.sliceIndex() + 1).arg(view.sliceCount());
+    EXPECT_TRUE(std::any_of(header.begin(), header.end(),
+                            [&](const SliceHeaderItem& i) { return i.text.endsWith(slice); }))
+        << "the slice number " << slice.toStdString() << " elided";
+    const std::vector<SliceHeaderItem> footer = view.footerLayout();
+    ASSERT_EQ(footer.size(), 2u) << "the bottom letter and the readout";
+    EXPECT_FALSE(view.readout().isEmpty());
+    header.insert(header.end(), footer.begin(), footer.end());
     for (std::size_t i = 0; i < header.size(); ++i) {
         EXPECT_TRUE(view.rect().contains(header[i].rect))
             << view.objectName().toStdString() << ": '" << header[i].text.toStdString()
@@ -224,6 +244,7 @@ TEST(SliceToolsTest, OneByThreeHeadersNeverOverlapEvenAtTheSmallestWindow)
         SliceView* v = win.layout().sliceView(o);
         SCOPED_TRACE(v->objectName().toStdString() + " " + std::to_string(v->width()) + " px");
         EXPECT_LE(v->width(), 200) << "the test wants a narrow view";
+        hover(*v);
         expectHeadersApart(*v);
     }
     test::saveScreenshot(*win.w, "slice_headers_1x3_narrow");
@@ -232,7 +253,15 @@ TEST(SliceToolsTest, OneByThreeHeadersNeverOverlapEvenAtTheSmallestWindow)
     win.w->resize(1600, 900);
     QTest::qWait(50);
     SliceView* axial = win.layout().sliceView(SliceOrientation::Axial);
+    hover(*axial);
     expectHeadersApart(*axial);
+    // A wide view shows the whole readout, and beside the bottom letter unless it would meet it.
+    const std::vector<SliceHeaderItem> footer = axial->footerLayout();
+    ASSERT_EQ(footer.size(), 2u);
+    EXPECT_EQ(footer[1].text, axial->readout());
+    if (footer[1].rect.top() != footer[0].rect.top()) {
+        EXPECT_GT(footer[1].rect.right(), footer[0].rect.left() - 10) << "moved up for nothing";
+    }
     for (const SliceHeaderItem& item : axial->headerLayout()) {
         EXPECT_EQ(item.rect.top(), axial->headerLayout().front().rect.top()) << "one line";
         EXPECT_FALSE(item.text.contains(QChar(0x2026)))
