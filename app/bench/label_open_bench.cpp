@@ -1,5 +1,6 @@
 #include "bench/label_open_bench.h"
 
+#include "common/gui_block_watcher.h"
 #include "main_window.h"
 #include "scene_model.h"
 #include "views/frame_worker.h"
@@ -14,9 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fcntl.h>
 #include <string>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -32,36 +31,6 @@ double threadCpuMs()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
-
-// How long the thread that made it has waited for a core while it could run, ms: the kernel's
-// schedstat (its second field); 0 where there is none. On a busy machine a GUI thread with
-// little to do still misses ticks while others hold the cores; this tells those gaps from work
-// or a wait of its own.
-class RunQueueWait {
-public:
-    RunQueueWait() : m_fd(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
-    ~RunQueueWait()
-    {
-        if (m_fd >= 0) ::close(m_fd);
-    }
-    RunQueueWait(const RunQueueWait&) = delete;
-    RunQueueWait& operator=(const RunQueueWait&) = delete;
-
-    double ms() const
-    {
-        char text[128];
-        const ssize_t n = m_fd >= 0 ? ::pread(m_fd, text, sizeof text - 1, 0) : -1;
-        if (n <= 0) return 0.0;
-        text[n] = '\0';
-        unsigned long long run = 0;
-        unsigned long long wait = 0;
-        if (std::sscanf(text, "%llu %llu", &run, &wait) != 2) return 0.0;
-        return double(wait) / 1e6;
-    }
-
-private:
-    int m_fd;
-};
 
 double median(std::vector<double> v)
 {

@@ -16,7 +16,9 @@
 // Both print the median age of the surface on screen: at each swap, how long ago the isovalue
 // it shows was set. That is what a user dragging the slider sees: how far the surface lags the
 // thumb. And the GUI thread's CPU time per frame: on a machine without a GPU the window's own
-// work (events, repaints, text) runs on the cores the renderer needs.
+// work (events, repaints, text) runs on the cores the renderer needs. And the GUI thread's
+// longest block (common/gui_block_watcher.h: a 5 ms timer's longest interval, and the same less
+// its waits for a core): what the user feels as a freeze.
 // 3. "--labels FILE" (label_open_bench.h): how freely the GUI thread runs while a label map
 //    opens, as `isoview [PATH] --labels FILE --label-table TABLE` opens it (without PATH the
 //    label map is the volume too, and the clock starts once the empty window is painted; with
@@ -36,6 +38,7 @@
 // Prints medians. Needs a display (xvfb-run on headless machines).
 #include "bench/label_open_bench.h"
 #include "common/app_defaults.h"
+#include "common/gui_block_watcher.h"
 #include "core/heap_reuse.h"
 #include "main_window.h"
 #include "surfaces/isovalue_panel.h"
@@ -213,6 +216,8 @@ int main(int argc, char** argv)
         offer(valueAt(++step));
     });
 
+    // The GUI thread's longest block in each phase: a 5 ms timer's longest interval.
+    isoview::app::GuiBlockWatcher blocks;
     double phaseCpuStart = 0.0; // GUI thread CPU at the phase's first frame
     auto report = [&](const char* name) {
         const double guiCpuPerFrame =
@@ -231,7 +236,10 @@ int main(int argc, char** argv)
                         median(ticks), ticks[ticks.size() * 95 / 100], ticks.back());
             ticks.clear();
         }
-        std::printf("\n");
+        blocks.stop();
+        std::printf("  longest GUI block %.1f ms (%.1f ms less waits for a core)\n",
+                    blocks.longestMs(), blocks.longestOwnMs());
+        blocks.start();
         intervals.clear();
         latencies.clear();
         ages.clear();
@@ -291,6 +299,7 @@ int main(int argc, char** argv)
                     qPrintable(modes[mode]), qPrintable(view->rendererName()));
         QTimer::singleShot(500, [&] {
             phase = Phase::EveryFrame;
+            blocks.start();
             offer(valueAt(++step));
         });
     });
