@@ -46,8 +46,8 @@ SurfaceMeasurer::SurfaceMeasurer(ViewportWidget* view, QObject* parent)
             m_current = m_inFlight;
             const SurfaceMeasurements& f = m_current->figures;
             log::get("app")->info(
-                "surface measured: {} triangles, {:.1f} mm2, {:.3f} mL{}; capture {} ms (GUI "
-                "thread), measurement and picker {} ms (background)",
+                "surface measured: {} triangles, {:.1f} mm2, {:.3f} mL{}; capture {} ms (render "
+                "thread, the GUI thread not waiting), measurement and picker {} ms (background)",
                 f.triangles, f.areaMm2, f.volumeMl, f.openAtBorder ? " (closed at the border)" : "",
                 m_captureMs, m_clock.elapsed());
             emit measured(m_current);
@@ -90,6 +90,7 @@ void SurfaceMeasurer::onFrameShown()
 
 void SurfaceMeasurer::markChanged(bool volumeChanged)
 {
+    ++m_serial; // a capture on its way is of what was before
     m_dirty = true;
     if (m_current) {
         m_current.reset();
@@ -113,24 +114,45 @@ void SurfaceMeasurer::measureNow()
         m_task.cancel();
         return;
     }
-    const std::shared_ptr<const Volume> volume = m_view->sharedVolume();
+    if (m_capturing) return; // its arrival sees the change and starts over
+    std::shared_ptr<const Volume> volume = m_view->sharedVolume();
     if (!volume) return;
-    CapturedSurface captured;
-    try {
-        m_clock.start();
-        captured = m_view->captureSurface();
-        m_captureMs = m_clock.restart();
-    } catch (const Error& e) {
-        emit failed(QString::fromStdString(e.what()));
+    m_dirty = false;
+    m_capturing = true;
+    m_clock.start();
+    emit progressChanged(0.0);
+    m_view->captureSurfaceLater(
+        this, [this, serial = m_serial, volume = std::move(volume)](
+                  std::shared_ptr<const SurfaceCapture> c) { onCaptured(serial, volume, c); });
+}
+
+void SurfaceMeasurer::onCaptured(std::uint64_t serial, const std::shared_ptr<const Volume>& volume,
+                                 const std::shared_ptr<const SurfaceCapture>& capture)
+{
+    m_capturing = false;
+    m_captureMs = m_clock.restart();
+    // Stale: the surface changed since it was asked for (markChanged set m_dirty), or the render
+    // thread held another volume. Measured again once the view settles.
+    if (serial != m_serial || (capture->volume && capture->volume != volume)) {
+        m_dirty = true;
+        if (m_enabled) m_settle.start();
         return;
     }
-    m_dirty = false;
-    if (captured.mesh.triangleCount() == 0) {
+    if (!capture->error.isEmpty()) {
+        m_dirty = true;
+        emit failed(capture->error);
+        return;
+    }
+    if (!m_enabled) { // nobody looks any more: measured when someone does
+        m_dirty = true;
+        return;
+    }
+    if (capture->surface.mesh.triangleCount() == 0) {
         emit noSurface();
         return;
     }
-    emit progressChanged(0.0);
-    auto surface = std::make_shared<CapturedSurface>(std::move(captured));
+    // The render thread's mesh itself, shared, not copied on the GUI thread.
+    const std::shared_ptr<const CapturedSurface> surface(capture, &capture->surface);
     auto result = std::make_shared<MeasuredSurface>();
     result->isovalue = surface->isovalue;
     m_task.start([volume, surface, result](TaskContext& ctx) {

@@ -129,6 +129,23 @@ CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)
     return surface;
 }
 
+void FrameWorker::captureLater(std::uint32_t surfaceId, quint64 ticket)
+{
+    // Queued behind the frames requested so far: it captures what they extracted.
+    QMetaObject::invokeMethod(m_threadObject, [this, surfaceId, ticket] {
+        auto captured = std::make_shared<SurfaceCapture>();
+        try {
+            if (m_state->volume) {
+                captured->surface = m_state->renderer->capture(surfaceId);
+                captured->volume = m_state->volume;
+            }
+        } catch (const Error& e) {
+            captured->error = QString::fromUtf8(e.what());
+        }
+        emit surfaceCaptured(ticket, std::move(captured));
+    });
+}
+
 std::optional<std::vector<LabelSurface>>
 FrameWorker::captureLabels(const std::shared_ptr<const Volume>& labelMap)
 {

@@ -8,9 +8,10 @@
 // context is shared with Qt) and renders into an offscreen target it reads back.
 //
 // Thread: the public functions are called from the GUI thread. start(), capture() and
-// captureLabels() wait for the frame in flight and then run on the render thread; request() and
-// uploadVolume() never wait. frameReady and volumeUploaded are emitted on the render thread
-// (connect with a queued connection). renderNow() waits for its own frame too.
+// captureLabels() wait for the frame in flight and then run on the render thread; request(),
+// uploadVolume() and captureLater() never wait. frameReady, volumeUploaded and surfaceCaptured
+// are emitted on the render thread (connect with a queued connection). renderNow() waits for its
+// own frame too.
 #pragma once
 
 #include "extraction/iso_mesh.h"
@@ -75,6 +76,14 @@ struct RenderedFrame {
 // A surface's mesh with the isovalue and crop it was extracted at (scene_renderer.h).
 using gpu::CapturedSurface;
 
+// What captureLater() brings back: the surface, and the volume the render thread held then
+// (null without one: the mesh is empty), or why the GPU failed.
+struct SurfaceCapture {
+    CapturedSurface surface;
+    std::shared_ptr<const Volume> volume;
+    QString error;
+};
+
 class FrameWorker : public QObject {
     Q_OBJECT
 public:
@@ -107,6 +116,10 @@ public:
     // One surface of the scene (its id) as last extracted (empty mesh when none yet, hidden or
     // unknown). Throws GlError.
     CapturedSurface capture(std::uint32_t surfaceId);
+    // The same without waiting: the capture runs on the render thread after the frames asked
+    // for so far (a read-back: tens of ms for 2 M triangles, after a frame that may take
+    // seconds), and surfaceCaptured(ticket, ...) brings it back.
+    void captureLater(std::uint32_t surfaceId, quint64 ticket);
     // Every label's surface of this label map, when it is the one the render thread holds and
     // has drawn; nullopt otherwise (another one, or still uploading). Throws GlError.
     std::optional<std::vector<LabelSurface>>
@@ -117,6 +130,8 @@ public:
 signals:
     void frameReady(std::shared_ptr<const isoview::app::RenderedFrame> frame);
     void volumeUploaded(std::shared_ptr<const isoview::Volume> volume, QString error);
+    void surfaceCaptured(quint64 ticket,
+                         std::shared_ptr<const isoview::app::SurfaceCapture> capture);
 
 private:
     void renderPending(); // render thread

@@ -93,10 +93,11 @@ ViewportWidget::ViewportWidget(SceneModel* scene, QWidget* parent) : QWidget(par
     // still for a few seconds gives it back, hundreds of MB on large meshes drawn by llvmpipe.
     m_heapTrimTimer.setSingleShot(true);
     m_heapTrimTimer.setInterval(3000);
+    // On a worker: malloc_trim walks every arena, hundreds of ms after a large CT's frames.
     connect(&m_heapTrimTimer, &QTimer::timeout, this, [this] {
-        releaseFreedHeap();
-        emit freedHeapReleased();
+        if (!m_heapTrim.isRunning()) m_heapTrim.start([](TaskContext&) { releaseFreedHeap(); });
     });
+    connect(&m_heapTrim, &BackgroundTask::succeeded, this, &ViewportWidget::freedHeapReleased);
     connect(m_scene, &SceneModel::changed, this, &ViewportWidget::onSceneChanged);
 }
 
@@ -114,6 +115,8 @@ void ViewportWidget::startRenderThread()
     connect(m_worker.get(), &FrameWorker::frameReady, this, &ViewportWidget::onFrameReady,
             Qt::QueuedConnection);
     connect(m_worker.get(), &FrameWorker::volumeUploaded, this, &ViewportWidget::onVolumeUploaded,
+            Qt::QueuedConnection);
+    connect(m_worker.get(), &FrameWorker::surfaceCaptured, this, &ViewportWidget::onSurfaceCaptured,
             Qt::QueuedConnection);
     try {
         m_rendererName = m_worker->start();
@@ -245,6 +248,37 @@ CapturedSurface ViewportWidget::captureSurface(std::uint32_t surfaceId)
 {
     if (!volumeUploaded()) return {};
     return m_worker->capture(surfaceId);
+}
+
+void ViewportWidget::captureSurfaceLater(QObject* context, CaptureDone done)
+{
+    captureSurfaceLater(m_scene->scene().surfaces.selected().id, context, std::move(done));
+}
+
+void ViewportWidget::captureSurfaceLater(std::uint32_t surfaceId, QObject* context,
+                                         CaptureDone done)
+{
+    if (!volumeUploaded()) {
+        // Nothing to capture yet: an empty capture, as the render thread would give (later
+        // too, so callers see one order of events).
+        QTimer::singleShot(0, context, [done = std::move(done)] {
+            done(std::make_shared<const SurfaceCapture>());
+        });
+        return;
+    }
+    const quint64 ticket = m_nextCapture++;
+    m_captures[ticket] = {context, std::move(done)};
+    m_worker->captureLater(surfaceId, ticket);
+}
+
+void ViewportWidget::onSurfaceCaptured(quint64 ticket,
+                                       const std::shared_ptr<const SurfaceCapture>& capture)
+{
+    const auto it = m_captures.find(ticket);
+    if (it == m_captures.end()) return;
+    const PendingCapture pending = std::move(it->second);
+    m_captures.erase(it);
+    if (pending.context) pending.done(capture);
 }
 
 QImage ViewportWidget::grabView()

@@ -13,6 +13,7 @@
 // GL. The render thread starts when the widget is first shown.
 #pragma once
 
+#include "common/background_task.h"
 #include "extraction/iso_mesh.h"
 #include "gpu/scene_renderer.h"
 #include "scene/frame_policy.h"
@@ -21,11 +22,13 @@
 
 #include <QElapsedTimer>
 #include <QImage>
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 #include <QWidget>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -35,6 +38,7 @@ namespace isoview::app {
 class FrameWorker;
 struct FrameRequest;
 struct RenderedFrame;
+struct SurfaceCapture;
 class OrientationLabels;
 
 class ViewportWidget : public QWidget {
@@ -80,6 +84,14 @@ public:
     gpu::CapturedSurface captureSurface();
     // One surface (a scene surface id) as last extracted; empty for a hidden or unknown one.
     gpu::CapturedSurface captureSurface(std::uint32_t surfaceId);
+    // The same without waiting for the render thread (what the GUI thread must never do for
+    // long: a volume frame of a large CT takes seconds on a software renderer): returns at once,
+    // and done runs later on the GUI thread with the selected surface (or surfaceId) as the
+    // frames asked for until now extracted it, unless context is destroyed first. Without a
+    // volume on the render thread the capture is empty. GPU failures come as its error.
+    using CaptureDone = std::function<void(std::shared_ptr<const SurfaceCapture> capture)>;
+    void captureSurfaceLater(QObject* context, CaptureDone done);
+    void captureSurfaceLater(std::uint32_t surfaceId, QObject* context, CaptureDone done);
     // The scene's label map's surfaces, one per label; nullopt while the render thread does not
     // hold that label map yet (a frame later it does).
     std::optional<std::vector<LabelSurface>> captureLabels();
@@ -112,8 +124,8 @@ signals:
     void frameStatsChanged(const isoview::FrameStats& stats);
     // A new frame from the render thread is on screen (after lastFrameStats() took it).
     void frameShown();
-    // The view has been still for 3 s since its last frame and gave the heap the frames freed
-    // back to the system (releaseFreedHeap, core/heap_reuse.h).
+    // The view has been still for 3 s since its last frame and a worker gave the heap the frames
+    // freed back to the system (releaseFreedHeap, core/heap_reuse.h).
     void freedHeapReleased();
     void glError(const QString& message);
     // The user asked for the context menu actions through the keyboard/mouse; the main window
@@ -144,6 +156,7 @@ private:
     void showFrame(const std::shared_ptr<const RenderedFrame>& frame);
     void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
     void onVolumeUploaded(const std::shared_ptr<const Volume>& volume, const QString& error);
+    void onSurfaceCaptured(quint64 ticket, const std::shared_ptr<const SurfaceCapture>& capture);
     glm::vec2 toNdc(const QPointF& p) const;
     void paintOrientationLabels(const gpu::FrameParams& params, bool anatomical);
 
@@ -158,6 +171,13 @@ private:
         std::vector<UploadDone> done;
     };
     std::deque<Upload> m_uploads;
+    // Captures asked of the render thread (captureSurfaceLater), by ticket.
+    struct PendingCapture {
+        QPointer<QObject> context;
+        CaptureDone done;
+    };
+    std::map<quint64, PendingCapture> m_captures;
+    quint64 m_nextCapture = 1;
     CropBoxOverlay m_cropBoxOverlay;
     QString m_rendererName;
     // Statistics, isovalue latency and the adaptive volume resolution (src/render), fed with
@@ -166,8 +186,9 @@ private:
     QElapsedTimer m_clock;
     // A frame request event is posted and not yet handled (scheduleFrame).
     bool m_requestPosted = false;
-    QTimer m_refineTimer;   // the full-resolution volume frame once the view is still
-    QTimer m_heapTrimTimer; // gives the frames' freed heap back once the view is still
+    QTimer m_refineTimer;      // the full-resolution volume frame once the view is still
+    QTimer m_heapTrimTimer;    // gives the frames' freed heap back once the view is still
+    BackgroundTask m_heapTrim; // ... off the GUI thread
 
     std::shared_ptr<const RenderedFrame> m_shown; // the frame on screen
     QString m_labelErrorShown; // the last label map error said (RenderedFrame::labelError)

@@ -1,6 +1,9 @@
 #include "app_test_support.h"
 
 #include "common/app_defaults.h"
+#include "io/volume_loader.h"
+#include "io/volume_writers.h"
+#include "support/shared_data.h"
 #include "surfaces/surface_list_panel.h"
 #include "test_paths.h"
 
@@ -15,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QWidget>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -27,6 +32,37 @@ QString samplePath()
 {
     return QString::fromStdString(std::string(isoview::test::kSourceDir) +
                                   "/resources/samples/mr_head.nhdr");
+}
+
+std::filesystem::path writeCtStandIn(const std::filesystem::path& folder)
+{
+    const Volume phantom =
+        io::loadVolume(isoview::test::sharedDataPath("dicom/ct_philips_head_phantom_5mm"));
+    const glm::uvec3 d = phantom.dims();
+    constexpr std::uint32_t kSlices = 140;
+    std::vector<std::byte> bytes(std::size_t(d.x) * d.y * kSlices * sizeof(std::int16_t));
+    auto* out = reinterpret_cast<std::int16_t*>(bytes.data());
+    const std::size_t plane = std::size_t(d.x) * d.y;
+    for (std::uint32_t k = 0; k < kSlices; ++k) {
+        const double at = double(k) * double(d.z - 1) / double(kSlices - 1);
+        const auto below = std::uint32_t(at);
+        const std::uint32_t above = std::min(below + 1, d.z - 1);
+        const float t = float(at - below);
+        for (std::size_t i = 0; i < plane; ++i) {
+            const float a = phantom.valueAt(below * plane + i);
+            const float b = phantom.valueAt(above * plane + i);
+            out[k * plane + i] = std::int16_t(std::lround(a + (b - a) * t));
+        }
+    }
+    VolumeGeometry g;
+    g.spacing = phantom.geometry().spacing;
+    g.spacing.z *= double(d.z - 1) / double(kSlices - 1);
+    g.origin = phantom.geometry().origin;
+    g.direction = phantom.geometry().direction;
+    const Volume ct({d.x, d.y, kSlices}, ScalarType::Int16, std::move(bytes), g, phantom.rescale());
+    const std::filesystem::path path = folder / "ct_stand_in_512x512x140.nrrd";
+    io::writeNrrd(path, ct);
+    return path;
 }
 
 void setUpApplicationDefaults()

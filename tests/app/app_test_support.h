@@ -21,6 +21,12 @@ namespace isoview::app::test {
 // The bundled sample (an MR head, resources/samples/mr_head.nhdr) in the source tree.
 QString samplePath();
 
+// A stand-in for a 512 x 512 x 140 head CT, as packaging/make-resampled-ct.py makes the
+// benchmarks' one: the Philips head phantom of the shared data (512 x 512 x 28, 5 mm slices)
+// interpolated linearly along z to 140 slices, written into folder as an int16 NRRD (73 MB, its
+// values' rescale kept: HU). Returns its path. About a second.
+std::filesystem::path writeCtStandIn(const std::filesystem::path& folder);
+
 // What main() does before creating the QApplication (application names, settings
 // in a throw-away location so tests never read or write the user's settings).
 void setUpApplicationDefaults();
