@@ -7,9 +7,7 @@
 
 namespace isoview::app {
 
-RunQueueWait::RunQueueWait() : m_fd(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC))
-{
-}
+RunQueueWait::RunQueueWait() : m_fd(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
 
 RunQueueWait::~RunQueueWait()
 {
