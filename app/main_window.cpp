@@ -203,6 +203,7 @@ void MainWindow::createDocks()
 void MainWindow::createControllers()
 {
     m_opener = new VolumeOpener(this);
+    m_opener->setVolumeAdmission([view = m_view] { return view->volumeAdmission(); });
     connect(m_opener, &VolumeOpener::opened, this, &MainWindow::applyDocument);
     connect(m_opener, &VolumeOpener::failed, this, [this](const QString& title, const QString& m) {
         showError(title, m);

@@ -24,6 +24,28 @@ std::size_t loadableSeriesCount(const io::VolumeSourceInfo& info)
     return n;
 }
 
+// The task's monitor, with the GPU's memory check for the volume before its voxels are read.
+class AdmittingMonitor final : public io::LoadMonitor {
+public:
+    AdmittingMonitor(io::LoadMonitor& task, gpu::SceneRenderer::VolumeAdmission admission)
+        : m_task(task), m_admission(std::move(admission))
+    {
+    }
+    void progress(std::string_view stage, std::uint64_t done, std::uint64_t total) override
+    {
+        m_task.progress(stage, done, total);
+    }
+    bool cancelRequested() const override { return m_task.cancelRequested(); }
+    void admitVolume(glm::uvec3 dims, ScalarType type) override
+    {
+        if (m_admission) m_admission(dims, type);
+    }
+
+private:
+    io::LoadMonitor& m_task;
+    gpu::SceneRenderer::VolumeAdmission m_admission;
+};
+
 // What a load in the background hands back: the opened source, and either the volume or what
 // the user must answer first (raw parameters, or which series) before it is loaded from that
 // same source.
@@ -117,7 +139,9 @@ void VolumeOpener::start(const QString& path, std::optional<double> isovalue,
     m_progressLabel->setText(tr("Opening %1").arg(QFileInfo(path).fileName()));
     m_progressBar->setRange(0, 0);
     m_progress->setVisible(true);
-    m_task.start([outcome, path, options, askSeries, source](TaskContext& context) {
+    gpu::SceneRenderer::VolumeAdmission admission =
+        m_admissionSource ? m_admissionSource() : nullptr;
+    m_task.start([outcome, path, options, askSeries, source, admission](TaskContext& context) {
         outcome->source = source;
         if (!outcome->source) {
             const std::filesystem::path fsPath = path.toStdString();
@@ -142,7 +166,8 @@ void VolumeOpener::start(const QString& path, std::optional<double> isovalue,
                 return;
             }
         }
-        outcome->document = loadVolumeDocument(opened, options, &context);
+        AdmittingMonitor monitor(context, admission);
+        outcome->document = loadVolumeDocument(opened, options, &monitor);
     });
 }
 

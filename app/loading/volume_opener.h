@@ -12,11 +12,13 @@
 #pragma once
 
 #include "common/background_task.h"
+#include "gpu/scene_renderer.h"
 #include "io/volume_loader.h"
 #include "loading/volume_document.h"
 
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -41,6 +43,11 @@ public:
     // default (the largest, as isoview-cli takes it) and raw data without its layout fails
     // with why, instead of a dialog that would wait for ever.
     void setAsksQuestions(bool asks) { m_asksQuestions = asks; }
+    // Where each load takes the GPU's memory check from (asked on the GUI thread as the load
+    // starts): a volume the GPU cannot hold is then refused from its size before its voxels
+    // are read. Without one, the upload's own check refuses it after the load.
+    using AdmissionSource = std::function<gpu::SceneRenderer::VolumeAdmission()>;
+    void setVolumeAdmission(AdmissionSource source) { m_admissionSource = std::move(source); }
     void cancel() { m_task.cancel(); }
     // The label, bar and Cancel button for the status bar; shown while loading.
     QWidget* progressWidget() const { return m_progress; }
@@ -57,6 +64,7 @@ private:
     void start(const QString& path, std::optional<double> isovalue, const io::LoadOptions& options,
                const std::shared_ptr<const io::VolumeSource>& source);
 
+    AdmissionSource m_admissionSource;
     QWidget* m_dialogParent;
     bool m_asksQuestions = true;
     BackgroundTask m_task;

@@ -99,6 +99,7 @@ QString FrameWorker::start()
         m_state->context = std::make_unique<gpu::HeadlessContext>();
         m_state->renderer = std::make_unique<gpu::SceneRenderer>(options);
         summary = QString::fromStdString(m_state->renderer->capabilities().summary());
+        takeVolumeAdmission();
     });
     m_started = true;
     return summary;
@@ -116,8 +117,29 @@ void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume)
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what()) + m_budgetNote;
         }
+        takeVolumeAdmission(); // what the GPU has free has changed
         emit volumeUploaded(volume, error);
     });
+}
+
+void FrameWorker::takeVolumeAdmission()
+{
+    gpu::SceneRenderer::VolumeAdmission check = m_state->renderer->volumeAdmission();
+    const std::string note = m_budgetNote.toStdString();
+    std::lock_guard lock(m_admissionMutex);
+    m_admission = [check = std::move(check), note](glm::uvec3 dims, ScalarType type) {
+        try {
+            check(dims, type);
+        } catch (const Error& e) {
+            throw InvalidInputError(e.what() + note);
+        }
+    };
+}
+
+gpu::SceneRenderer::VolumeAdmission FrameWorker::volumeAdmission() const
+{
+    std::lock_guard lock(m_admissionMutex);
+    return m_admission;
 }
 
 CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)

@@ -120,6 +120,10 @@ public:
     // for so far (a read-back: tens of ms for 2 M triangles, after a frame that may take
     // seconds), and surfaceCaptured(ticket, ...) brings it back.
     void captureLater(std::uint32_t surfaceId, quint64 ticket);
+    // The renderer's GPU memory check as the render thread last took it (at start and after
+    // each upload), for a loader to refuse a volume the GPU cannot hold before reading it
+    // (VolumeOpener). Null before start(). Any thread; the function holds figures only.
+    gpu::SceneRenderer::VolumeAdmission volumeAdmission() const;
     // Every label's surface of this label map, when it is the one the render thread holds and
     // has drawn; nullopt otherwise (another one, or still uploading). Throws GlError.
     std::optional<std::vector<LabelSurface>>
@@ -146,6 +150,9 @@ private:
     // otherwise), so the user knows where the limit comes from.
     QString m_budgetNote;
 
+    void takeVolumeAdmission();          // render thread
+    mutable std::mutex m_admissionMutex; // guards m_admission
+    gpu::SceneRenderer::VolumeAdmission m_admission;
     std::mutex m_mutex; // guards m_pending and m_scheduled
     std::optional<FrameRequest> m_pending;
     bool m_scheduled = false;

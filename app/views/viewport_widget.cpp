@@ -250,6 +250,11 @@ CapturedSurface ViewportWidget::captureSurface(std::uint32_t surfaceId)
     return m_worker->capture(surfaceId);
 }
 
+gpu::SceneRenderer::VolumeAdmission ViewportWidget::volumeAdmission() const
+{
+    return m_worker ? m_worker->volumeAdmission() : nullptr;
+}
+
 void ViewportWidget::captureSurfaceLater(QObject* context, CaptureDone done)
 {
     captureSurfaceLater(m_scene->scene().surfaces.selected().id, context, std::move(done));

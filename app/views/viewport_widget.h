@@ -92,6 +92,8 @@ public:
     using CaptureDone = std::function<void(std::shared_ptr<const SurfaceCapture> capture)>;
     void captureSurfaceLater(QObject* context, CaptureDone done);
     void captureSurfaceLater(std::uint32_t surfaceId, QObject* context, CaptureDone done);
+    // The GPU's memory check for a volume not read yet (FrameWorker::volumeAdmission).
+    gpu::SceneRenderer::VolumeAdmission volumeAdmission() const;
     // The scene's label map's surfaces, one per label; nullopt while the render thread does not
     // hold that label map yet (a frame later it does).
     std::optional<std::vector<LabelSurface>> captureLabels();

@@ -1,12 +1,14 @@
 // A volume beyond the GPU memory budget (ISOVIEW_GPU_MEMORY_BUDGET_MB, read when the 3D view
-// starts) ends in an error dialog that gives the sizes and says what to do, and the volume shown
-// before stays: the document, its dimensions and its surface, still rendered. A surface whose
+// starts) ends in an error dialog that gives the sizes and says what to do, refused from its
+// size before its voxels are read (a 1 GiB raw costs no memory), and the volume shown before
+// stays: the document, its dimensions and its surface, still rendered. A surface whose
 // mesh does not fit in what the volume leaves of the budget is not drawn, and the view says why
 // until an isovalue whose surface fits.
 #include "app_test_support.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "main_window.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 #include "surfaces/isovalue_panel.h"
 #include "test_paths.h"
 #include "views/viewport_widget.h"
@@ -16,9 +18,12 @@
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QTest>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <sys/resource.h>
 
 namespace isoview::app {
 namespace {
@@ -108,7 +113,7 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     QMessageBox* box = nullptr;
     ASSERT_TRUE(waitUntil([&] { return (box = visibleErrorDialog(w)) != nullptr; }));
     const std::string text = box->text().toStdString();
-    EXPECT_EQ(box->windowTitle().toStdString(), "Cannot show mr_head.nhdr");
+    EXPECT_EQ(box->windowTitle().toStdString(), "Cannot open mr_head.nhdr"); // not read
     EXPECT_NE(text.find("This 128x128x85 uint16 volume needs about 5.6 MB of GPU memory"),
               std::string::npos)
         << text;
@@ -121,6 +126,24 @@ TEST(GpuMemoryBudgetTest, AVolumeBeyondTheBudgetIsRefusedAndThePreviousStaysShow
     EXPECT_EQ(failed.first().first().toString().toStdString(), text);
     test::saveScreenshot(*box, "gpu_memory_budget_error");
     box->close();
+
+    // A sparse 1 GiB raw volume is refused from its name's dimensions: the process's peak
+    // memory does not grow by it.
+    isoview::test::TempDir dir;
+    const std::filesystem::path sparse = dir.path() / "big_4096x4096x64_uint8.raw";
+    std::ofstream(sparse).flush();
+    std::filesystem::resize_file(sparse, std::uintmax_t(1) << 30);
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    w.openPath(QString::fromStdString(sparse.string()));
+    ASSERT_TRUE(waitUntil([&] { return failed.count() == 2; }));
+    ASSERT_TRUE(waitUntil([&] { return (box = visibleErrorDialog(w)) != nullptr; }));
+    EXPECT_NE(box->text().indexOf("4096x4096x64 uint8 volume needs about"), -1)
+        << box->text().toStdString();
+    box->close();
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+    EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 256L * 1024) << "KiB: the raw was read";
 
     // The small volume is still the document and still on screen: a new isovalue renders on it,
     // and going back gives its surface again.
