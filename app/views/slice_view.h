@@ -22,6 +22,7 @@
 #include <QColor>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QPolygonF>
 #include <QTimer>
 #include <QWidget>
 #include <cstdint>
@@ -44,10 +45,16 @@ struct SliceContour {
 // else the transfer function's), the selected one (when visible) last, over the others.
 std::vector<SliceContour> sliceContours(const Scene& scene);
 
+// The segments chained into polylines by their shared grid edges (a closed curve ends on the
+// point it starts with), in slice pixel coordinates. Every segment is one step of one polyline.
+// Qt strokes one polyline many times faster than its segments as separate antialiased lines.
+std::vector<QPolygonF> contourPolylines(const std::vector<ContourSegment>& segments);
+
 // A contour with its segments on the shown slice, in slice pixel coordinates.
 struct DrawnContour {
     SliceContour contour;
     std::vector<ContourSegment> segments;
+    std::vector<QPolygonF> polylines; // contourPolylines(segments), made with them
     // The isovalue changed since the segments were made: they are made again when next drawn
     // or asked for, so a slider dragged faster than the view paints costs one contour a paint.
     bool stale = false;
@@ -131,6 +138,8 @@ private:
     void overlayLabels(); // m_labelSlice over m_image (rebuildImage)
     void recontour();
     std::vector<ContourSegment> contourAt(double isovalueReal) const;
+    // Makes d's segments and polylines at its isovalue on the shown slice.
+    void contourAgain(DrawnContour& d) const;
     DrawnContour* selectedContour();
     // Repaints for changed contours, at most one per kContourRepaintIntervalMs (slice_view.cpp).
     void scheduleContourRepaint();
@@ -157,7 +166,13 @@ private:
     float m_labelFill = 0.4f;
     // Brings stale contours up to date (const accessors may: the segments are a cache).
     void refreshStaleContours() const;
-    mutable std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}}};
+    // The contours drawn over a transparent image at the view's size, so that a repaint for the
+    // readout or the crosshair only blends it; remade when m_contoursVersion or the size moves.
+    QImage m_contourLayer;
+    mutable std::uint64_t m_contoursVersion = 0; // bumped by any change of what contours draw
+    std::uint64_t m_contourLayerVersion = ~std::uint64_t(0);
+    void paintContourLayer();
+    mutable std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}, {}}};
     glm::dvec3 m_crosshair{0.0};
     WindowLevel m_window{40.0, 400.0};
     QString m_readout;
