@@ -121,9 +121,10 @@ void SurfaceMeasurer::measureNow()
     m_capturing = true;
     m_clock.start();
     emit progressChanged(0.0);
-    m_view->captureSurfaceLater(
-        this, [this, serial = m_serial, volume = std::move(volume)](
-                  std::shared_ptr<const SurfaceCapture> c) { onCaptured(serial, volume, c); });
+    m_view->captureSurfaceLater(this, [this, serial = m_serial, volume = std::move(volume)](
+                                          const std::shared_ptr<const SurfaceCapture>& c) {
+        onCaptured(serial, volume, c);
+    });
 }
 
 void SurfaceMeasurer::onCaptured(std::uint64_t serial, const std::shared_ptr<const Volume>& volume,
