@@ -411,6 +411,11 @@ QPointF SliceView::toWidget(glm::dvec2 display) const
     return QPointF(display.x * f.scale, display.y * f.scale) + f.offset;
 }
 
+bool SliceView::crossesMeasuredSlices() const
+{
+    return m_slice.axes.normalAxis != 2 && m_slice.geometry.sliceOrigins.size() >= 2;
+}
+
 QPointF SliceView::widgetPointOfPixel(glm::dvec2 pixel) const
 {
     return toWidget(m_slice.toDisplay(pixel));
@@ -437,10 +442,7 @@ void SliceView::paintEvent(QPaintEvent*)
         return;
     }
     const VolumeSlice& s = m_slice;
-    // A stack with measured slice positions places each of its slices (one image row or column)
-    // between the midpoints to its neighbours; any other slice is one affine image.
-    const bool kInPlane = s.axes.normalAxis != 2 && s.geometry.sliceOrigins.size() >= 2;
-    if (!kInPlane) {
+    if (!crossesMeasuredSlices()) {
         p.setTransform(affineFrom(widgetPointOfPixel({-0.5, -0.5}), widgetPointOfPixel({0.5, -0.5}),
                                   widgetPointOfPixel({-0.5, 0.5})));
         p.drawImage(QPointF(0, 0), m_image);
@@ -537,30 +539,23 @@ void SliceView::paintContourLayer()
     // read over any grey (cream bone over the white bone of a brain window, W 80 L 40).
     // Polylines (chained once with the segments) with round joins: thousands of separate wide
     // round-capped antialiased lines took Qt 50-100 ms a view on a 512 x 512 CT.
-    const VolumeSlice& s = m_slice;
-    const bool kInPlane = s.axes.normalAxis != 2 && s.geometry.sliceOrigins.size() >= 2;
-    const Fit f = fit();
-    const auto widgetPoint = [&](QPointF pixel) {
-        const glm::dvec2 d = s.toDisplay({pixel.x(), pixel.y()});
-        return QPointF(d.x * f.scale + f.offset.x(), d.y * f.scale + f.offset.y());
-    };
-    // Pixel to widget is affine unless the slice crosses measured slice positions.
-    const QTransform toWidget =
-        affineFrom(widgetPoint({0, 0}), widgetPoint({1, 0}), widgetPoint({0, 1}));
+    const bool measuredSlices = crossesMeasuredSlices();
+    const QTransform pixelToWidget = affineFrom(
+        widgetPointOfPixel({0, 0}), widgetPointOfPixel({1, 0}), widgetPointOfPixel({0, 1}));
     std::vector<std::vector<QPolygonF>> lines;
     lines.reserve(m_contours.size());
     for (const DrawnContour& d : m_contours) {
         std::vector<QPolygonF>& l = lines.emplace_back();
         l.reserve(d.polylines.size());
         for (const QPolygonF& poly : d.polylines) {
-            if (!kInPlane) {
-                l.push_back(toWidget.map(poly));
+            if (!measuredSlices) {
+                l.push_back(pixelToWidget.map(poly));
                 continue;
             }
             QPolygonF& mapped = l.emplace_back();
             mapped.reserve(poly.size());
             for (QPointF q : poly)
-                mapped.append(widgetPoint(q));
+                mapped.append(widgetPointOfPixel({q.x(), q.y()}));
         }
     }
     for (bool halo : {true, false}) {

@@ -172,6 +172,10 @@ private:
     mutable std::uint64_t m_contoursVersion = 0; // bumped by any change of what contours draw
     std::uint64_t m_contourLayerVersion = ~std::uint64_t(0);
     void paintContourLayer();
+    // A stack with measured slice positions places each of its slices (one image row or column)
+    // between the midpoints to its neighbours, so pixel to widget is not one affine map when
+    // this view's slice crosses them; any other slice is one affine image.
+    bool crossesMeasuredSlices() const;
     mutable std::vector<DrawnContour> m_contours{{{0, 0.0, QColor(230, 217, 191), true}, {}, {}}};
     glm::dvec3 m_crosshair{0.0};
     WindowLevel m_window{40.0, 400.0};
