@@ -9,10 +9,19 @@
 # available).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash packaging/install-deps.sh
-bash packaging/check-code-habits.sh # formatting and file length: fails in seconds, not after the build
-cmake --preset release
-cmake --build --preset release
-xvfb-run -a -s "-screen 0 1600x1200x24 -noreset" ctest --preset release
-bash packaging/run-clang-tidy.sh build/release
-bash packaging/run-sanitizers-and-fuzzers.sh
+# Each stage says how long it took: CI has 90 minutes, and the log shows where they go.
+stage() {
+    local name="$1" start=$SECONDS
+    shift
+    echo "== [stage] $name"
+    "$@"
+    echo "== [stage] $name: $((SECONDS - start)) s (total $SECONDS s)"
+}
+stage "dependencies" bash packaging/install-deps.sh
+# formatting and file length: fails in seconds, not after the build
+stage "code habits" bash packaging/check-code-habits.sh
+stage "configure (Release)" cmake --preset release
+stage "build (Release)" cmake --build --preset release
+stage "tests (Release)" xvfb-run -a -s "-screen 0 1600x1200x24 -noreset" ctest --preset release
+stage "clang-tidy" bash packaging/run-clang-tidy.sh build/release
+stage "sanitizers and fuzzers" bash packaging/run-sanitizers-and-fuzzers.sh
