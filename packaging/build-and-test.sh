@@ -2,9 +2,9 @@
 # README command (b): installs the Debian 12 dependencies, checks the code's habits (every C++
 # file formatted by .clang-format, none over 900 lines), builds isoview (Release) and runs the
 # whole test suite through ctest (the soak included), checks src/ and app/ with clang-tidy, then
-# builds everything again with clang-14 under AddressSanitizer + UndefinedBehaviorSanitizer,
-# runs the whole suite there (all but the soak) and fuzzes every parser for a bounded time
-# (FUZZ_SECONDS, default 30 each). Needs no display server: the GUI tests run on a virtual one
+# builds all but the viewer again with clang-14 under AddressSanitizer + UndefinedBehaviorSanitizer,
+# runs its tests there (all but the soak) and fuzzes every parser for a bounded time
+# (run-sanitizers-and-fuzzers.sh: FUZZ_SECONDS, SANITIZE_APP). Needs no display server: the GUI tests run on a virtual one
 # (Xvfb) started here; the GL engine tests use headless EGL. Run as root (or with sudo
 # available).
 set -euo pipefail
