@@ -1,16 +1,23 @@
-// isoview [PATH] [--iso VALUE] [--series N] [--mode surface|volume|both] [--screenshot FILE]
-//         [--size WxH]
+// isoview [PATH] [--iso VALUE] [--series N] [--mode surface|volume|both|mip|minip|average]
+//         [--screenshot FILE [--size WxH] [--transparent]] [--window-size WxH]
 // Opens the viewer on PATH (a DICOM file or folder, NRRD, MetaImage or raw volume, or a session
 // file, *.isoview, which brings back its volume, surfaces and view as File > Open Session does),
 // or on the bundled sample volume when no PATH is given. --screenshot saves the window as PNG
 // once the surface (a session's surfaces) is on screen, then exits (0 on success, 1 when the
-// volume or session cannot be opened or the PNG written). --help and --version need no display.
+// volume or session cannot be opened or the PNG written); with --size, the 3D view alone,
+// rendered off screen at that size whatever the window's (--transparent: without background).
+// --window-size sizes the window (--size too, without --screenshot). --help and --version need
+// no display.
 #include "common/app_defaults.h"
 #include "common/log_panel.h"
 #include "core/heap_reuse.h"
 #include "core/log.h"
+#include "export/screenshot_dialog.h"
 #include "isoview_version.h"
 #include "main_window.h"
+#include "scene/scene.h"
+#include "views/viewport_widget.h"
+#include "scene_model.h"
 
 #include <QAction>
 #include <QApplication>
@@ -19,7 +26,9 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string_view>
 
 #ifndef ISOVIEW_SAMPLE_DIR
@@ -40,6 +49,20 @@ QString bundledSample()
         if (QFileInfo::exists(c)) return QFileInfo(c).canonicalFilePath();
     }
     return {};
+}
+
+// "WxH" with both sides from 1 to the largest picture offered; none otherwise.
+std::optional<QSize> parseSize(const QString& text)
+{
+    const QStringList wh = text.split('x');
+    if (wh.size() != 2) return std::nullopt;
+    bool okW = false;
+    bool okH = false;
+    const int w = wh[0].toInt(&okW);
+    const int h = wh[1].toInt(&okH);
+    const int most = isoview::app::ScreenshotDialog::kMaxSide;
+    if (!okW || !okH || w < 1 || h < 1 || w > most || h > most) return std::nullopt;
+    return QSize(w, h);
 }
 
 int fail(const QString& message)
@@ -84,10 +107,23 @@ int main(int argc, char** argv)
                                     "them (from 0): a DICOM series, one volume of a series of "
                                     "several or of a 4-D NIfTI file.",
                                     "N");
-    QCommandLineOption modeOption("mode", "surface, volume or both.", "MODE");
+    QCommandLineOption modeOption(
+        "mode",
+        QString::fromUtf8(isoview::kRenderModeNameList.data(),
+                          qsizetype(isoview::kRenderModeNameList.size())) +
+            ".",
+        "MODE");
     QCommandLineOption screenshotOption(
-        "screenshot", "Save the window as PNG once the surface is shown, then exit.", "FILE");
-    QCommandLineOption sizeOption("size", "Window size, e.g. 1280x800.", "WxH");
+        "screenshot",
+        "Save the window as PNG once the surface is shown, then exit; with --size, the 3D view "
+        "alone at that size, rendered off screen.",
+        "FILE");
+    QCommandLineOption sizeOption(
+        "size", "With --screenshot: the picture's size (e.g. 3840x2160); else the window's.",
+        "WxH");
+    QCommandLineOption windowSizeOption("window-size", "Window size, e.g. 1280x800.", "WxH");
+    QCommandLineOption transparentOption(
+        "transparent", "With --screenshot: the 3D view alone, its background transparent.");
     QCommandLineOption labelsOption(
         "labels",
         "A label map (segmentation) to lay over the volume, every label its own surface; "
@@ -97,7 +133,7 @@ int main(int argc, char** argv)
         "label-table", "Names and colours of the labels (AFNI, Slicer, FreeSurfer, ITK-SNAP).",
         "FILE");
     parser.addOptions({isoOption, seriesOption, modeOption, screenshotOption, sizeOption,
-                       labelsOption, labelTableOption});
+                       windowSizeOption, transparentOption, labelsOption, labelTableOption});
     if (asksForHelpOrVersion(argc, argv)) {
         QCoreApplication textOnly(argc, argv);
         parser.process(textOnly); // prints the help or the version and exits 0
@@ -137,29 +173,45 @@ int main(int argc, char** argv)
                                    QCoreApplication::applicationVersion().toStdString(),
                                    logFile.toStdString());
 
-    isoview::app::MainWindow window;
-    if (parser.isSet(sizeOption)) {
-        const QStringList wh = parser.value(sizeOption).split('x');
-        if (wh.size() != 2 || wh[0].toInt() <= 0 || wh[1].toInt() <= 0)
-            return fail("--size expects WIDTHxHEIGHT, e.g. 1280x800");
-        window.resize(wh[0].toInt(), wh[1].toInt());
+    const bool screenshot = parser.isSet(screenshotOption);
+    std::optional<QSize> windowSize;
+    std::optional<QSize> pictureSize;
+    for (const QCommandLineOption* option : {&sizeOption, &windowSizeOption}) {
+        if (!parser.isSet(*option)) continue;
+        const QString name = option->names().first();
+        const std::optional<QSize> size = parseSize(parser.value(*option));
+        if (!size)
+            return fail(QString("--%1 expects WIDTHxHEIGHT from 1 to %2 each, e.g. 1280x800, got "
+                                "'%3'")
+                            .arg(name)
+                            .arg(isoview::app::ScreenshotDialog::kMaxSide)
+                            .arg(parser.value(*option)));
+        const bool picture = option == &sizeOption && screenshot;
+        (picture ? pictureSize : windowSize) = size;
     }
+    const bool transparent = parser.isSet(transparentOption);
+    if (transparent && !screenshot) return fail("--transparent is for --screenshot");
+
+    isoview::app::MainWindow window;
+    if (windowSize) window.resize(*windowSize);
     if (parser.isSet(modeOption)) {
-        const QString mode = parser.value(modeOption);
-        const QStringList names = {"surface", "volume", "both"};
-        const int index = int(names.indexOf(mode));
-        if (index < 0) return fail("--mode expects surface, volume or both");
-        const QList<QAction*> actions = window.findChildren<QAction*>();
-        const QString texts[] = {"&Surface", "&Volume Rendering", "Surface &and Volume"};
-        for (QAction* a : actions) {
-            if (a->text() == texts[index]) a->trigger();
-        }
+        const std::optional<isoview::RenderMode> mode =
+            isoview::renderModeFromName(parser.value(modeOption).toStdString());
+        if (!mode)
+            return fail("--mode expects " + QString::fromUtf8(isoview::kRenderModeNameList.data()));
+        window.scene()->setRenderMode(*mode);
     }
     window.show();
 
-    const bool screenshot = parser.isSet(screenshotOption);
     if (screenshot) {
-        window.screenshotWhenReady(parser.value(screenshotOption));
+        // --transparent alone: the 3D view at the size the window gives it.
+        if (transparent && !pictureSize) {
+            QCoreApplication::processEvents(); // the shown window lays its views out
+            const qreal dpr = window.viewport()->devicePixelRatioF();
+            pictureSize = QSize(int(std::lround(window.viewport()->width() * dpr)),
+                                int(std::lround(window.viewport()->height() * dpr)));
+        }
+        window.screenshotWhenReady(parser.value(screenshotOption), pictureSize, transparent);
         QObject::connect(&window, &isoview::app::MainWindow::screenshotDone,
                          [&](bool ok, const QString& message) {
                              if (ok)

@@ -303,6 +303,10 @@ void MainWindow::createActions()
     modeAction(tr("&Surface"), Qt::Key_1, RenderMode::Surface)->setChecked(true);
     modeAction(tr("&Volume Rendering"), Qt::Key_2, RenderMode::Volume);
     modeAction(tr("Surface &and Volume"), Qt::Key_3, RenderMode::SurfaceAndVolume);
+    // Intensity projections, grey through the slice views' window (View > Window presets).
+    modeAction(tr("&Maximum Intensity Projection"), Qt::Key_4, RenderMode::MaximumIntensity);
+    modeAction(tr("M&inimum Intensity Projection"), Qt::Key_5, RenderMode::MinimumIntensity);
+    modeAction(tr("Average I&ntensity Projection"), Qt::Key_6, RenderMode::AverageIntensity);
 
     m_orthographicAction = new QAction(tr("&Orthographic Projection"), this);
     m_orthographicAction->setObjectName("orthographicAction");
@@ -773,9 +777,9 @@ void MainWindow::stepIsovalue(int direction)
 
 void MainWindow::onFrameStats(const FrameStats& stats)
 {
-    // Volume rendering alone draws no surface: no triangle count or surface times (the last
-    // surface's figures stayed on).
-    const bool surface = m_scene->scene().renderMode != RenderMode::Volume;
+    // Volume rendering and the projections draw no surface: no triangle count or surface times (the
+    // last surface's figures stayed on).
+    const bool surface = drawsSurfaces(m_scene->scene().renderMode);
     m_triangleLabel->setText(!surface ? QString()
                              : stats.triangles
                                  ? tr("%1 triangles").arg(formatCount(*stats.triangles))
@@ -834,13 +838,14 @@ bool MainWindow::saveScreenshot(const QString& path, QString* error)
     return m_screenshots->save(path, error);
 }
 
-void MainWindow::screenshotWhenReady(const QString& path)
+void MainWindow::screenshotWhenReady(const QString& path, std::optional<QSize> size,
+                                     bool transparent)
 {
     // Nobody answers a dialog in --screenshot: the opener takes the default series and the
     // sessions fail with why, rather than wait for ever.
     m_opener->setAsksQuestions(false);
     m_sessionController->setAsksQuestions(false);
-    m_screenshots->saveWindowWhenReady(path);
+    m_screenshots->saveWindowWhenReady(path, size, transparent);
 }
 
 } // namespace isoview::app

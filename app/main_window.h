@@ -15,6 +15,7 @@
 #include "scene_model.h"
 
 #include <QMainWindow>
+#include <QSize>
 #include <QStringList>
 #include <functional>
 #include <memory>
@@ -68,9 +69,11 @@ public:
                       const PrintSteps& steps = {});
     // Writes the 3D view (with overlays) as PNG, atomically. Returns false and fills error.
     bool saveScreenshot(const QString& path, QString* error);
-    // Saves a screenshot of the whole window once the first volume's surface is on screen,
-    // then emits screenshotDone (for `isoview --screenshot FILE`).
-    void screenshotWhenReady(const QString& path);
+    // Saves a screenshot of the whole window (with a size: of the 3D view alone, rendered off
+    // screen at that size, its background transparent if asked) once the first volume's
+    // surface is on screen, then emits screenshotDone (for `isoview --screenshot FILE`).
+    void screenshotWhenReady(const QString& path, std::optional<QSize> size = std::nullopt,
+                             bool transparent = false);
 
     // The scene every panel and view shows and edits.
     SceneModel* scene() const { return m_scene; }

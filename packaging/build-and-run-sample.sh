@@ -14,4 +14,4 @@ if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
 fi
 echo "build-and-run-sample: no display; rendering the window on Xvfb into isoview-sample.png"
 xvfb-run -a -s "-screen 0 1600x1000x24" \
-    ./build/release/isoview --size 1280x800 --screenshot isoview-sample.png "$@"
+    ./build/release/isoview --window-size 1280x800 --screenshot isoview-sample.png "$@"

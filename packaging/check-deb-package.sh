@@ -111,7 +111,7 @@ echo "   $triangles triangles, $(stat -c %s "$work/sample.ply") bytes of PLY"
 
 step "the installed viewer on its default volume under xvfb-run --screenshot"
 "${clean_env[@]}" xvfb-run -a -s "-screen 0 1600x1000x24" \
-    /usr/bin/isoview --size 1280x800 --screenshot "$work/viewer.png" >"$work/viewer.txt" 2>&1 \
+    /usr/bin/isoview --window-size 1280x800 --screenshot "$work/viewer.png" >"$work/viewer.txt" 2>&1 \
     || { cat "$work/viewer.txt"; fail "isoview --screenshot"; }
 [ -s "$work/viewer.png" ] || fail "isoview --screenshot wrote no PNG"
 log="$work/home/.local/share/isoview/isoview/logs/isoview.log"

@@ -12,6 +12,8 @@
 //   4. Classify: stored value -> transfer-function lookup (u_valueToLut folds the rescale and
 //      the lookup's real range into one multiply-add); opacity corrected for the step length.
 //   5. Composite front to back in premultiplied colour; stop once the pixel is nearly opaque.
+// Intensity projections (u_projection 1, 2, 3) replace 4 and 5: the ray keeps the maximum,
+// minimum or mean of its samples, shown grey through the window (u_valueToGrey), opaque.
 #include "common/flat3d_sampling.glsl"
 #include "common/volume_geometry.glsl"
 
@@ -26,6 +28,8 @@ uniform int u_maxSteps;
 uniform vec3 u_clipFirst;             // crop box in index space, inside [0, dims - 1]
 uniform vec3 u_clipLast;
 uniform bool u_shading;
+uniform int u_projection;  // 0 composite, 1 maximum, 2 minimum, 3 average (RayProjection)
+uniform vec2 u_valueToGrey; // grey = stored * x + y, before clamping to [0, 1]
 
 out vec4 o_color;
 
@@ -92,6 +96,27 @@ vec3 shade(vec3 p, vec3 color, vec3 toEyePhysical)
     return mix(color, shaded, boundary);
 }
 
+// The ray's maximum, minimum or mean sample, grey through the window; no sample (every one
+// non-finite): nothing drawn.
+void projectRay(vec3 origin, vec3 dir, float t, int steps)
+{
+    const float kHuge = 3.0e38;
+    float extreme = u_projection == 2 ? kHuge : -kHuge;
+    float sum = 0.0;
+    int count = 0;
+    for (int s = 0; s < steps; ++s, t += u_stepVoxels) {
+        float value = sampleVolume(origin + dir * t);
+        if (!isFiniteValue(value)) continue;
+        extreme = u_projection == 2 ? min(extreme, value) : max(extreme, value);
+        sum += value;
+        ++count;
+    }
+    if (count == 0) discard;
+    float value = u_projection == 3 ? sum / float(count) : extreme;
+    float grey = clamp(value * u_valueToGrey.x + u_valueToGrey.y, 0.0, 1.0);
+    o_color = vec4(vec3(grey), 1.0);
+}
+
 void main()
 {
     vec2 uv = gl_FragCoord.xy / u_targetSize;
@@ -117,6 +142,13 @@ void main()
         tExit = min(tExit, dot(surface - origin, dir));
     }
     if (!(tExit > tEnter)) discard;
+
+    if (u_projection != 0) {
+        float start = tEnter + pixelJitter(gl_FragCoord.xy) * u_stepVoxels;
+        projectRay(origin, dir, start,
+                   min(int(ceil((tExit - start) / u_stepVoxels)), u_maxSteps));
+        return;
+    }
 
     // Opacity correction: a lookup opacity a holds over u_referenceLength mm; a step of s mm
     // lets 1 - (1 - a)^(s / u_referenceLength) through, so the step size leaves the image be.

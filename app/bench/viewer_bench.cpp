@@ -1,5 +1,5 @@
 // isoview-viewer-bench [PATH] [--iso VALUE] [--frames N] [--size WxH] [--view WxH]
-//                      [--layout 2x2|1x3|3d] [--mode surface|volume|both]
+//                      [--layout 2x2|1x3|3d] [--mode surface|volume|both|mip|minip|average]
 // isoview-viewer-bench [PATH] --labels FILE [--label-table FILE] [--after MS] [--size WxH] ...
 // Measures what a user feels while dragging the isovalue, in the real window (MainWindow, the
 // view's render thread, the same renderer), on the bundled sample by default:
@@ -41,6 +41,8 @@
 #include "common/gui_block_watcher.h"
 #include "core/heap_reuse.h"
 #include "main_window.h"
+#include "scene/scene.h"
+#include "scene_model.h"
 #include "surfaces/isovalue_panel.h"
 #include "view_layout.h"
 #include "views/viewport_widget.h"
@@ -98,7 +100,8 @@ int main(int argc, char** argv)
     QCommandLineOption viewOption("view", "Size the window so that the 3D view is WxH.", "WxH");
     QCommandLineOption layoutOption("layout", "2x2 (default, the viewer's), 1x3 or 3d.", "LAYOUT",
                                     "2x2");
-    QCommandLineOption modeOption("mode", "surface (default), volume or both.", "MODE", "surface");
+    QCommandLineOption modeOption("mode", "surface (default), volume, both, mip, minip or average.",
+                                  "MODE", "surface");
     QCommandLineOption labelsOption("labels",
                                     "Measure the GUI thread while this label map opens (over "
                                     "PATH when given, else alone, as isoview --labels does).",
@@ -136,10 +139,11 @@ int main(int argc, char** argv)
     std::optional<QSize> viewSize;
     if (parser.isSet(viewOption) && !(viewSize = sizeOf(viewOption))) return 2;
     if (!windowSize) return 2;
-    const QStringList modes = {"surface", "volume", "both"};
-    const qsizetype mode = modes.indexOf(parser.value(modeOption));
-    if (mode < 0) {
-        std::fprintf(stderr, "isoview-viewer-bench: --mode expects surface, volume or both\n");
+    const std::optional<isoview::RenderMode> mode =
+        isoview::renderModeFromName(parser.value(modeOption).toStdString());
+    if (!mode) {
+        std::fprintf(stderr, "isoview-viewer-bench: --mode expects %s\n",
+                     isoview::kRenderModeNameList.data());
         return 2;
     }
     const QStringList layouts = {"2x2", "1x3", "3d"};
@@ -164,10 +168,7 @@ int main(int argc, char** argv)
         QCoreApplication::processEvents();
     };
     fitView();
-    const isoview::RenderMode renderModes[] = {isoview::RenderMode::Surface,
-                                               isoview::RenderMode::Volume,
-                                               isoview::RenderMode::SurfaceAndVolume};
-    window.scene()->setRenderMode(renderModes[mode]);
+    window.scene()->setRenderMode(*mode);
     if (labelsMode) {
         isoview::app::LabelOpenBenchOptions options;
         options.volume = path;
@@ -296,7 +297,7 @@ int main(int argc, char** argv)
         }
         std::printf("volume %s, view %dx%d, mode %s, renderer %s\n",
                     qPrintable(QFileInfo(path).fileName()), view->width(), view->height(),
-                    qPrintable(modes[mode]), qPrintable(view->rendererName()));
+                    isoview::renderModeName(*mode).data(), qPrintable(view->rendererName()));
         QTimer::singleShot(500, [&] {
             phase = Phase::EveryFrame;
             blocks.start();

@@ -197,7 +197,8 @@ namespace {
 // changed since the scene before), renders into the offscreen target and reads it back. Throws
 // Error.
 std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
-                                           const FrameRequest& request);
+                                           const FrameRequest& request,
+                                           std::unique_ptr<gpu::OffscreenTarget>& target);
 
 } // namespace
 
@@ -211,7 +212,7 @@ void FrameWorker::renderPending()
     }
     if (!request || !m_state->renderer || !m_state->volume) return;
     try {
-        emit frameReady(renderFrame(*m_state, *request));
+        emit frameReady(renderFrame(*m_state, *request, m_state->target));
     } catch (const Error& e) {
         log::get("app")->error("rendering a frame failed: {}", e.what());
     }
@@ -221,15 +222,33 @@ std::shared_ptr<const RenderedFrame> FrameWorker::renderNow(const FrameRequest& 
 {
     std::shared_ptr<const RenderedFrame> frame;
     runOnRenderThread([&] {
-        if (m_state->renderer && m_state->volume) frame = renderFrame(*m_state, request);
+        if (m_state->renderer && m_state->volume)
+            frame = renderFrame(*m_state, request, m_state->target);
     });
     return frame;
+}
+
+void FrameWorker::renderImageLater(FrameRequest request, quint64 ticket)
+{
+    QMetaObject::invokeMethod(m_threadObject, [this, request = std::move(request), ticket] {
+        std::shared_ptr<const RenderedFrame> frame;
+        QString error;
+        try {
+            std::unique_ptr<gpu::OffscreenTarget> target; // the image's own, freed here
+            if (m_state->renderer && m_state->volume)
+                frame = renderFrame(*m_state, request, target);
+        } catch (const Error& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        emit imageRendered(ticket, std::move(frame), error);
+    });
 }
 
 namespace {
 
 std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
-                                           const FrameRequest& request)
+                                           const FrameRequest& request,
+                                           std::unique_ptr<gpu::OffscreenTarget>& target)
 {
     using Clock = std::chrono::steady_clock;
     const auto msSince = [](Clock::time_point from) {
@@ -255,17 +274,20 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     const Clock::time_point renderStart = Clock::now();
     s.renderer->setScene(scene);
     const glm::ivec2 size = request.params.viewportSize;
-    if (!s.target || s.target->width() != size.x || s.target->height() != size.y)
-        s.target = std::make_unique<gpu::OffscreenTarget>(size.x, size.y);
+    if (!target || target->width() != size.x || target->height() != size.y)
+        target = std::make_unique<gpu::OffscreenTarget>(size.x, size.y);
     gpu::FrameParams params = request.params;
-    params.targetFramebuffer = s.target->framebuffer();
+    params.targetFramebuffer = target->framebuffer();
     s.renderer->render(params);
     auto frame = std::make_shared<RenderedFrame>();
-    // The frame is opaque and read in the window system's own 32-bit layout: the view paints it
-    // with a plain copy. (RGBA8888 frames were converted pixel by pixel in every paint, on
-    // Qt's thread pool, competing with the renderer for the CPU.)
-    frame->image = QImage(size.x, size.y, QImage::Format_RGB32);
-    s.target->readPixelsBgra(frame->image.bits(), std::size_t(frame->image.bytesPerLine()));
+    // The frame is read in the window system's own 32-bit layout: the view paints it with a
+    // plain copy. (RGBA8888 frames were converted pixel by pixel in every paint, on Qt's thread
+    // pool, competing with the renderer for the CPU.) Opaque, unless the background was left
+    // transparent: then its alpha, with premultiplied colour.
+    frame->image = QImage(size.x, size.y,
+                          params.transparentBackground ? QImage::Format_ARGB32_Premultiplied
+                                                       : QImage::Format_RGB32);
+    target->readPixelsBgra(frame->image.bits(), std::size_t(frame->image.bytesPerLine()));
     frame->image.mirror(); // GL's rows go bottom up
     frame->params = params;
     frame->requestedIsovalue = scene.liveIsovalue();

@@ -9,9 +9,9 @@
 //
 // Thread: the public functions are called from the GUI thread. start(), capture() and
 // captureLabels() wait for the frame in flight and then run on the render thread; request(),
-// uploadVolume() and captureLater() never wait. frameReady, volumeUploaded and surfaceCaptured
-// are emitted on the render thread (connect with a queued connection). renderNow() waits for its
-// own frame too.
+// uploadVolume(), captureLater() and renderImageLater() never wait. frameReady,
+// volumeUploaded, surfaceCaptured and imageRendered are emitted on the render thread (connect with
+// a queued connection). renderNow() waits for its own frame too.
 #pragma once
 
 #include "extraction/iso_mesh.h"
@@ -112,6 +112,11 @@ public:
     // Renders this request now and waits for it (screenshots); null before start() or
     // without a volume. Throws Error.
     std::shared_ptr<const RenderedFrame> renderNow(const FrameRequest& request);
+    // Renders this request into an image of its own size after the frames asked for so far,
+    // without waiting and without touching the view's target (a 3840 x 2160 screenshot takes
+    // seconds of volume rendering on llvmpipe); imageRendered(ticket, frame, error) follows.
+    // A transparent background (params.transparentBackground) gives a premultiplied ARGB image.
+    void renderImageLater(FrameRequest request, quint64 ticket);
 
     // One surface of the scene (its id) as last extracted (empty mesh when none yet, hidden or
     // unknown). Throws GlError.
@@ -136,6 +141,9 @@ signals:
     void volumeUploaded(std::shared_ptr<const isoview::Volume> volume, QString error);
     void surfaceCaptured(quint64 ticket,
                          std::shared_ptr<const isoview::app::SurfaceCapture> capture);
+    // renderImageLater's frame (null with an error, or before a volume).
+    void imageRendered(quint64 ticket, std::shared_ptr<const isoview::app::RenderedFrame> frame,
+                       QString error);
 
 private:
     void renderPending(); // render thread

@@ -86,7 +86,7 @@ ViewportWidget::ViewportWidget(SceneModel* scene, QWidget* parent) : QWidget(par
     m_refineTimer.setSingleShot(true);
     m_refineTimer.setInterval(400);
     connect(&m_refineTimer, &QTimer::timeout, this, [this] {
-        if (m_drag == Drag::None && m_scene->scene().renderMode != RenderMode::Surface)
+        if (m_drag == Drag::None && drawsVolume(m_scene->scene().renderMode))
             postFrameRequest(true);
     });
     // The heap keeps what frames free while they follow each other (core/heap_reuse.h); a view
@@ -117,6 +117,8 @@ void ViewportWidget::startRenderThread()
     connect(m_worker.get(), &FrameWorker::volumeUploaded, this, &ViewportWidget::onVolumeUploaded,
             Qt::QueuedConnection);
     connect(m_worker.get(), &FrameWorker::surfaceCaptured, this, &ViewportWidget::onSurfaceCaptured,
+            Qt::QueuedConnection);
+    connect(m_worker.get(), &FrameWorker::imageRendered, this, &ViewportWidget::onImageRendered,
             Qt::QueuedConnection);
     try {
         m_rendererName = m_worker->start();
@@ -286,11 +288,49 @@ void ViewportWidget::onSurfaceCaptured(quint64 ticket,
     if (pending.context) pending.done(capture);
 }
 
+void ViewportWidget::renderImageLater(QSize size, bool transparent, QObject* context,
+                                      ImageDone done)
+{
+    if (!volumeUploaded() || size.isEmpty()) {
+        const QString why =
+            size.isEmpty()
+                ? tr("The image size %1 x %2 is empty.").arg(size.width()).arg(size.height())
+                : tr("No volume is shown yet.");
+        QTimer::singleShot(0, context, [done = std::move(done), why] { done(QImage(), why); });
+        return;
+    }
+    FrameRequest request = frameRequest(true);
+    gpu::FrameParams& params = request.params;
+    params.viewportSize = glm::ivec2(size.width(), size.height());
+    params.projection =
+        m_scene->scene().camera.projectionMatrix(float(size.width()) / float(size.height()));
+    params.cropBox = {}; // the crop box's handles belong to the window, not the picture
+    params.transparentBackground = transparent;
+    const quint64 ticket = m_nextImage++;
+    m_images[ticket] = {context, std::move(done)};
+    m_worker->renderImageLater(std::move(request), ticket);
+}
+
+void ViewportWidget::onImageRendered(quint64 ticket,
+                                     const std::shared_ptr<const RenderedFrame>& frame,
+                                     const QString& error)
+{
+    const auto it = m_images.find(ticket);
+    if (it == m_images.end()) return;
+    const PendingImage pending = std::move(it->second);
+    m_images.erase(it);
+    if (!pending.context) return;
+    if (frame)
+        pending.done(frame->image, QString());
+    else
+        pending.done(QImage(), error.isEmpty() ? tr("No volume is shown yet.") : error);
+}
+
 QImage ViewportWidget::grabView()
 {
     // Volume rendering may be on screen at reduced resolution (while dragging, or before the
     // still view's refinement arrived): a screenshot renders it at full resolution first.
-    if (volumeUploaded() && m_scene->scene().renderMode != RenderMode::Surface &&
+    if (volumeUploaded() && drawsVolume(m_scene->scene().renderMode) &&
         (!m_shown || m_shown->params.volumeResolutionScale < 1.0f)) {
         if (const auto frame = m_worker->renderNow(frameRequest(true))) showFrame(frame);
     }
@@ -368,8 +408,8 @@ void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& fr
     showFrame(frame);
     const float scale = frame->params.volumeResolutionScale;
     // Volume frames at reduced resolution get a full-resolution one when the view stays still.
-    if (m_scene->scene().renderMode != RenderMode::Surface && scale < 1.0f &&
-        m_drag == Drag::None && !m_requestPosted)
+    if (drawsVolume(m_scene->scene().renderMode) && scale < 1.0f && m_drag == Drag::None &&
+        !m_requestPosted)
         m_refineTimer.start();
     m_heapTrimTimer.start();
     emit frameShown();
@@ -422,7 +462,7 @@ void ViewportWidget::paintEvent(QPaintEvent*)
 QString ViewportWidget::emptySurfaceHint() const
 {
     const Volume* v = volume();
-    if (!m_shown || !v || m_shown->renderMode == RenderMode::Volume) return {};
+    if (!m_shown || !v || !drawsSurfaces(m_shown->renderMode)) return {};
     if (!m_shown->isovalue) return {};
     const QString iso = QString::number(*m_shown->isovalue, 'g', 6);
     QString hint;

@@ -92,6 +92,13 @@ public:
     using CaptureDone = std::function<void(std::shared_ptr<const SurfaceCapture> capture)>;
     void captureSurfaceLater(QObject* context, CaptureDone done);
     void captureSurfaceLater(std::uint32_t surfaceId, QObject* context, CaptureDone done);
+    // The view's scene and camera rendered off screen into an image of `size` pixels (any
+    // aspect: the camera's vertical field of view is kept), volume at full quality, the
+    // background left transparent when asked; without waiting: done runs later on the GUI
+    // thread with the image, or a null image and why, unless context is destroyed first.
+    // Overlays painted by the widget (axis letters, hints) are not in it.
+    using ImageDone = std::function<void(QImage image, QString error)>;
+    void renderImageLater(QSize size, bool transparent, QObject* context, ImageDone done);
     // The GPU's memory check for a volume not read yet (FrameWorker::volumeAdmission).
     gpu::SceneRenderer::VolumeAdmission volumeAdmission() const;
     // The scene's label map's surfaces, one per label; nullopt while the render thread does not
@@ -159,6 +166,8 @@ private:
     void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
     void onVolumeUploaded(const std::shared_ptr<const Volume>& volume, const QString& error);
     void onSurfaceCaptured(quint64 ticket, const std::shared_ptr<const SurfaceCapture>& capture);
+    void onImageRendered(quint64 ticket, const std::shared_ptr<const RenderedFrame>& frame,
+                         const QString& error);
     glm::vec2 toNdc(const QPointF& p) const;
     void paintOrientationLabels(const gpu::FrameParams& params, bool anatomical);
 
@@ -180,6 +189,13 @@ private:
     };
     std::map<quint64, PendingCapture> m_captures;
     quint64 m_nextCapture = 1;
+    // Images asked of the render thread (renderImageLater), by ticket.
+    struct PendingImage {
+        QPointer<QObject> context;
+        ImageDone done;
+    };
+    std::map<quint64, PendingImage> m_images;
+    quint64 m_nextImage = 1;
     CropBoxOverlay m_cropBoxOverlay;
     QString m_rendererName;
     // Statistics, isovalue latency and the adaptive volume resolution (src/render), fed with

@@ -34,6 +34,16 @@ namespace {
 // Opacities from here up are drawn opaque (depth written, rays stop there).
 constexpr float kOpaqueFrom = 0.999f;
 
+RayProjection rayProjection(RenderMode mode)
+{
+    switch (mode) {
+    case RenderMode::MaximumIntensity: return RayProjection::Maximum;
+    case RenderMode::MinimumIntensity: return RayProjection::Minimum;
+    case RenderMode::AverageIntensity: return RayProjection::Average;
+    default: return RayProjection::Composite;
+    }
+}
+
 // The frame is composed here (colour + a sampleable depth texture, which the ray caster reads
 // as the surface's depth) and blitted to the caller's framebuffer at the end.
 struct SceneTarget {
@@ -162,10 +172,12 @@ struct SceneRenderer::Impl {
     // Pass 1: the backdrop gradient, and depth cleared to the far plane.
     void drawBackground(const FrameParams& p)
     {
-        ScopedClearValues clear(
-            {p.backgroundBottom.r, p.backgroundBottom.g, p.backgroundBottom.b, 1.0f}, 1.0f);
+        const glm::vec4 cleared =
+            p.transparentBackground ? glm::vec4(0.0f) : glm::vec4(p.backgroundBottom, 1.0f);
+        ScopedClearValues clear({cleared.r, cleared.g, cleared.b, cleared.a}, 1.0f);
         ScopedDepthState depthWrites(GL_LESS, true);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        if (p.transparentBackground) return;
         ScopedCapability noDepthTest(GL_DEPTH_TEST, false);
         ScopedProgram use(background.id());
         ScopedVertexArray vao(emptyVertexArray.id());
@@ -295,8 +307,11 @@ struct SceneRenderer::Impl {
     // Pass 5: the volume, composited over the background and surface up to the surface's depth.
     void drawVolume(const FrameParams& p)
     {
-        if (!surface.hasVolume() || !raycaster.hasTransferFunction()) return;
+        if (!surface.hasVolume()) return;
         RaycastFrame frame;
+        frame.projection = rayProjection(mode);
+        frame.windowCenter = slicePlaneSettings.windowCenter; // the slice views' window
+        frame.windowWidth = slicePlaneSettings.windowWidth;
         frame.physicalToClip = p.projection * p.view;
         frame.viewportSize = p.viewportSize;
         frame.targetFramebuffer = target.colorOnly.id();
@@ -516,8 +531,8 @@ void SceneRenderer::render(const FrameParams& params)
                                params.projection * params.view, d.slicePlaneSettings);
             // Pass 3: the extraction of what changed.
             d.extractIfChanged();
-            const bool surface = d.mode != RenderMode::Volume;
-            const bool volume = d.mode != RenderMode::Surface;
+            const bool surface = drawsSurfaces(d.mode);
+            const bool volume = drawsVolume(d.mode);
             // Passes 4 to 6: the opaque surfaces, the volume up to their depth, the translucent
             // surfaces over both.
             if (surface) d.drawOpaqueSurfaces(params);

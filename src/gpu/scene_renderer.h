@@ -68,6 +68,9 @@ struct FrameParams {
     unsigned int targetFramebuffer = 0;
     glm::vec3 backgroundTop{0.32f, 0.34f, 0.43f};
     glm::vec3 backgroundBottom{0.05f, 0.05f, 0.08f};
+    // No background: the frame starts transparent and its alpha is what the scene covers, in
+    // premultiplied colour (screenshots to lay over slides and papers).
+    bool transparentBackground = false;
     // Ray-casting step in voxels, and the fraction of the viewport's resolution the volume
     // is ray cast at (the viewer lowers it while the user drags, for a fluid frame rate).
     float volumeStepVoxels = 0.5f;

@@ -143,6 +143,18 @@ void VolumeRaycaster::uploadLookup()
                     table.data());
 }
 
+glm::vec2 VolumeRaycaster::storedToGrey(double center, double width) const
+{
+    const ValueRescale& rescale = m_volume->rescale();
+    double low = center - width / 2.0;
+    if (!(width > 0.0) || !std::isfinite(width) || !std::isfinite(low)) {
+        low = m_volume->realRange().min; // no usable window: the whole real range
+        width = std::max(m_volume->realRange().max - low, 1e-30);
+    }
+    // grey = (stored * slope + intercept - low) / width
+    return {float(rescale.slope / width), float((rescale.intercept - low) / width)};
+}
+
 void VolumeRaycaster::ensureLowResolutionTarget(glm::ivec2 size)
 {
     if (size == m_lowResSize) return;
@@ -163,7 +175,8 @@ void VolumeRaycaster::ensureLowResolutionTarget(glm::ivec2 size)
 
 void VolumeRaycaster::render(const RaycastFrame& frame)
 {
-    if (!m_volume || !m_transferFunction) return;
+    // Compositing needs the transfer function; the projections only the window.
+    if (!m_volume || (frame.projection == RayProjection::Composite && !m_transferFunction)) return;
     if (frame.viewportSize.x <= 0 || frame.viewportSize.y <= 0) return;
     const std::optional<ShaderProgram>& program = m_programs[std::size_t(m_volume->samplerKind())];
     if (!program) return;
@@ -211,6 +224,9 @@ void VolumeRaycaster::render(const RaycastFrame& frame)
         glUniform3fv(program->uniform("u_clipFirst"), 1, glm::value_ptr(m_clipFirst));
         glUniform3fv(program->uniform("u_clipLast"), 1, glm::value_ptr(m_clipLast));
         glUniform1i(program->uniform("u_shading"), frame.shading ? 1 : 0);
+        glUniform1i(program->uniform("u_projection"), GLint(frame.projection));
+        const glm::vec2 toGrey = storedToGrey(frame.windowCenter, frame.windowWidth);
+        glUniform2f(program->uniform("u_valueToGrey"), toGrey.x, toGrey.y);
         ScopedFramebuffer target(lowRes ? m_lowResFramebuffer.id() : frame.targetFramebuffer);
         ScopedViewport viewport(0, 0, raySize.x, raySize.y);
         if (lowRes) {

@@ -24,6 +24,10 @@
 //   raycaster.setVolume(gpuVolume);          // borrowed: must outlive its use here
 //   raycaster.setTransferFunction(tf);       // real units
 //   raycaster.render(frame);
+//
+// Intensity projections (frame.projection) take the same rays, crop and stops, and keep each
+// ray's maximum, minimum or mean of the interpolated values instead of compositing; the
+// transfer function plays no part (radiology's MIP is windowed grey).
 #pragma once
 
 #include "extraction/voxel_box.h"
@@ -42,6 +46,11 @@ namespace isoview::gpu {
 
 class GpuVolume;
 
+// How a ray becomes a pixel: composited through the transfer function front to back, or
+// reduced to its maximum, minimum or mean value and shown grey through a window (intensity
+// projections, opaque wherever the ray crosses the volume).
+enum class RayProjection { Composite, Maximum, Minimum, Average };
+
 struct RaycastFrame {
     glm::mat4 physicalToClip{1.0f};
     glm::ivec2 viewportSize{1, 1};
@@ -52,6 +61,11 @@ struct RaycastFrame {
     float stepVoxels = 0.5f;      // clamped to [kMinStepVoxels, kMaxStepVoxels]
     float resolutionScale = 1.0f; // clamped to [kMinResolutionScale, 1]
     bool shading = true;
+    RayProjection projection = RayProjection::Composite;
+    // The intensity projections' grey window, real units: center - width / 2 is black,
+    // center + width / 2 white (width > 0; others show the whole real range).
+    double windowCenter = 0.0;
+    double windowWidth = 0.0;
 };
 
 class VolumeRaycaster {
@@ -95,11 +109,14 @@ public:
 
     // Ray casts into frame.targetFramebuffer, blended with (ONE, ONE_MINUS_SRC_ALPHA). Below
     // full resolution the rays go to an internal target first and are upscaled with linear
-    // filtering. Does nothing without a volume or a transfer function.
+    // filtering. Does nothing without a volume, or when compositing without a transfer
+    // function.
     void render(const RaycastFrame& frame);
 
 private:
     void uploadLookup();
+    // (a, b) with grey = stored * a + b for the window; the real range without a valid one.
+    glm::vec2 storedToGrey(double center, double width) const;
     void ensureLowResolutionTarget(glm::ivec2 size);
 
     std::array<std::optional<ShaderProgram>, 3> m_programs; // by SamplerKind

@@ -83,6 +83,9 @@ bool WeightedBlendedTransparency::render(glm::ivec2 size, GLuint depthTexture,
     ScopedCapability noDepthTest(GL_DEPTH_TEST, false);
     ScopedCapability blend(GL_BLEND, true);
     ScopedBlendFunc over(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    // Colour over the frame; alpha as coverage (a + (1 - a) * dst), so a frame that started
+    // transparent keeps premultiplied colour (FrameParams::transparentBackground).
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     ScopedProgram use(m_composite.id());
     ScopedVertexArray vao(m_emptyVertexArray.id());
     ScopedTextureUnits<2> targets({m_accumulation.id(), m_weight.id()});

@@ -1,7 +1,9 @@
 #include "scene/scene.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace isoview {
 
@@ -42,6 +44,31 @@ glm::uvec3 Scene::sliceIndices() const
     for (int a = 0; a < 3; ++a)
         index[a] = std::uint32_t(std::lround(std::clamp(slices.crosshair[a], 0.0, last[a])));
     return index;
+}
+
+namespace {
+constexpr std::array<std::pair<RenderMode, std::string_view>, 6> kRenderModeNames = {{
+    {RenderMode::Surface, "surface"},
+    {RenderMode::Volume, "volume"},
+    {RenderMode::SurfaceAndVolume, "both"},
+    {RenderMode::MaximumIntensity, "mip"},
+    {RenderMode::MinimumIntensity, "minip"},
+    {RenderMode::AverageIntensity, "average"},
+}};
+} // namespace
+
+std::string_view renderModeName(RenderMode mode)
+{
+    for (const auto& [m, name] : kRenderModeNames)
+        if (m == mode) return name;
+    return "surface";
+}
+
+std::optional<RenderMode> renderModeFromName(std::string_view name)
+{
+    for (const auto& [m, n] : kRenderModeNames)
+        if (n == name) return m;
+    return std::nullopt;
 }
 
 } // namespace isoview

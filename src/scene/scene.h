@@ -32,12 +32,48 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace isoview {
 
-// What the 3D view draws: the isosurfaces, direct volume rendering, or both composited by depth.
-enum class RenderMode { Surface, Volume, SurfaceAndVolume };
+// What the 3D view draws: the isosurfaces, direct volume rendering (compositing through the
+// transfer function), both composited by depth, or an intensity projection: each ray's maximum
+// (MIP), minimum (MinIP) or mean value, grey through the slice views' window. A projection is
+// shown alone: a ray's maximum has no depth to composite surfaces by (the slice planes and the
+// crop box still clip its rays).
+enum class RenderMode {
+    Surface,
+    Volume,
+    SurfaceAndVolume,
+    MaximumIntensity,
+    MinimumIntensity,
+    AverageIntensity
+};
+
+// A mode's name in sessions and on command lines: surface, volume, both, mip, minip, average.
+std::string_view renderModeName(RenderMode mode);
+// The mode of such a name; none for any other text.
+std::optional<RenderMode> renderModeFromName(std::string_view name);
+// The names, for messages.
+inline constexpr std::string_view kRenderModeNameList =
+    "surface, volume, both, mip (maximum intensity), minip (minimum) or average";
+
+// Whether a mode draws the isosurfaces; whether it casts rays through the volume.
+constexpr bool drawsSurfaces(RenderMode mode)
+{
+    return mode == RenderMode::Surface || mode == RenderMode::SurfaceAndVolume;
+}
+constexpr bool drawsVolume(RenderMode mode)
+{
+    return mode != RenderMode::Surface;
+}
+// Whether a mode is an intensity projection (MIP, MinIP, average).
+constexpr bool isIntensityProjection(RenderMode mode)
+{
+    return mode == RenderMode::MaximumIntensity || mode == RenderMode::MinimumIntensity ||
+           mode == RenderMode::AverageIntensity;
+}
 
 // How the window arranges the 3D view and the three slice views.
 enum class ViewArrangement { Grid2x2, Row1x3, ThreeDOnly };

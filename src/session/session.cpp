@@ -51,16 +51,6 @@ std::string quoted(const std::filesystem::path& path)
     return "'" + path.string() + "'";
 }
 
-std::string_view renderModeName(RenderMode mode)
-{
-    switch (mode) {
-    case RenderMode::Surface: return "surface";
-    case RenderMode::Volume: return "volume";
-    case RenderMode::SurfaceAndVolume: return "both";
-    }
-    return "surface";
-}
-
 // ---- writing --------------------------------------------------------------------------------
 
 [[noreturn]] void failWrite(const std::string& what)
@@ -499,17 +489,11 @@ private:
         warnUnknown(j, {"mode", "orientationMarker", "surfaceColor"}, section);
         if (const ReadJson* m = optional(j, "mode")) {
             const std::string& mode = string(*m, name(section, "mode"));
-            bool known = false;
-            for (RenderMode candidate :
-                 {RenderMode::Surface, RenderMode::Volume, RenderMode::SurfaceAndVolume}) {
-                if (mode == renderModeName(candidate)) {
-                    s.renderMode = candidate;
-                    known = true;
-                }
-            }
+            const std::optional<RenderMode> known = renderModeFromName(mode);
             if (!known)
                 fail(name(section, "mode") + " is " + json::describe(*m) +
-                     ", expected 'surface', 'volume' or 'both'");
+                     ", expected 'surface', 'volume', 'both', 'mip', 'minip' or 'average'");
+            s.renderMode = *known;
         }
         if (const ReadJson* marker = optional(j, "orientationMarker"))
             s.orientationMarker = boolean(*marker, name(section, "orientationMarker"));

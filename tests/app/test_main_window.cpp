@@ -4,6 +4,8 @@
 #include "app_test_support.h"
 #include "common/number_text.h"
 #include "crop/crop_panel.h"
+#include "export/screenshot_controller.h"
+#include "export/screenshot_dialog.h"
 #include "extraction/border_caps.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "extraction/mesh_metrics.h"
@@ -24,7 +26,10 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QKeySequence>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -405,6 +410,46 @@ TEST(MainWindowTest, ScreenshotIsAPngOfTheViewAndNotBlank)
     EXPECT_GT(differing, image.width() * image.height() / 16 / 10);
 }
 
+// File > Save Screenshot at a chosen size: the dialog's presets give their sizes and the
+// choice is remembered; the picture renders off screen at that size (not the view's), its
+// background transparent when asked, and is saved without the window waiting for it.
+TEST(MainWindowTest, AScreenshotAtAChosenSizeIsRenderedOffScreenWithATransparentBackground)
+{
+    {
+        ScreenshotDialog dialog(QSize(441, 387));
+        auto* preset = dialog.findChild<QComboBox*>("screenshotSize");
+        ASSERT_NE(preset, nullptr);
+        preset->setCurrentIndex(2); // 4K UHD
+        dialog.findChild<QCheckBox*>("screenshotTransparent")->setChecked(true);
+        EXPECT_EQ(dialog.options().size, QSize(3840, 2160));
+        EXPECT_TRUE(dialog.options().transparent);
+        dialog.accept();
+    }
+    {
+        ScreenshotDialog again(QSize(441, 387));
+        EXPECT_EQ(again.options().size, QSize(3840, 2160));                // remembered
+        again.findChild<QComboBox*>("screenshotSize")->setCurrentIndex(0); // as shown
+        again.findChild<QCheckBox*>("screenshotTransparent")->setChecked(false);
+        EXPECT_EQ(again.options().size, std::nullopt);
+        again.accept(); // leave the next tests the default
+    }
+
+    auto w = openSample();
+    isoview::test::TempDir dir;
+    const QString file = QString::fromStdString((dir.path() / "wide.png").string());
+    auto* shots = part<ScreenshotController>(*w);
+    QSignalSpy saved(shots, &ScreenshotController::saved);
+    QSignalSpy failed(shots, &ScreenshotController::failed);
+    shots->saveRendered(file, QSize(640, 200), true);
+    ASSERT_TRUE(waitUntil([&] { return saved.count() + failed.count() > 0; }));
+    ASSERT_EQ(saved.count(), 1) << failed.value(0).value(1).toString().toStdString();
+    const QImage image(file);
+    ASSERT_EQ(image.size(), QSize(640, 200));
+    ASSERT_TRUE(image.hasAlphaChannel());
+    EXPECT_EQ(qAlpha(image.pixel(0, 0)), 0);       // background: none
+    EXPECT_EQ(qAlpha(image.pixel(320, 100)), 255); // the head's surface in the middle
+}
+
 // Outputs never destroy: an export over the open volume's own data file is refused with a
 // dialog, and the file is unchanged. The sample is copied first, so a regression could only
 // harm the copy.
@@ -676,13 +721,15 @@ TEST(MainWindowTest, SettingsAreRememberedByTheNextWindow)
     {
         auto w = openSample();
         for (QAction* a : w->findChildren<QAction*>()) {
-            if (a->text() == "Surface &and Volume") a->trigger();
+            // Key 4: the maximum intensity projection.
+            if (a->shortcut() == QKeySequence(Qt::Key_4)) a->trigger();
             if (a->text() == "&Orthographic Projection") a->setChecked(true);
         }
+        EXPECT_EQ(w->scene()->scene().renderMode, RenderMode::MaximumIntensity);
         w->close(); // saves the settings
     }
     MainWindow next;
-    EXPECT_EQ(next.scene()->scene().renderMode, RenderMode::SurfaceAndVolume);
+    EXPECT_EQ(next.scene()->scene().renderMode, RenderMode::MaximumIntensity);
     EXPECT_EQ(next.scene()->scene().camera.projection(), Projection::Orthographic);
     ASSERT_FALSE(part<RecentFiles>(next)->paths().isEmpty());
     EXPECT_EQ(part<RecentFiles>(next)->paths().first(), samplePath());

@@ -2,8 +2,9 @@
 // sphere is the isosurface's, a surface hides the volume behind it but not the volume in front
 // of it, the step and resolution levers leave the image alone, the marker points where the
 // axes point, one extraction serves any number of isovalue changes, a surface beyond the memory
-// budget says why it is not drawn, odd sizes, every sampler type, and the GL state the host had
-// before a frame.
+// budget says why it is not drawn, odd sizes, every sampler type, the GL state the host had
+// before a frame, a transparent background, and the intensity projections (MIP, MinIP, average)
+// pixel by pixel.
 #include "core/error.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "gpu/gl_loader.h"
@@ -573,6 +574,91 @@ TEST_F(SceneRendererTest, VolumeWithoutTransferFunctionShowsOnlyTheBackground)
     for (int y = 0; y < 40; ++y)
         for (int x = 0; x < 40; ++x)
             ASSERT_EQ(image.pixel(x, y), glm::ivec4(0, 0, 0, 255));
+}
+
+TEST_F(SceneRendererTest, ATransparentBackgroundLeavesOnlyTheSceneOpaque)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(ballInShell(true));
+    // The ball's surface opaque, the shell a translucent volume around it.
+    renderer.setScene(
+        frontScene(5.0f, RenderMode::SurfaceAndVolume, translucentRedBelow(-12.0, 0.2f)));
+    FrameParams params = frontView();
+    params.backgroundTop = params.backgroundBottom = glm::vec3(0.2f, 0.4f, 0.6f);
+    params.transparentBackground = true;
+    const Image image = renderFrame(renderer, params, kImageSize);
+    const int cx = kImageSize.x / 2;
+    const int cy = kImageSize.y / 2;
+    EXPECT_EQ(image.pixel(0, 0), glm::ivec4(0)); // no background colour, no coverage
+    EXPECT_EQ(image.pixel(cx, cy).a, 255);       // the surface
+    // The shell beside the ball covers part of the pixel, its colour premultiplied (red at most
+    // its alpha).
+    const glm::ivec4 shell = image.pixel(cx + int(15.0f * kPixelsPerVoxel), cy);
+    EXPECT_GT(shell.a, 20);
+    EXPECT_LT(shell.a, 255);
+    EXPECT_LE(shell.r, shell.a + 1);
+}
+
+// Tiles of 8 x 8 voxels across x and y, each its own value, in three slabs along the view
+// axis: `high` nearest the camera, 0 in the middle, `low` at the back. Every ray of frontView()
+// runs along one (x, y), so its maximum is its tile's high, its minimum its tile's low.
+float tileHigh(int tx, int ty)
+{
+    return 100.0f + 5.0f * float(tx * 6 + ty);
+}
+float tileLow(int tx, int ty)
+{
+    return -tileHigh(tx, ty);
+}
+
+TEST_F(SceneRendererTest, IntensityProjectionsShowEachRaysMaximumMinimumOrMeanThroughTheWindow)
+{
+    SceneRenderer renderer;
+    renderer.setVolume(makeFloatField({48, 48, 48}, [](glm::vec3 p) {
+        const int tx = int(p.x) / 8;
+        const int ty = int(p.y) / 8;
+        if (p.z >= 32.0f) return tileHigh(tx, ty);
+        return p.z < 16.0f ? tileLow(tx, ty) : 0.0f;
+    }));
+    // A live surface through every tile, which the projections must not draw; the window maps
+    // -300 to black and 300 to white.
+    Scene scene = frontScene(50.0, RenderMode::Surface);
+    scene.slices.window = {0.0, 600.0};
+    const auto expected = [](float value) { return 255.0f * (value + 300.0f) / 600.0f; };
+
+    struct Case {
+        RenderMode mode;
+        float (*value)(int, int);
+        float tolerance; // grey levels
+    };
+    // The mean of samples half a voxel apart, starting at a jittered point, is the field's mean
+    // along the ray (0 by symmetry) to within a fraction of the step: a level more of slack.
+    const Case cases[] = {
+        {RenderMode::MaximumIntensity, tileHigh, 1.0f},
+        {RenderMode::MinimumIntensity, tileLow, 1.0f},
+        {RenderMode::AverageIntensity, [](int, int) { return 0.0f; }, 2.0f},
+    };
+    for (const Case& c : cases) {
+        const Image image = renderMode(renderer, scene, c.mode, frontView(), kImageSize);
+        std::size_t compared = 0;
+        for (int py = 1; py < kImageSize.y - 1; ++py) {
+            for (int px = 1; px < kImageSize.x - 1; ++px) {
+                // The pixel's ray runs at index (x, y) = (p - 0.5) / 2; trilinear samples mix
+                // voxels floor(x) and floor(x) + 1, both in one tile unless floor(x) ends one.
+                const int ix = int(std::floor((float(px) - 0.5f) / 2.0f));
+                const int iy = int(std::floor((float(py) - 0.5f) / 2.0f));
+                if (ix % 8 == 7 || iy % 8 == 7) continue;
+                const float want = expected(c.value(ix / 8, iy / 8));
+                const glm::ivec4 got = image.pixel(px, py);
+                ASSERT_NEAR(float(got.r), want, c.tolerance)
+                    << renderModeName(c.mode) << " at pixel " << px << ", " << py;
+                ASSERT_EQ(got.r, got.g);
+                ASSERT_EQ(got.r, got.b);
+                ++compared;
+            }
+        }
+        EXPECT_GT(compared, std::size_t(kImageSize.x * kImageSize.y / 2));
+    }
 }
 
 } // namespace

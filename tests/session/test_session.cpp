@@ -110,6 +110,13 @@ TEST(SessionTest, SaveAndLoadKeepEveryField)
     EXPECT_EQ(read.orientationMarker, saved.orientationMarker);
     EXPECT_EQ(read.surfaceColor, saved.surfaceColor);
     EXPECT_EQ(read.sliceViews, saved.sliceViews);
+    // Every view mode, the intensity projections included, comes back as itself.
+    for (RenderMode mode : {RenderMode::Surface, RenderMode::Volume, RenderMode::MaximumIntensity,
+                            RenderMode::MinimumIntensity, RenderMode::AverageIntensity}) {
+        Session other = saved;
+        other.renderMode = mode;
+        EXPECT_EQ(sessionFromJson(sessionToJson(other, file), file).renderMode, mode);
+    }
 }
 
 TEST(SessionTest, OptionalSectionsMayBeLeftOut)
@@ -247,7 +254,8 @@ TEST(SessionTest, BadFilesAreRefusedNamingTheKeyAndTheProblem)
         {withSection(R"("crop": {"first": [0, 0, 0], "last": [4, 9, 4294967296]})"),
          "'crop' 'last' element 3 is 4294967296, more than 4294967295"},
         {withSection(R"("view": {"mode": "wireframe"})"),
-         "'view' 'mode' is 'wireframe', expected 'surface', 'volume' or 'both'"},
+         "'view' 'mode' is 'wireframe', expected 'surface', 'volume', 'both', 'mip', 'minip' or "
+         "'average'"},
         {withSection(R"("view": {"surfaceColor": [0.5, 1.5, 0]})"),
          "'view' 'surfaceColor' element 2 is 1.5, outside -1.0..1.0"},
         {withSection(R"("view": {"orientationMarker": "yes"})"),
