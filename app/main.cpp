@@ -16,8 +16,8 @@
 #include "isoview_version.h"
 #include "main_window.h"
 #include "scene/scene.h"
-#include "views/viewport_widget.h"
 #include "scene_model.h"
+#include "views/viewport_widget.h"
 
 #include <QAction>
 #include <QApplication>
