@@ -6,6 +6,7 @@
 #include "app_test_support.h"
 #include "common/output_folders.h"
 #include "crop/crop_panel.h"
+#include "export/screenshot_dialog.h"
 #include "loading/stack_geometry_note.h"
 #include "main_window.h"
 #include "support/shared_data.h"
@@ -276,12 +277,21 @@ TEST(WindowPolish, OutputFoldersAreRememberedPerKindAndNeverTheScans)
     rememberOutputFolder(OutputKind::Screenshot,
                          QString::fromStdString((meshes / "c.png").string()));
     QString shownFolder;
-    test::onModalDialog([&](QWidget* modal) {
+    const auto onFileDialog = [&](QWidget* modal) {
         if (auto* dialog = qobject_cast<QFileDialog*>(modal)) {
             shownFolder = dialog->directory().absolutePath();
             dialog->reject();
         } else {
             modal->close();
+        }
+    };
+    // The size and background come first (ScreenshotDialog), then the file dialog.
+    test::onModalDialog([&](QWidget* modal) {
+        if (auto* options = qobject_cast<ScreenshotDialog*>(modal)) {
+            test::onModalDialog(onFileDialog);
+            options->accept();
+        } else {
+            onFileDialog(modal);
         }
     });
     QAction* screenshot = nullptr;
