@@ -17,7 +17,6 @@
 #include "main_window.h"
 #include "scene/scene.h"
 #include "scene_model.h"
-#include "views/viewport_widget.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,7 +25,6 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
-#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string_view>
@@ -204,13 +202,6 @@ int main(int argc, char** argv)
     window.show();
 
     if (screenshot) {
-        // --transparent alone: the 3D view at the size the window gives it.
-        if (transparent && !pictureSize) {
-            QCoreApplication::processEvents(); // the shown window lays its views out
-            const qreal dpr = window.viewport()->devicePixelRatioF();
-            pictureSize = QSize(int(std::lround(window.viewport()->width() * dpr)),
-                                int(std::lround(window.viewport()->height() * dpr)));
-        }
         window.screenshotWhenReady(parser.value(screenshotOption), pictureSize, transparent);
         QObject::connect(&window, &isoview::app::MainWindow::screenshotDone,
                          [&](bool ok, const QString& message) {

@@ -10,7 +10,6 @@
 #include <QFileDialog>
 #include <QStatusBar>
 #include <QTimer>
-#include <cmath>
 #include <utility>
 
 namespace isoview::app {
@@ -24,9 +23,7 @@ ScreenshotController::ScreenshotController(QWidget* window, ViewportWidget* view
 
 void ScreenshotController::saveDialog()
 {
-    const qreal dpr = m_view->devicePixelRatioF();
-    const QSize viewSize(int(std::lround(m_view->width() * dpr)),
-                         int(std::lround(m_view->height() * dpr)));
+    const QSize viewSize = m_view->devicePixelSize();
     ScreenshotDialog options(viewSize, m_window);
     if (options.exec() != QDialog::Accepted) return;
     const ScreenshotOptions chosen = options.options();
@@ -99,8 +96,9 @@ void ScreenshotController::onFrame()
     if (m_pending.isEmpty() || !m_ready() || !m_view->showsCurrentSurface()) return;
     const QString path = m_pending;
     m_pending.clear();
-    if (m_pendingSize) {
-        renderAndSave(path, *m_pendingSize, m_pendingTransparent,
+    if (m_pendingSize || m_pendingTransparent) {
+        // Transparent without a size: the view's own, as laid out now that it shows the scene.
+        renderAndSave(path, m_pendingSize.value_or(m_view->devicePixelSize()), m_pendingTransparent,
                       [this](bool ok, const QString& pathOrError) { emit done(ok, pathOrError); });
         return;
     }

@@ -36,9 +36,10 @@ public:
     // Renders the 3D view's scene off screen at size (transparent: no background) and writes
     // it as PNG without waiting; saved(path) or failed follows.
     void saveRendered(const QString& path, QSize size, bool transparent);
-    // Saves the whole window as PNG at path (with a size: the 3D view alone, rendered at that
-    // size) once the surface of the volume (or the session) being opened is on screen, then
-    // emits done(true, path); done(false, why) when the save, the load or the session fails.
+    // Saves the whole window as PNG at path (with a size or transparent: the 3D view alone,
+    // rendered at that size, else its own) once the surface of the volume (or the session) being
+    // opened is on screen, then emits done(true, path); done(false, why) when the save, the load or
+    // the session fails.
     void saveWindowWhenReady(const QString& path, std::optional<QSize> size = std::nullopt,
                              bool transparent = false);
 

@@ -337,6 +337,13 @@ QImage ViewportWidget::grabView()
     return grab().toImage(); // the frame with the axis letters over it
 }
 
+QSize ViewportWidget::devicePixelSize() const
+{
+    const qreal dpr = devicePixelRatioF();
+    return {std::max(1, int(std::lround(width() * dpr))),
+            std::max(1, int(std::lround(height() * dpr)))};
+}
+
 float ViewportWidget::aspect() const
 {
     return height() > 0 ? float(width()) / float(height()) : 1.0f;
@@ -381,12 +388,11 @@ void ViewportWidget::postFrameRequest(bool fullResolution)
 
 FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
 {
-    const qreal dpr = devicePixelRatioF();
     FrameRequest request;
     request.scene = m_scene->scene(); // the whole scene: the renderer diffs it
     gpu::FrameParams& params = request.params;
-    params.viewportSize = glm::ivec2(std::max(1, int(std::lround(width() * dpr))),
-                                     std::max(1, int(std::lround(height() * dpr))));
+    const QSize pixels = devicePixelSize();
+    params.viewportSize = glm::ivec2(pixels.width(), pixels.height());
     params.view = viewMatrix();
     params.projection = projectionMatrix();
     params.cropBox = m_cropBoxOverlay;

@@ -74,6 +74,8 @@ public:
     glm::mat4 viewMatrix() const;
     glm::mat4 projectionMatrix() const;
     float aspect() const;
+    // The view's size in device pixels (at least 1 x 1): its frames' and screenshots' size.
+    QSize devicePixelSize() const;
     // True when the volume lives in patient space (DICOM): views and the marker use anatomical
     // names.
     bool anatomical() const;
