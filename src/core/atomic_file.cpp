@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sys/stat.h>
 #include <system_error>
@@ -223,6 +224,23 @@ void AtomicFileWriter::write(const void* data, std::size_t n)
     } else {
         m_buffer.insert(m_buffer.end(), bytes, bytes + n);
     }
+}
+
+void AtomicFileWriter::seek(std::uint64_t offset)
+{
+    if (m_fd < 0) {
+        throw IoError("cannot write " + quoted(m_finalPath) +
+                      ": the file was already committed or an earlier write failed");
+    }
+    if (m_streaming) {
+        throw IoError("cannot write this format to standard output: it goes back to fill in "
+                      "what it wrote earlier, which a pipe cannot do; choose a file name");
+    }
+    flushBuffer();
+    if (offset > std::uint64_t(std::numeric_limits<off_t>::max())) {
+        fail("cannot seek in", EOVERFLOW);
+    }
+    if (::lseek(m_fd, off_t(offset), SEEK_SET) < 0) fail("cannot seek in", errno);
 }
 
 void AtomicFileWriter::commit()

@@ -26,6 +26,8 @@
 //   no temporary file and no rename (a pipe can be neither), and commit() flushes. A failure
 //   part-way leaves what was already sent; `isoview-cli -o -` is the one user. A file named "-"
 //   is written as "./-".
+// - seek() moves where the next bytes land (a muxer that goes back to fill in an index, such as
+//   MP4's moov atom); standard output cannot seek and throws IoError.
 // - Move-only; one writer is used by one thread at a time.
 // - POSIX only (mkstemp, fsync, rename).
 //
@@ -36,6 +38,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -76,6 +79,12 @@ public:
     // Throws IoError.
     void write(const void* data, std::size_t n);
     void write(std::span<const std::byte> bytes) { write(bytes.data(), bytes.size()); }
+
+    // Makes the next write() land at offset bytes from the start of the file: flushes the
+    // buffer, then moves the file offset (past the end leaves a hole of zeros). Throws IoError
+    // for standard output (a pipe cannot go back; the writer stays usable) and, closing the
+    // writer as any failure does, when the buffer cannot be written or the offset is too large.
+    void seek(std::uint64_t offset);
 
     // Flushes, fsyncs, closes and renames the temporary file over the destination. Throws
     // IoError; may be called once.

@@ -151,6 +151,37 @@ TEST(AtomicFile, WriteOrCommitAfterCommitThrows)
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"once.bin"});
 }
 
+// A muxer writes a placeholder, then goes back to fill it in (MP4's moov atom), so seek() must
+// land the next bytes at the offset, including bytes still in the writer's buffer before it.
+TEST(AtomicFile, SeekOverwritesEarlierBytesThenWritingGoesOnFromThere)
+{
+    TempDir dir;
+    const fs::path target = dir.path() / "seek.bin";
+    AtomicFileWriter writer(target);
+    writer.write("hello world", 11);
+    writer.seek(0);
+    writer.write("J", 1);
+    writer.seek(11);
+    writer.write("!", 1);
+    writer.seek(14); // past the end: a hole of zeros
+    writer.write("?", 1);
+    writer.commit();
+    EXPECT_EQ(readFile(target), std::string("Jello world!\0\0?", 15));
+    EXPECT_THROW(writer.seek(0), IoError);
+}
+
+TEST(AtomicFile, StandardOutputCannotSeek)
+{
+    AtomicFileWriter writer(kStandardOutput);
+    try {
+        writer.seek(0);
+        FAIL() << "expected IoError";
+    } catch (const IoError& error) {
+        EXPECT_NE(std::string(error.what()).find("standard output"), std::string::npos)
+            << error.what();
+    }
+}
+
 TEST(AtomicFile, MissingFolderThrowsIoErrorNamingThePath)
 {
     TempDir dir;
