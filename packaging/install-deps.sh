@@ -15,10 +15,17 @@ packages=(
   lib3mf-dev
   # loaders
   libdcmtk-dev libopenjp2-7-dev zlib1g-dev libnifti2-dev
+  # movies (src/video/): H.264 MP4 and PNG frames through FFmpeg's libraries, linked rather than
+  # running the ffmpeg program: no program to find at run time, no pipe of raw frames to a
+  # child process, errors per frame with libav's reason, and every file through isoview's
+  # atomic writer (a custom AVIOContext), so no partial movie and no FIFO or input overwritten
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   # viewer
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth python3 python3-vtk9
+  # ffprobe and ffmpeg: the independent decoder the movie tests read MP4s and PNGs back with
+  ffmpeg
   # VTK's numpy_support (the screenshot and mesh checks); python3-vtk9 only recommends numpy
   python3-numpy
   # sanitizer and fuzzer builds (packaging/run-sanitizers-and-fuzzers.sh): clang-14, libFuzzer,
