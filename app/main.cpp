@@ -1,20 +1,27 @@
 // isoview [PATH] [--iso VALUE] [--series N] [--mode surface|volume|both|mip|minip|average]
 //         [--screenshot FILE [--size WxH] [--transparent]] [--window-size WxH]
+//         [--movie FILE [--animate rotate|iso:A:B|slices] [--frames N] [--fps F] [--size WxH]]
 // Opens the viewer on PATH (a DICOM file or folder, NRRD, MetaImage or raw volume, or a session
 // file, *.isoview, which brings back its volume, surfaces and view as File > Open Session does),
 // or on the bundled sample volume when no PATH is given. --screenshot saves the window as PNG
 // once the surface (a session's surfaces) is on screen, then exits (0 on success, 1 when the
 // volume or session cannot be opened or the PNG written); with --size, the 3D view alone,
 // rendered off screen at that size whatever the window's (--transparent: without background).
-// --window-size sizes the window (--size too, without --screenshot). --help and --version need
-// no display.
+// --movie records a movie (MP4, or numbered PNGs for a .png name) of the 3D view off screen with
+// no window shown, prints each frame's isovalue and triangles, then exits like --screenshot.
+// --window-size sizes the window (--size too, without --screenshot or --movie). --help and
+// --version need no display.
 #include "common/app_defaults.h"
 #include "common/log_panel.h"
+#include "core/error.h"
 #include "core/heap_reuse.h"
 #include "core/log.h"
+#include "export/movie_export_flow.h"
+#include "export/movie_recorder.h"
 #include "export/screenshot_dialog.h"
 #include "isoview_version.h"
 #include "main_window.h"
+#include "scene/movie_animation.h"
 #include "scene/scene.h"
 #include "scene_model.h"
 
@@ -116,9 +123,24 @@ int main(int argc, char** argv)
         "Save the window as PNG once the surface is shown, then exit; with --size, the 3D view "
         "alone at that size, rendered off screen.",
         "FILE");
-    QCommandLineOption sizeOption(
-        "size", "With --screenshot: the picture's size (e.g. 3840x2160); else the window's.",
-        "WxH");
+    QCommandLineOption sizeOption("size",
+                                  "With --screenshot or --movie: the picture's size (e.g. "
+                                  "3840x2160; a movie's default 1280x720); else the window's.",
+                                  "WxH");
+    QCommandLineOption movieOption(
+        "movie",
+        "Record a movie of the 3D view off screen, no window shown, then exit: FILE.mp4 "
+        "(H.264) or FILE.png (numbered PNG frames, FILE_0000.png ...; {n} in the name places "
+        "the number).",
+        "FILE");
+    QCommandLineOption animateOption(
+        "animate",
+        "With --movie: rotate (one turn of the view, the default), iso:A:B (the isovalue from A "
+        "to B, real units) or slices (the axial slice plane through the volume).",
+        "ANIMATION", "rotate");
+    QCommandLineOption framesOption("frames", "With --movie: frames in all (default 120).", "N",
+                                    "120");
+    QCommandLineOption fpsOption("fps", "With --movie: frames a second (default 30).", "F", "30");
     QCommandLineOption windowSizeOption("window-size", "Window size, e.g. 1280x800.", "WxH");
     QCommandLineOption transparentOption(
         "transparent", "With --screenshot: the 3D view alone, its background transparent.");
@@ -131,7 +153,8 @@ int main(int argc, char** argv)
         "label-table", "Names and colours of the labels (AFNI, Slicer, FreeSurfer, ITK-SNAP).",
         "FILE");
     parser.addOptions({isoOption, seriesOption, modeOption, screenshotOption, sizeOption,
-                       windowSizeOption, transparentOption, labelsOption, labelTableOption});
+                       windowSizeOption, transparentOption, movieOption, animateOption,
+                       framesOption, fpsOption, labelsOption, labelTableOption});
     if (asksForHelpOrVersion(argc, argv)) {
         QCoreApplication textOnly(argc, argv);
         parser.process(textOnly); // prints the help or the version and exits 0
@@ -172,6 +195,12 @@ int main(int argc, char** argv)
                                    logFile.toStdString());
 
     const bool screenshot = parser.isSet(screenshotOption);
+    const bool movie = parser.isSet(movieOption);
+    if (screenshot && movie) return fail("--screenshot and --movie are one at a time");
+    for (const QCommandLineOption* option : {&animateOption, &framesOption, &fpsOption}) {
+        if (parser.isSet(*option) && !movie)
+            return fail(QString("--%1 is for --movie").arg(option->names().first()));
+    }
     std::optional<QSize> windowSize;
     std::optional<QSize> pictureSize;
     for (const QCommandLineOption* option : {&sizeOption, &windowSizeOption}) {
@@ -184,11 +213,34 @@ int main(int argc, char** argv)
                             .arg(name)
                             .arg(isoview::app::ScreenshotDialog::kMaxSide)
                             .arg(parser.value(*option)));
-        const bool picture = option == &sizeOption && screenshot;
+        const bool picture = option == &sizeOption && (screenshot || movie);
         (picture ? pictureSize : windowSize) = size;
     }
     const bool transparent = parser.isSet(transparentOption);
-    if (transparent && !screenshot) return fail("--transparent is for --screenshot");
+    if (transparent && !screenshot && !movie)
+        return fail("--transparent is for --screenshot or --movie");
+    isoview::app::MovieRequest movieRequest;
+    if (movie) {
+        bool okFrames = false;
+        bool okFps = false;
+        const int frames = parser.value(framesOption).toInt(&okFrames);
+        const double fps = parser.value(fpsOption).toDouble(&okFps);
+        if (!okFrames) return fail("--frames expects a whole number of frames");
+        if (!okFps || !(fps > 0.0 && fps <= 1000.0))
+            return fail("--fps expects frames a second, more than 0 and at most 1000");
+        try {
+            movieRequest.animation =
+                isoview::parseMovieAnimation(parser.value(animateOption).toStdString(), frames);
+        } catch (const isoview::Error& e) {
+            return fail(QString::fromUtf8(e.what()));
+        }
+        movieRequest.path = parser.value(movieOption);
+        movieRequest.size = pictureSize.value_or(QSize(1280, 720));
+        movieRequest.framesPerSecond = fps;
+        movieRequest.transparent = transparent;
+        if (const auto problem = isoview::app::MovieRecorder::problemWith(movieRequest))
+            return fail(*problem);
+    }
 
     isoview::app::MainWindow window;
     if (windowSize) window.resize(*windowSize);
@@ -199,7 +251,29 @@ int main(int argc, char** argv)
             return fail("--mode expects " + QString::fromUtf8(isoview::kRenderModeNameList.data()));
         window.scene()->setRenderMode(*mode);
     }
-    window.show();
+    if (movie) {
+        // No window: the 3D view renders off screen on its own thread, shown or not.
+        window.movieWhenReady(movieRequest);
+        QObject::connect(
+            window.movieExport()->recorder(), &isoview::app::MovieRecorder::frameRendered,
+            [](int frame, const isoview::app::MovieFrameFacts& facts) {
+                std::printf(
+                    "isoview: frame %d isovalue %s triangles %s\n", frame,
+                    facts.isovalue ? qPrintable(QString::number(*facts.isovalue, 'g', 17)) : "none",
+                    facts.triangles ? qPrintable(QString::number(*facts.triangles)) : "none");
+                std::fflush(stdout);
+            });
+        QObject::connect(
+            &window, &isoview::app::MainWindow::movieDone, [&](bool ok, const QString& message) {
+                if (ok)
+                    std::printf("isoview: saved %s\n", qPrintable(message));
+                else
+                    std::fprintf(stderr, "isoview: movie failed: %s\n", qPrintable(message));
+                app.exit(ok ? 0 : 1);
+            });
+    } else {
+        window.show();
+    }
 
     if (screenshot) {
         window.screenshotWhenReady(parser.value(screenshotOption), pictureSize, transparent);

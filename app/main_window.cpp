@@ -9,6 +9,7 @@
 #include "crop/crop_panel.h"
 #include "crop/crop_tool.h"
 #include "export/export_all_surfaces.h"
+#include "export/movie_export_flow.h"
 #include "export/screenshot_controller.h"
 #include "export/surface_export_flow.h"
 #include "labels/label_map_opener.h"
@@ -256,6 +257,15 @@ void MainWindow::createControllers()
     m_surfaceExport = new SurfaceExportFlow(this, m_view, [this] { return m_document.get(); });
     connect(m_surfaceExport, &SurfaceExportFlow::finished, this, &MainWindow::exportFinished);
     connect(m_surfaceExport, &SurfaceExportFlow::failed, this, &MainWindow::showError);
+
+    m_movieExport = new MovieExportFlow(this, m_view, [this] {
+        return m_document != nullptr && !m_sessionController->isOpening();
+    });
+    connect(this, &MainWindow::loadFailed, m_movieExport, &MovieExportFlow::abandon);
+    connect(m_sessionController, &SessionController::sessionFailed, m_movieExport,
+            &MovieExportFlow::abandon);
+    connect(m_movieExport, &MovieExportFlow::finished, this, &MainWindow::movieDone);
+    connect(m_movieExport, &MovieExportFlow::failed, this, &MainWindow::showError);
 }
 
 void MainWindow::editCamera(const std::function<void(OrbitCamera&)>& edit)
@@ -387,6 +397,7 @@ void MainWindow::createMenus()
     file->addAction(
         (new ExportAllSurfaces(this, m_view, [this] { return m_document.get(); }))->action());
     file->addAction(m_screenshotAction);
+    file->addAction(m_movieExport->action());
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -475,6 +486,7 @@ void MainWindow::createStatusBar()
     statusBar()->addWidget(m_opener->progressWidget());
     statusBar()->addWidget(m_labelOpener->progressWidget());
     statusBar()->addWidget(m_surfaceExport->progressWidget());
+    statusBar()->addWidget(m_movieExport->progressWidget());
     m_geometryLabel = label("stackGeometryLabel", tr("Kept as measured: each slice is shown "
                                                      "where it was measured, not resampled"));
     statusBar()->addPermanentWidget(m_geometryLabel);
@@ -534,6 +546,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     saveSettings();
     m_opener->cancel();
     m_surfaceExport->cancel();
+    m_movieExport->cancel();
     QMainWindow::closeEvent(event);
 }
 
@@ -642,6 +655,7 @@ void MainWindow::showDocument(const std::shared_ptr<VolumeDocument>& doc,
     m_geometryLabel->setText(stackGeometryNote(v.geometry(), d.z));
     setWindowTitle(QStringLiteral("%1 - isoview").arg(doc->displayName));
     m_exportAction->setEnabled(true);
+    m_movieExport->action()->setEnabled(true);
     updateViewNames();
     m_lastFolder = QFileInfo(doc->path).absolutePath();
     m_recentFiles->add(doc->path);
@@ -846,6 +860,14 @@ void MainWindow::screenshotWhenReady(const QString& path, std::optional<QSize> s
     m_opener->setAsksQuestions(false);
     m_sessionController->setAsksQuestions(false);
     m_screenshots->saveWindowWhenReady(path, size, transparent);
+}
+
+void MainWindow::movieWhenReady(const MovieRequest& request)
+{
+    // As for --screenshot: nobody answers a dialog.
+    m_opener->setAsksQuestions(false);
+    m_sessionController->setAsksQuestions(false);
+    m_movieExport->recordWhenReady(request);
 }
 
 } // namespace isoview::app

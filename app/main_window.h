@@ -38,6 +38,8 @@ class RecentFiles;
 class ScreenshotController;
 class SessionController;
 class SurfaceExportFlow;
+class MovieExportFlow;
+struct MovieRequest;
 class SurfaceListPanel;
 class TransferFunctionPanel;
 class TransferFunctionStart;
@@ -74,6 +76,11 @@ public:
     // surface is on screen, then emits screenshotDone (for `isoview --screenshot FILE`).
     void screenshotWhenReady(const QString& path, std::optional<QSize> size = std::nullopt,
                              bool transparent = false);
+    // Records a movie of the first volume (or session) once it is on screen, in this window
+    // shown or not, then emits movieDone (for `isoview --movie FILE`).
+    void movieWhenReady(const MovieRequest& request);
+    // File > Export Movie... and its recorder.
+    MovieExportFlow* movieExport() const { return m_movieExport; }
 
     // The scene every panel and view shows and edits.
     SceneModel* scene() const { return m_scene; }
@@ -87,6 +94,7 @@ signals:
     void loadFailed(const QString& message);
     void exportFinished(bool ok, const QString& message);
     void screenshotDone(bool ok, const QString& message);
+    void movieDone(bool ok, const QString& pathOrError);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -155,6 +163,7 @@ private:
     QString m_lastFolder;
     ScreenshotController* m_screenshots = nullptr; // File > Save Screenshot, --screenshot
     SurfaceExportFlow* m_surfaceExport = nullptr;  // File > Export Surface
+    MovieExportFlow* m_movieExport = nullptr;      // File > Export Movie, --movie
 
     // Status bar.
     QLabel* m_volumeLabel = nullptr;

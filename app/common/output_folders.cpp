@@ -14,6 +14,7 @@ QString settingsKey(OutputKind kind)
     case OutputKind::Surface: return QStringLiteral("output/surfaceFolder");
     case OutputKind::Screenshot: return QStringLiteral("output/screenshotFolder");
     case OutputKind::TransferFunction: return QStringLiteral("output/transferFunctionFolder");
+    case OutputKind::Movie: return QStringLiteral("output/movieFolder");
     }
     return QStringLiteral("output/folder");
 }

@@ -291,24 +291,41 @@ void ViewportWidget::onSurfaceCaptured(quint64 ticket,
 void ViewportWidget::renderImageLater(QSize size, bool transparent, QObject* context,
                                       ImageDone done)
 {
-    if (!volumeUploaded() || size.isEmpty()) {
+    renderSceneLater(m_scene->scene(), size, transparent, context,
+                     [done = std::move(done)](const std::shared_ptr<const RenderedFrame>& frame,
+                                              const QString& error) {
+                         done(frame ? frame->image : QImage(), error);
+                     });
+}
+
+void ViewportWidget::renderSceneLater(const Scene& scene, QSize size, bool transparent,
+                                      QObject* context, FrameDone done)
+{
+    if (!volumeUploaded() || scene.volume != m_uploaded || size.isEmpty()) {
         const QString why =
             size.isEmpty()
                 ? tr("The image size %1 x %2 is empty.").arg(size.width()).arg(size.height())
                 : tr("No volume is shown yet.");
-        QTimer::singleShot(0, context, [done = std::move(done), why] { done(QImage(), why); });
+        QTimer::singleShot(0, context, [done = std::move(done), why] { done(nullptr, why); });
         return;
     }
     FrameRequest request = frameRequest(true);
+    request.scene = scene;
     gpu::FrameParams& params = request.params;
     params.viewportSize = glm::ivec2(size.width(), size.height());
-    params.projection =
-        m_scene->scene().camera.projectionMatrix(float(size.width()) / float(size.height()));
+    params.view = scene.camera.viewMatrix();
+    params.projection = scene.camera.projectionMatrix(float(size.width()) / float(size.height()));
     params.cropBox = {}; // the crop box's handles belong to the window, not the picture
     params.transparentBackground = transparent;
     const quint64 ticket = m_nextImage++;
     m_images[ticket] = {context, std::move(done)};
     m_worker->renderImageLater(std::move(request), ticket);
+}
+
+bool ViewportWidget::startHidden()
+{
+    if (!m_worker) startRenderThread();
+    return m_worker != nullptr;
 }
 
 void ViewportWidget::onImageRendered(quint64 ticket,
@@ -321,9 +338,9 @@ void ViewportWidget::onImageRendered(quint64 ticket,
     m_images.erase(it);
     if (!pending.context) return;
     if (frame)
-        pending.done(frame->image, QString());
+        pending.done(frame, QString());
     else
-        pending.done(QImage(), error.isEmpty() ? tr("No volume is shown yet.") : error);
+        pending.done(nullptr, error.isEmpty() ? tr("No volume is shown yet.") : error);
 }
 
 QImage ViewportWidget::grabView()

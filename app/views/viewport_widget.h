@@ -101,6 +101,17 @@ public:
     // Overlays painted by the widget (axis letters, hints) are not in it.
     using ImageDone = std::function<void(QImage image, QString error)>;
     void renderImageLater(QSize size, bool transparent, QObject* context, ImageDone done);
+    // The same for any scene of the volume on screen (a movie's frame: the view turned, another
+    // isovalue), seen through its own camera; done gets the whole frame (its image, the
+    // isovalue and triangle count of its surface), or null and why. The render thread diffs
+    // each scene against the one before, so the view's next frame may extract again.
+    using FrameDone =
+        std::function<void(std::shared_ptr<const RenderedFrame> frame, QString error)>;
+    void renderSceneLater(const Scene& scene, QSize size, bool transparent, QObject* context,
+                          FrameDone done);
+    // Starts the render thread of a view that is not shown (`isoview --movie` renders with no
+    // window); a shown view starts it itself. False, with glError emitted, when it cannot start.
+    bool startHidden();
     // The GPU's memory check for a volume not read yet (FrameWorker::volumeAdmission).
     gpu::SceneRenderer::VolumeAdmission volumeAdmission() const;
     // The scene's label map's surfaces, one per label; nullopt while the render thread does not
@@ -194,7 +205,7 @@ private:
     // Images asked of the render thread (renderImageLater), by ticket.
     struct PendingImage {
         QPointer<QObject> context;
-        ImageDone done;
+        FrameDone done;
     };
     std::map<quint64, PendingImage> m_images;
     quint64 m_nextImage = 1;
