@@ -22,6 +22,7 @@
 #include "session/session_controller.h"
 #include "surfaces/isovalue_panel.h"
 #include "surfaces/surface_list_panel.h"
+#include "time/time_bar.h"
 #include "transfer_function/transfer_function_panel.h"
 #include "transfer_function/transfer_function_start.h"
 #include "view_layout.h"
@@ -266,6 +267,9 @@ void MainWindow::createControllers()
             &MovieExportFlow::abandon);
     connect(m_movieExport, &MovieExportFlow::finished, this, &MainWindow::movieDone);
     connect(m_movieExport, &MovieExportFlow::failed, this, &MainWindow::showError);
+
+    m_timeBar = new TimeBar(m_scene, m_view, this);
+    addToolBar(Qt::BottomToolBarArea, m_timeBar);
 }
 
 void MainWindow::editCamera(const std::function<void(OrbitCamera&)>& edit)
@@ -418,6 +422,8 @@ void MainWindow::createMenus()
     QMenu* standard = m_viewMenu->addMenu(tr("Standard &Views"));
     standard->addActions(m_standardViewActions);
     m_viewMenu->addAction(m_markerAction);
+    QMenu* time = m_viewMenu->addMenu(tr("&Time Points"));
+    time->addActions(m_timeBar->menuActions());
     m_viewMenu->addSeparator();
     m_viewLayout->addActionsTo(m_viewMenu);
     m_viewMenu->addSeparator();
@@ -640,7 +646,7 @@ void MainWindow::showDocument(const std::shared_ptr<VolumeDocument>& doc,
     // added one), else the transfer function's; the scene's crop, distance, camera and slices
     // start afresh, and the surfaces added next take the palette from its start.
     const Surface first{0, "Surface 1", iso, scene.surfaces.carriedColor(), 1.0f, true};
-    m_scene->openVolume(doc->volume, {first}, 0, tf);
+    m_scene->openVolume(doc->volume, {first}, 0, tf, doc->series, doc->timePoint);
     // Now, not when the first frame comes: what a session sets after the load stays.
     m_measurements->volumeChanged();
 

@@ -39,6 +39,7 @@ class ScreenshotController;
 class SessionController;
 class SurfaceExportFlow;
 class MovieExportFlow;
+class TimeBar;
 struct MovieRequest;
 class SurfaceListPanel;
 class TransferFunctionPanel;
@@ -81,6 +82,8 @@ public:
     void movieWhenReady(const MovieRequest& request);
     // File > Export Movie... and its recorder.
     MovieExportFlow* movieExport() const { return m_movieExport; }
+    // The time bar (play a series' time points), shown while the volume has a series.
+    TimeBar* timeBar() const { return m_timeBar; }
 
     // The scene every panel and view shows and edits.
     SceneModel* scene() const { return m_scene; }
@@ -164,6 +167,7 @@ private:
     ScreenshotController* m_screenshots = nullptr; // File > Save Screenshot, --screenshot
     SurfaceExportFlow* m_surfaceExport = nullptr;  // File > Export Surface
     MovieExportFlow* m_movieExport = nullptr;      // File > Export Movie, --movie
+    TimeBar* m_timeBar = nullptr;                  // a series' time points: play, step
 
     // Status bar.
     QLabel* m_volumeLabel = nullptr;

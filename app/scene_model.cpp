@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "extraction/smoothed_label_surfaces.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -48,13 +49,18 @@ void SceneModel::onListChanged(SurfaceList::Change change, std::uint32_t id)
 
 void SceneModel::openVolume(std::shared_ptr<const Volume> volume,
                             const std::vector<Surface>& surfaces, std::size_t selected,
-                            const TransferFunction& tf)
+                            const TransferFunction& tf, std::shared_ptr<const VolumeSeries> series,
+                            std::size_t timePoint)
 {
     if (!volume) throw InvalidInputError("no volume to open");
+    if (series && series->indexOf(volume.get()) != timePoint)
+        throw InvalidInputError("the volume is not the series' time point it is said to be");
     batched(
         [&] {
             m_scene.surfaces.reset(surfaces, selected); // throws before anything changed
             m_scene.volume = std::move(volume);
+            m_scene.series = std::move(series);
+            m_scene.timePoint = m_scene.series ? timePoint : 0;
             m_scene.transferFunction = tf;
             m_scene.crop.reset();
             m_scene.distancePoints.clear();
@@ -67,6 +73,14 @@ void SceneModel::openVolume(std::shared_ptr<const Volume> volume,
             m_history.clear();
         },
         kEverySceneChange);
+}
+
+void SceneModel::setTimePoint(std::size_t t)
+{
+    if (!m_scene.series) return;
+    t = std::min(t, m_scene.series->size() - 1);
+    if (t == m_scene.timePoint) return;
+    batched([&] { m_scene.showTimePoint(t); }, SceneChanges(SceneChange::TimePoint));
 }
 
 void SceneModel::restore(const Scene& scene)

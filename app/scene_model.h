@@ -45,11 +45,12 @@ enum class SceneChange : unsigned {
     Display = 1u << 6, // render mode, orientation marker
     Slices = 1u << 7,  // arrangement, crosshair, window, planes in 3D
     Distance = 1u << 8,
-    Labels = 1u << 9, // a label map opened or closed, its table, a label's style or selection
+    Labels = 1u << 9,     // a label map opened or closed, its table, a label's style or selection
+    TimePoint = 1u << 10, // another volume of the series on the same grid: new values only
 };
 Q_DECLARE_FLAGS(SceneChanges, SceneChange)
 
-inline constexpr SceneChanges kEverySceneChange = SceneChanges::fromInt(0x3ff);
+inline constexpr SceneChanges kEverySceneChange = SceneChanges::fromInt(0x7ff);
 
 class SceneModel : public QObject {
     Q_OBJECT
@@ -66,8 +67,15 @@ public:
     // kept), the slice views go to its centre with its default window (arrangement and planes
     // kept), and the history is cleared. Throws InvalidInputError for a null volume or an
     // invalid surface list (nothing changes then).
+    // series: the volume's series on its grid, if it has one (volume is its time point
+    // timePoint).
     void openVolume(std::shared_ptr<const Volume> volume, const std::vector<Surface>& surfaces,
-                    std::size_t selected, const TransferFunction& tf);
+                    std::size_t selected, const TransferFunction& tf,
+                    std::shared_ptr<const VolumeSeries> series = nullptr,
+                    std::size_t timePoint = 0);
+    // Shows time point t of the series (t clamped to it): the volume's values change, all else
+    // stays; changed(TimePoint). Not an undoable edit. Nothing without a series.
+    void setTimePoint(std::size_t t);
     // Replaces the whole scene but its volume (a restored session: scene.volume must be this
     // one's) and clears the history: a restored session has nothing to undo.
     void restore(const Scene& scene);

@@ -112,7 +112,10 @@ WindowLevel ViewLayout::defaultWindowLevel() const
 void ViewLayout::onSceneChanged(SceneChanges what)
 {
     const Scene& scene = m_scene->scene();
-    if (what & SceneChange::Volume) {
+    // Another time point is another volume on the same grid: the slices show its values where
+    // they were (showSlices below puts the crosshair back).
+    const bool newValues = what & (SceneChange::Volume | SceneChange::TimePoint);
+    if (newValues) {
         for (SliceView* v : m_slices)
             v->setVolume(scene.volume);
     }
@@ -123,10 +126,10 @@ void ViewLayout::onSceneChanged(SceneChanges what)
             v->setLabelOverlay(scene.labels ? scene.labels->labelMap : nullptr, styles,
                                kLabelOverlayFill);
     }
-    if (what & (SceneChange::Slices | SceneChange::Volume)) showSlices(what & SceneChange::Volume);
+    if (newValues || (what & SceneChange::Slices)) showSlices(newValues);
     // Cheap: each view recomputes only the contours whose isovalue changed.
-    if (what & (SceneChange::Surfaces | SceneChange::Isovalue | SceneChange::TransferFunction |
-                SceneChange::Volume)) {
+    if (newValues ||
+        (what & (SceneChange::Surfaces | SceneChange::Isovalue | SceneChange::TransferFunction))) {
         const std::vector<SliceContour> contours = sliceContours(scene);
         for (SliceView* v : m_slices)
             v->setContours(contours);

@@ -19,6 +19,32 @@ bool isWhole(double x)
     return std::isfinite(x) && std::floor(x) == x;
 }
 
+// The other volumes on the chosen one's grid, when it has any: the document's series.
+void loadSeries(const io::VolumeSource& source, const io::VolumeChoice& choice,
+                const std::shared_ptr<const Volume>& chosenVolume, io::LoadMonitor* monitor,
+                VolumeDocument& doc)
+{
+    if (source.series.size() < 2) return;
+    const std::size_t chosen = choice.seriesIndex.value_or(source.defaultSeries);
+    const std::vector<std::size_t> group = io::volumesOnOneGrid(source, chosen);
+    if (group.size() < 2) return;
+    std::vector<std::shared_ptr<const Volume>> volumes;
+    std::vector<std::string> labels;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+        labels.push_back(source.series[group[k]].volumeLabel);
+        if (group[k] == chosen) {
+            doc.timePoint = k;
+            volumes.push_back(chosenVolume);
+            continue;
+        }
+        io::reportProgress(monitor, "loading the series' volumes", k, group.size());
+        io::VolumeChoice other = choice;
+        other.seriesIndex = group[k];
+        volumes.push_back(std::make_shared<const Volume>(io::loadVolume(source, other, monitor)));
+    }
+    doc.series = std::make_shared<const VolumeSeries>(std::move(volumes), std::move(labels));
+}
+
 } // namespace
 
 std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& source,
@@ -31,6 +57,7 @@ std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& sourc
     doc->options = choice;
     doc->format = source.format;
     auto volume = std::make_shared<Volume>(io::loadVolume(source, choice, monitor));
+    loadSeries(source, choice, volume, monitor, *doc);
     io::reportProgress(monitor, "computing the histogram", 0, 1);
     doc->histogram = computeHistogram(*volume);
     io::reportProgress(monitor, "computing the histogram", 1, 1);

@@ -6,6 +6,7 @@
 #include "io/volume_loader.h"
 #include "volume/histogram.h"
 #include "volume/volume.h"
+#include "volume/volume_series.h"
 
 #include <QString>
 #include <memory>
@@ -15,6 +16,10 @@ namespace isoview::app {
 
 struct VolumeDocument {
     std::shared_ptr<const Volume> volume;
+    // A volume of several on one grid (time points, echoes: io::volumesOnOneGrid): all of them,
+    // and which one `volume` is; null for a single volume.
+    std::shared_ptr<const VolumeSeries> series;
+    std::size_t timePoint = 0;
     Histogram histogram;
     ValueRange realRange;           // finite real values (rescale applied, ordered)
     double suggestedIsovalue = 0.0; // real units
@@ -27,8 +32,9 @@ struct VolumeDocument {
 };
 
 // Loads the chosen volume of an opened source on the calling thread (any thread but the
-// GUI's), without scanning again: the volume, its histogram and suggested isovalue. Throws like
-// io::loadVolume.
+// GUI's), without scanning again: the volume, its histogram and suggested isovalue; when it is
+// one of several volumes on one grid, the others too, as its series. Throws like io::loadVolume,
+// and InvalidInputError when a series' volumes turn out not to share a grid.
 std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& source,
                                                    const io::VolumeChoice& choice,
                                                    io::LoadMonitor* monitor);

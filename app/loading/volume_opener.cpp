@@ -24,6 +24,14 @@ std::size_t loadableSeriesCount(const io::VolumeSourceInfo& info)
     return n;
 }
 
+// Whether the loadable entries are the volumes of one series on one grid, which open together
+// (at the default one) with no question.
+bool oneSeriesOnOneGrid(const io::VolumeSourceInfo& info)
+{
+    if (info.series.empty() || info.defaultSeries >= info.series.size()) return false;
+    return io::volumesOnOneGrid(info, info.defaultSeries).size() == loadableSeriesCount(info);
+}
+
 // The task's monitor, with the GPU's memory check for the volume before its voxels are read.
 class AdmittingMonitor final : public io::LoadMonitor {
 public:
@@ -161,7 +169,7 @@ void VolumeOpener::start(const QString& path, std::optional<double> isovalue,
                     why += "; " + s.note;
                 throw InvalidInputError(why);
             }
-            if (loadableSeriesCount(opened) > 1) {
+            if (loadableSeriesCount(opened) > 1 && !oneSeriesOnOneGrid(opened)) {
                 outcome->chooseSeries = true;
                 return;
             }

@@ -291,6 +291,7 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     frame->image.mirror(); // GL's rows go bottom up
     frame->params = params;
     frame->requestedIsovalue = scene.liveIsovalue();
+    frame->volume = scene.volume.get();
     frame->fullResolution = request.fullResolution;
     frame->renderMode = scene.renderMode;
     frame->orientationMarker = scene.orientationMarker;

@@ -52,8 +52,9 @@ struct RenderedFrame {
     RenderMode renderMode = RenderMode::Surface; // the request's scene's
     bool orientationMarker = true;               // the request's scene's
     double requestedIsovalue = 0.0;              // the request's live isovalue (real units)
-    std::optional<double> isovalue;              // of the surface in the image (real units)
-    std::optional<std::uint32_t> vertexCount;    // triangle corners, when the GPU had it
+    const Volume* volume = nullptr; // the request's scene's (identity only: a time point's)
+    std::optional<double> isovalue; // of the surface in the image (real units)
+    std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
     QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
     VoxelBox crop;        // the cells the surface in the image keeps
     // The live surface's extractions so far (SceneRenderer::liveExtractions): a new isovalue is

@@ -183,9 +183,15 @@ void ViewportWidget::onSceneChanged(SceneChanges what)
         });
         m_framePolicy.resetStats();
         m_shown.reset(); // the previous volume's frame no longer applies
+    } else if (what & SceneChange::TimePoint) {
+        // The next time point's values replace the last's on the GPU; the frame on screen stays
+        // until the first of the new one.
+        uploadVolume(sharedVolume(), [this](const std::optional<QString>& error) {
+            if (error) emit glError(*error);
+        });
     }
     // The isovalue latency runs from the first change the screen does not show yet.
-    if (what & (SceneChange::Isovalue | SceneChange::Volume))
+    if (what & (SceneChange::Isovalue | SceneChange::Volume | SceneChange::TimePoint))
         m_framePolicy.isovalueChanged(m_clock.nsecsElapsed());
     scheduleFrame();
 }
@@ -224,7 +230,13 @@ bool ViewportWidget::showsCurrentSurface() const
     const std::optional<double> shown = renderedIsovalue();
     const Scene& scene = m_scene->scene();
     return shown && std::abs(*shown - scene.liveIsovalue()) < 1e-9 &&
-           m_shown->crop == scene.cropBox() && lastFrameStats().triangles.has_value();
+           m_shown->crop == scene.cropBox() && m_shown->volume == scene.volume.get() &&
+           lastFrameStats().triangles.has_value();
+}
+
+bool ViewportWidget::showsSceneVolume() const
+{
+    return m_shown && volumeUploaded() && m_shown->volume == m_scene->scene().volume.get();
 }
 
 std::optional<float> ViewportWidget::shownVolumeResolution() const

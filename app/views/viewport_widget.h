@@ -119,10 +119,14 @@ public:
     std::optional<std::vector<LabelSurface>> captureLabels();
     // The isovalue (real units) of the live surface on screen.
     std::optional<double> renderedIsovalue() const;
-    // Whether the frame on screen shows the live surface at the scene's isovalue and crop, its
+    // Whether the frame on screen shows the live surface of the scene's volume (time point) at
+    // its isovalue and crop, its
     // triangle count known: a frame requested before a change can still arrive after it (a
     // session sets its crop once its volume, at its isovalue, is loaded).
     bool showsCurrentSurface() const;
+    // Whether the frame on screen was rendered from the scene's volume (its time point), in
+    // any mode: its surfaces were extracted from it.
+    bool showsSceneVolume() const;
     // The figures of the last frame shown.
     const FrameStats& lastFrameStats() const { return m_framePolicy.stats(); }
     // The frame on screen with what it was rendered from (frame_worker.h); null before the

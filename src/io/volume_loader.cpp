@@ -354,6 +354,30 @@ Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice, LoadMo
     return volume;
 }
 
+std::vector<std::size_t> volumesOnOneGrid(const VolumeSourceInfo& info, std::size_t index)
+{
+    if (index >= info.series.size())
+        throw InvalidInputError("there is no series " + std::to_string(index) + " (" +
+                                std::to_string(info.series.size()) + " listed)");
+    const SeriesSummary& chosen = info.series[index];
+    const auto together = [&](const SeriesSummary& s) {
+        return !s.volumeLabel.empty() && s.note.empty() && s.uid == chosen.uid &&
+               s.description == chosen.description && s.modality == chosen.modality &&
+               s.dims == chosen.dims;
+    };
+    if (!together(chosen)) return {index};
+    std::size_t first = index;
+    while (first > 0 && together(info.series[first - 1]))
+        --first;
+    std::size_t last = index;
+    while (last + 1 < info.series.size() && together(info.series[last + 1]))
+        ++last;
+    std::vector<std::size_t> group;
+    for (std::size_t i = first; i <= last; ++i)
+        group.push_back(i);
+    return group;
+}
+
 Volume loadVolume(const fs::path& path, const LoadOptions& options, LoadMonitor* monitor)
 {
     const VolumeSource source = options.raw ? openRawSource(path) : openSource(path, monitor);

@@ -111,6 +111,13 @@ VolumeSource openRawSource(const std::filesystem::path& path);
 Volume loadVolume(const VolumeSource& source, const VolumeChoice& choice = {},
                   LoadMonitor* monitor = nullptr);
 
+// The entries of info that hold the volumes of one acquisition on one grid together with entry
+// `index` (time points, echoes, image types of one DICOM series; the 4th dimension of a NIfTI
+// file): consecutive entries with its UID, description, modality and dimensions, each a volume
+// of several (a volumeLabel) and loadable. In order, `index` among them; just {index} for a
+// series that is a single volume. Throws InvalidInputError for an index out of range.
+std::vector<std::size_t> volumesOnOneGrid(const VolumeSourceInfo& info, std::size_t index);
+
 // openSource (openRawSource when options.raw is given) and loadVolume in one call.
 Volume loadVolume(const std::filesystem::path& path, const LoadOptions& options = {},
                   LoadMonitor* monitor = nullptr);

@@ -1,5 +1,7 @@
 #include "scene/scene.h"
 
+#include "core/error.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -30,6 +32,16 @@ VoxelBox Scene::cropBox() const
     if (!volume) return {};
     const glm::uvec3 dims = volume->dims();
     return crop && crop->fitsIn(dims) ? *crop : VoxelBox::whole(dims);
+}
+
+void Scene::showTimePoint(std::size_t t)
+{
+    if (!series) throw InvalidInputError("the volume is not a series of time points");
+    if (t >= series->size())
+        throw InvalidInputError("time point " + std::to_string(t + 1) + " is outside the series' " +
+                                std::to_string(series->size()));
+    volume = series->volume(t);
+    timePoint = t;
 }
 
 bool Scene::slicePlanesShown() const

@@ -27,6 +27,7 @@
 #include "scene/surface_list.h"
 #include "scene/transfer_function.h"
 #include "volume/volume.h"
+#include "volume/volume_series.h"
 
 #include <glm/glm.hpp>
 
@@ -104,6 +105,11 @@ struct Scene {
     // The volume shown; null before the first. The renderer draws the volume it was given
     // through SceneRenderer::setVolume (an upload, which can fail); this is the app's handle.
     std::shared_ptr<const Volume> volume;
+    // When the volume is one of a series on one grid (time points, echoes): the series, and
+    // which of its volumes `volume` is. Surfaces, crop, camera and slices stay as they are from
+    // one time point to the next; the renderer takes the new values and extracts again.
+    std::shared_ptr<const VolumeSeries> series;
+    std::size_t timePoint = 0;
     // The isosurfaces; the selected one is live: the isovalue panel edits it and the renderer
     // re-extracts it at each new isovalue while the others are drawn from stored meshes.
     SurfaceList surfaces;
@@ -133,6 +139,12 @@ struct Scene {
     {
         surfaces.setIsovalue(surfaces.selected().id, isovalue);
     }
+    // Shows time point t of the series (volume becomes its volume). Throws InvalidInputError
+    // without a series or for t out of range.
+    void showTimePoint(std::size_t t);
+    // The series' length; 1 without one.
+    std::size_t timePointCount() const { return series ? series->size() : 1; }
+
     // The crop box where it fits the volume, else the whole volume (an empty box without one).
     VoxelBox cropBox() const;
     // Whether the 3D view draws the slice planes: asked for, slice views shown, a volume.

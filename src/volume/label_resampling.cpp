@@ -1,6 +1,7 @@
 #include "volume/label_resampling.h"
 
 #include "core/error.h"
+#include "volume/volume_series.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 
@@ -12,26 +13,6 @@
 
 namespace isoview {
 namespace {
-
-// Equal grids within a thousandth of the finest voxel: what two writers of one scan's
-// geometry agree on after rounding.
-bool sameGrid(const Volume& a, const Volume& b)
-{
-    if (a.dims() != b.dims()) return false;
-    const VolumeGeometry& ga = a.geometry();
-    const VolumeGeometry& gb = b.geometry();
-    if (ga.sliceOrigins != gb.sliceOrigins) return false;
-    const glm::dvec3 s = ga.spacing;
-    const double tolerance = 1e-3 * std::min({std::abs(s.x), std::abs(s.y), std::abs(s.z)});
-    const glm::dvec3 far(glm::dvec3(a.dims()) - 1.0);
-    // The grids agree when their corners do.
-    for (int corner = 0; corner < 8; ++corner) {
-        const glm::dvec3 p(corner & 1 ? far.x : 0.0, corner & 2 ? far.y : 0.0,
-                           corner & 4 ? far.z : 0.0);
-        if (glm::length(ga.toPhysical(p) - gb.toPhysical(p)) > tolerance) return false;
-    }
-    return true;
-}
 
 // "(-34.2 .. 34.5, -49.8 .. 36.8, -27.5 .. 33.5) mm": the box of a volume's voxel centres.
 std::string extentText(const Volume& v)
@@ -58,7 +39,7 @@ LabelsOnImage labelsOnImageGrid(Volume labelMap, const Volume& image)
 {
     if (labelMap.type() != ScalarType::UInt16)
         throw InvalidInputError("labelsOnImageGrid takes uint16 labels (toLabelVolume)");
-    if (sameGrid(labelMap, image)) {
+    if (onSameGrid(labelMap, image)) {
         labelMap.setGeometry(image.geometry()); // the image's to the last digit
         return {std::move(labelMap), false, ""};
     }
