@@ -149,6 +149,7 @@ bool MovieRecorder::record(const Scene& start, const MovieRequest& request, QStr
     m_start = start;
     m_request = request;
     m_facts.clear();
+    ++m_movie;
     m_nextFrame = 0;
     m_rendering = false;
     m_recording = true;
@@ -200,16 +201,19 @@ void MovieRecorder::renderNext()
         m_queue->fail(QString::fromUtf8(e.what()));
         return;
     }
-    m_view->renderSceneLater(
-        scene, m_request.size, m_request.transparent, this,
-        [this, frame](const std::shared_ptr<const RenderedFrame>& rendered, const QString& error) {
-            onFrame(frame, rendered, error);
-        });
+    m_view->renderSceneLater(scene, m_request.size, m_request.transparent, this,
+                             [this, movie = m_movie, frame](
+                                 const std::shared_ptr<const RenderedFrame>& rendered,
+                                 const QString& error) { onFrame(movie, frame, rendered, error); });
 }
 
-void MovieRecorder::onFrame(int frame, const std::shared_ptr<const RenderedFrame>& rendered,
+void MovieRecorder::onFrame(quint64 movie, int frame,
+                            const std::shared_ptr<const RenderedFrame>& rendered,
                             const QString& error)
 {
+    // A frame of a movie that ended while it rendered: the next movie's would take its place
+    // (its picture, of the old size, encoded as the new movie's first frame).
+    if (movie != m_movie) return;
     m_rendering = false;
     if (!m_recording) return;
     if (!rendered) {

@@ -75,7 +75,7 @@ signals:
 
 private:
     void renderNext();
-    void onFrame(int frame, const std::shared_ptr<const RenderedFrame>& rendered,
+    void onFrame(quint64 movie, int frame, const std::shared_ptr<const RenderedFrame>& rendered,
                  const QString& error);
     void end(bool ok, const QString& pathOrError, bool cancelled);
 
@@ -85,8 +85,11 @@ private:
     Scene m_start;
     MovieRequest m_request;
     std::vector<MovieFrameFacts> m_facts;
+    // Counts the movies record() started: a frame of an earlier one (cancelled or failed while it
+    // was on the render thread) that comes back during the next is dropped.
+    quint64 m_movie = 0;
     int m_nextFrame = 0;
-    bool m_rendering = false; // a frame is on the render thread
+    bool m_rendering = false; // a frame of this movie is on the render thread
     bool m_recording = false;
 };
 
