@@ -21,7 +21,21 @@ struct FrameWorker::RenderThreadState {
     // was): asked once, not again every frame.
     std::shared_ptr<const Volume> labelMap;
     QString labelError;
+    // The view's last frame (renderPending's request), and whether an image of another scene
+    // (renderImageLater's: a movie's frame, another isovalue) was rendered since: the renderer
+    // then holds that scene's surfaces, and a capture renders the view's frame again first.
+    std::optional<FrameRequest> viewRequest;
+    bool otherSceneRendered = false;
 };
+
+namespace {
+
+// The renderer back on the view's scene after an image of another one, so that captures are of
+// the surfaces the window shows (File > Export Surface after an isovalue sweep's movie exported
+// the sweep's last isovalue). The frame is not shown: the view has it already. Throws Error.
+void renderViewSceneAgain(FrameWorker::RenderThreadState& s);
+
+} // namespace
 
 FrameWorker::FrameWorker() : m_state(std::make_unique<RenderThreadState>())
 {
@@ -112,7 +126,8 @@ void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume)
         try {
             m_state->renderer->setVolume(*volume);
             m_state->volume = volume;
-            m_state->labelMap.reset(); // the renderer forgets it with the old volume
+            m_state->viewRequest.reset(); // a frame of the old volume: never rendered again
+            m_state->labelMap.reset();    // the renderer forgets it with the old volume
             m_state->labelError.clear();
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what()) + m_budgetNote;
@@ -146,7 +161,9 @@ CapturedSurface FrameWorker::capture(std::uint32_t surfaceId)
 {
     CapturedSurface surface;
     runOnRenderThread([&] {
-        if (m_state->volume) surface = m_state->renderer->capture(surfaceId);
+        if (!m_state->volume) return;
+        renderViewSceneAgain(*m_state);
+        surface = m_state->renderer->capture(surfaceId);
     });
     return surface;
 }
@@ -158,6 +175,7 @@ void FrameWorker::captureLater(std::uint32_t surfaceId, quint64 ticket)
         auto captured = std::make_shared<SurfaceCapture>();
         try {
             if (m_state->volume) {
+                renderViewSceneAgain(*m_state);
                 captured->surface = m_state->renderer->capture(surfaceId);
                 captured->volume = m_state->volume;
             }
@@ -173,8 +191,9 @@ FrameWorker::captureLabels(const std::shared_ptr<const Volume>& labelMap)
 {
     std::optional<std::vector<LabelSurface>> labels;
     runOnRenderThread([&] {
-        if (m_state->volume && labelMap && m_state->labelMap == labelMap &&
-            m_state->labelError.isEmpty())
+        if (!m_state->volume || !labelMap) return;
+        renderViewSceneAgain(*m_state);
+        if (m_state->labelMap == labelMap && m_state->labelError.isEmpty())
             labels = m_state->renderer->captureLabels();
     });
     return labels;
@@ -213,6 +232,8 @@ void FrameWorker::renderPending()
     if (!request || !m_state->renderer || !m_state->volume) return;
     try {
         emit frameReady(renderFrame(*m_state, *request, m_state->target));
+        m_state->viewRequest = std::move(request);
+        m_state->otherSceneRendered = false;
     } catch (const Error& e) {
         log::get("app")->error("rendering a frame failed: {}", e.what());
     }
@@ -235,8 +256,10 @@ void FrameWorker::renderImageLater(FrameRequest request, quint64 ticket)
         QString error;
         try {
             std::unique_ptr<gpu::OffscreenTarget> target; // the image's own, freed here
-            if (m_state->renderer && m_state->volume)
+            if (m_state->renderer && m_state->volume) {
+                m_state->otherSceneRendered = true;
                 frame = renderFrame(*m_state, request, target);
+            }
         } catch (const Error& e) {
             error = QString::fromUtf8(e.what());
         }
@@ -308,6 +331,13 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     frame->labelUploadMs = labelUploadMs;
     frame->renderMs = msSince(renderStart);
     return frame;
+}
+
+void renderViewSceneAgain(FrameWorker::RenderThreadState& s)
+{
+    if (!s.otherSceneRendered || !s.viewRequest || !s.renderer) return;
+    renderFrame(s, *s.viewRequest, s.target);
+    s.otherSceneRendered = false;
 }
 
 } // namespace

@@ -117,6 +117,9 @@ public:
     // without waiting and without touching the view's target (a 3840 x 2160 screenshot takes
     // seconds of volume rendering on llvmpipe); imageRendered(ticket, frame, error) follows.
     // A transparent background (params.transparentBackground) gives a premultiplied ARGB image.
+    // Its scene may differ from the view's (a movie's frame): the captures below still give the
+    // view's surfaces, rendering its last frame again first (unseen) when another scene came
+    // since.
     void renderImageLater(FrameRequest request, quint64 ticket);
 
     // One surface of the scene (its id) as last extracted (empty mesh when none yet, hidden or
