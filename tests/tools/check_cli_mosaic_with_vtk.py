@@ -8,7 +8,8 @@ and each time point: `--info` lists two entries labelled "volume t of 2: time po
 64x64xN; the surface the CLI extracts from time point t (--series t) has as many welded
 vertices as VTK's Flying Edges finds on volume t of the NIfTI file dcm2niix wrote from the same
 files (vtkNIFTIImageReader), and its bounds, read back from the PLY by vtkPLYReader, lie within
-half a voxel of Flying Edges' surface placed by the NIfTI sform (RAS, turned to LPS).
+half a voxel of Flying Edges' surface placed by the NIfTI sform (RAS, turned to LPS). Then
+`--series all -o 'NAME_{t}.ply'` writes both time points in one run with the same counts.
 
 Every crossed grid edge carries one vertex in both (isoview welds by grid edge, Flying Edges
 makes one point per crossed edge), so the counts must be equal; dcm2niix flips the rows, which
@@ -114,6 +115,20 @@ def main(argv):
                     fail("bounds differ along axis %d: isoview %.3f..%.3f, Flying Edges on the "
                          "NIfTI %.3f..%.3f (mm, LPS)" %
                          (a, ply_low[a], ply_high[a], low[a], high[a]))
+        # --series all: every time point in one run, one file each ({t} from 1), through the
+        # engine's time-point path (values replaced, pyramid kept): the same counts.
+        pattern = os.path.join(out_dir, folder + "_all_{t}.ply")
+        result = run_ok([cli, path, "--series", "all", "--iso", str(ISO), "-o", pattern],
+                        CLI_TIMEOUT_S, " for %s --series all" % folder)
+        if len(re.findall(r"^time_point: \d of 2 ", result.stdout, re.MULTILINE)) != 2:
+            fail("--series all should report 2 time points")
+        for t in range(2):
+            read, _, _ = ply_bounds(pattern.replace("{t}", str(t + 1)))
+            theirs, _, _ = flying_edges(os.path.join(shared, "nifti", nifti), t)
+            print("%s --series all, time point %d: %d vertices" % (folder, t + 1, read))
+            if read != theirs:
+                fail("--series all: time point %d has %d vertices, Flying Edges %d" %
+                     (t + 1, read, theirs))
     print("OK")
 
 
