@@ -613,16 +613,19 @@ void MainWindow::applyDocument(const std::shared_ptr<VolumeDocument>& doc,
     // volume on screen until this one is shown.
     m_uploadingDocument = true;
     statusBar()->showMessage(tr("Uploading %1 to the GPU…").arg(doc->displayName));
-    m_view->uploadVolume(doc->volume, [this, doc, isovalue](const std::optional<QString>& error) {
-        m_uploadingDocument = false;
-        statusBar()->clearMessage();
-        if (error) {
-            showError(tr("Cannot show %1").arg(doc->displayName), *error);
-            emit loadFailed(*error);
-            return;
-        }
-        showDocument(doc, isovalue);
-    });
+    m_view->uploadVolume(
+        doc->volume,
+        [this, doc, isovalue](const std::optional<QString>& error) {
+            m_uploadingDocument = false;
+            statusBar()->clearMessage();
+            if (error) {
+                showError(tr("Cannot show %1").arg(doc->displayName), *error);
+                emit loadFailed(*error);
+                return;
+            }
+            showDocument(doc, isovalue);
+        },
+        doc->series);
 }
 
 void MainWindow::showDocument(const std::shared_ptr<VolumeDocument>& doc,

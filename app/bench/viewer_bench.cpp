@@ -1,6 +1,7 @@
 // isoview-viewer-bench [PATH] [--iso VALUE] [--frames N] [--size WxH] [--view WxH]
 //                      [--layout 2x2|1x3|3d] [--mode surface|volume|both|mip|minip|average]
 // isoview-viewer-bench [PATH] --labels FILE [--label-table FILE] [--after MS] [--size WxH] ...
+// isoview-viewer-bench PATH --play N [--iso VALUE] [--view WxH] [--layout ...] [--mode ...]
 // Measures what a user feels while dragging the isovalue, in the real window (MainWindow, the
 // view's render thread, the same renderer), on the bundled sample by default:
 // 1. "every frame": the isovalue changes once per frame (a new value as soon as the previous
@@ -33,10 +34,14 @@
 //    render thread's upload and extraction from the frames' own timings); and each interval
 //    over 33 ms with the phase it fell in, its GUI CPU time and its wait for a core (the rest
 //    the thread was blocked or idle). The last line, "summary ...", is for scripts.
+// 4. "--play N" (play_bench.h): PATH, a series of volumes on one grid, played as the time bar
+//    plays it, at its fastest: time points shown a second over N steps, each step's latency to
+//    its frame, the GUI thread's longest block.
 // The window is --size, or sized so that the 3D view itself is --view (what compares with a
 // program that renders the whole window, as HPMC's demo does: --layout 3d --view 1280x720).
 // Prints medians. Needs a display (xvfb-run on headless machines).
 #include "bench/label_open_bench.h"
+#include "bench/play_bench.h"
 #include "common/app_defaults.h"
 #include "common/gui_block_watcher.h"
 #include "core/heap_reuse.h"
@@ -111,8 +116,11 @@ int main(int argc, char** argv)
         "after",
         "--labels: keep measuring this long after the first labelled frame (default 1000).", "MS",
         "1000");
+    QCommandLineOption playOption(
+        "play", "Play PATH, a series of volumes on one grid, for N steps at the fastest rate.",
+        "N");
     parser.addOptions({isoOption, framesOption, sizeOption, viewOption, layoutOption, modeOption,
-                       labelsOption, labelTableOption, afterOption});
+                       labelsOption, labelTableOption, afterOption, playOption});
     parser.process(app);
     const double centre = parser.value(isoOption).toDouble();
     const int frames = std::max(5, parser.value(framesOption).toInt());
@@ -176,6 +184,14 @@ int main(int argc, char** argv)
         options.table = parser.value(labelTableOption);
         options.afterMs = std::max(0, parser.value(afterOption).toInt());
         isoview::app::startLabelOpenBench(window, options);
+        return app.exec();
+    }
+    if (parser.isSet(playOption)) {
+        isoview::app::PlayBenchOptions options;
+        options.path = path;
+        options.isovalue = centre;
+        options.steps = std::max(2, parser.value(playOption).toInt());
+        isoview::app::startPlayBench(window, options);
         return app.exec();
     }
     // The values go in through the isovalue panel, as the user's do.

@@ -17,6 +17,7 @@ struct FrameWorker::RenderThreadState {
     std::unique_ptr<gpu::SceneRenderer> renderer;
     std::unique_ptr<gpu::OffscreenTarget> target;
     std::shared_ptr<const Volume> volume;
+    std::shared_ptr<const VolumeSeries> series; // volume's, when it is a time point
     // The label map the scene asked for last, and why it could not be uploaded (empty if it
     // was): asked once, not again every frame.
     std::shared_ptr<const Volume> labelMap;
@@ -119,22 +120,33 @@ QString FrameWorker::start()
     return summary;
 }
 
-void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume)
+void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume,
+                               std::shared_ptr<const VolumeSeries> series)
 {
-    QMetaObject::invokeMethod(m_threadObject, [this, volume = std::move(volume)] {
-        QString error;
-        try {
-            m_state->renderer->setVolume(*volume);
-            m_state->volume = volume;
-            m_state->viewRequest.reset(); // a frame of the old volume: never rendered again
-            m_state->labelMap.reset();    // the renderer forgets it with the old volume
-            m_state->labelError.clear();
-        } catch (const Error& e) {
-            error = QString::fromUtf8(e.what()) + m_budgetNote;
-        }
-        takeVolumeAdmission(); // what the GPU has free has changed
-        emit volumeUploaded(volume, error);
-    });
+    QMetaObject::invokeMethod(
+        m_threadObject, [this, volume = std::move(volume), series = std::move(series)] {
+            QString error;
+            try {
+                const std::size_t t = series ? series->indexOf(volume.get()) : 0;
+                const bool timePoint = series && t < series->size();
+                const bool nextTimePoint = timePoint && series == m_state->series;
+                if (timePoint) {
+                    m_state->renderer->setTimePoint(series, t);
+                } else {
+                    m_state->renderer->setVolume(*volume);
+                }
+                m_state->volume = volume;
+                m_state->series = timePoint ? series : nullptr;
+                m_state->viewRequest.reset(); // a frame of the old volume: never rendered again
+                // The renderer forgets the label map with a new grid, not with a time point.
+                if (!nextTimePoint) m_state->labelMap.reset();
+                m_state->labelError.clear();
+            } catch (const Error& e) {
+                error = QString::fromUtf8(e.what()) + m_budgetNote;
+            }
+            takeVolumeAdmission(); // what the GPU has free has changed
+            emit volumeUploaded(volume, error);
+        });
 }
 
 void FrameWorker::takeVolumeAdmission()

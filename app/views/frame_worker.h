@@ -105,7 +105,10 @@ public:
     // (SceneRenderer::setVolume), and the budget's origin when one is set. A request made
     // meanwhile may merge into one scheduled before the upload and render first: the view asks
     // for no frame until volumeUploaded.
-    void uploadVolume(std::shared_ptr<const Volume> volume);
+    // With series (volume one of its time points): SceneRenderer::setTimePoint, which after the
+    // series' first takes only the new values and keeps the label map.
+    void uploadVolume(std::shared_ptr<const Volume> volume,
+                      std::shared_ptr<const VolumeSeries> series = nullptr);
 
     // Queues a frame; replaces a request not yet started.
     void request(FrameRequest request);

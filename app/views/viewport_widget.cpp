@@ -133,13 +133,17 @@ void ViewportWidget::startRenderThread()
         return;
     }
     emit glReady(m_rendererName);
-    uploadVolume(sharedVolume(), [this](const std::optional<QString>& error) {
-        if (error) emit glError(*error);
-    });
+    uploadVolume(
+        sharedVolume(),
+        [this](const std::optional<QString>& error) {
+            if (error) emit glError(*error);
+        },
+        m_scene->scene().series);
     scheduleFrame();
 }
 
-void ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume, UploadDone done)
+void ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume, UploadDone done,
+                                  std::shared_ptr<const VolumeSeries> series)
 {
     if (!m_worker || !volume || (m_uploads.empty() && volume == m_uploaded)) {
         if (done) done(std::nullopt);
@@ -152,7 +156,7 @@ void ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume, UploadDo
     }
     m_uploads.push_back({volume, {}});
     m_uploads.back().done.push_back(std::move(done));
-    m_worker->uploadVolume(std::move(volume));
+    m_worker->uploadVolume(std::move(volume), std::move(series));
 }
 
 void ViewportWidget::onVolumeUploaded(const std::shared_ptr<const Volume>& volume,
@@ -178,17 +182,23 @@ void ViewportWidget::onSceneChanged(SceneChanges what)
     if (what & SceneChange::Volume) {
         // Normally uploaded by the window before the scene took it; a scene given a volume
         // some other way gets it uploaded here.
-        uploadVolume(sharedVolume(), [this](const std::optional<QString>& error) {
-            if (error) emit glError(*error);
-        });
+        uploadVolume(
+            sharedVolume(),
+            [this](const std::optional<QString>& error) {
+                if (error) emit glError(*error);
+            },
+            m_scene->scene().series);
         m_framePolicy.resetStats();
         m_shown.reset(); // the previous volume's frame no longer applies
     } else if (what & SceneChange::TimePoint) {
         // The next time point's values replace the last's on the GPU; the frame on screen stays
         // until the first of the new one.
-        uploadVolume(sharedVolume(), [this](const std::optional<QString>& error) {
-            if (error) emit glError(*error);
-        });
+        uploadVolume(
+            sharedVolume(),
+            [this](const std::optional<QString>& error) {
+                if (error) emit glError(*error);
+            },
+            m_scene->scene().series);
     }
     // The isovalue latency runs from the first change the screen does not show yet.
     if (what & (SceneChange::Isovalue | SceneChange::Volume | SceneChange::TimePoint))

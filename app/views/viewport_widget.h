@@ -58,7 +58,9 @@ public:
     // the volume already held), done runs now: the scene's volume is uploaded when the view is
     // first shown (errors then come through glError()). A scene whose volume was not uploaded
     // here is uploaded when it changes (errors through glError()).
-    void uploadVolume(std::shared_ptr<const Volume> volume, UploadDone done);
+    // series: the volume's, when it is a time point of one (FrameWorker::uploadVolume).
+    void uploadVolume(std::shared_ptr<const Volume> volume, UploadDone done,
+                      std::shared_ptr<const VolumeSeries> series = nullptr);
     // An upload is on its way to the render thread.
     bool isUploading() const { return !m_uploads.empty(); }
     // The scene's volume.

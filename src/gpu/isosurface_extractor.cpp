@@ -193,6 +193,27 @@ void IsosurfaceExtractor::setCrop(const VoxelBox& box)
     d.adopt(*d.volume, box);
 }
 
+void IsosurfaceExtractor::setValues(const GpuVolume& volume)
+{
+    Impl& d = *m_impl;
+    const auto sameLayout = [](const Flat3DLayout& a, const Flat3DLayout& b) {
+        return a.tileSize == b.tileSize && a.tileCount == b.tileCount &&
+               a.tilesPerRow == b.tilesPerRow && a.tileRows == b.tileRows;
+    };
+    if (!d.volume || !d.pyramid || volume.dims() != d.volume->dims() ||
+        volume.samplerKind() != d.volume->samplerKind() ||
+        !sameLayout(volume.texture().layout(), d.volume->texture().layout())) {
+        setVolume(volume, d.volume && volume.dims() == d.volume->dims()
+                              ? d.crop
+                              : VoxelBox::whole(volume.dims()));
+        return;
+    }
+    if (d.cropped)
+        d.cropRanges = volume.blockRanges().cropped(d.crop.first, d.crop.last - d.crop.first);
+    d.volume = &volume;
+    d.extracted = false;
+}
+
 VoxelBox IsosurfaceExtractor::crop() const
 {
     return m_impl->crop;

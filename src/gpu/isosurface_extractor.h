@@ -92,6 +92,11 @@ public:
     // The same with a crop from the start (one pyramid allocation, not two); throws Error
     // when the box does not lie in the volume.
     void setVolume(const GpuVolume& volume, const VoxelBox& crop);
+    // Another volume (borrowed) of the held one's dimensions, texture layout and sampler type
+    // (a time point of a series): its values replace the held one's; the crop, the pyramid, the
+    // mesh buffers and the programs' uniforms are kept, so nothing is allocated. Any other
+    // volume goes through setVolume(volume, crop()). The next extract reads the new values.
+    void setValues(const GpuVolume& volume);
     bool hasVolume() const;
 
     // Limits extraction to the cells inside the box (voxel indices, inclusive; the whole volume

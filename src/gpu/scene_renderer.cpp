@@ -92,6 +92,14 @@ struct SceneTarget {
 
 struct SceneRenderer::Impl {
     GpuMemoryFigures memoryFigures() const;
+    // setVolume's work around `upload` (which places the volume in the surface's bricks): the
+    // memory check first, then everything that reads the volume, the scene to come applied
+    // whole.
+    void placeVolume(const Volume& volume, const std::function<void()>& upload);
+    // The bytes resident time points may take in all (SurfaceBricks::setTimePoint).
+    std::uint64_t residentBudget() const;
+    // The series whose time point is shown (setTimePoint), null after setVolume.
+    std::shared_ptr<const VolumeSeries> series;
 
     explicit Impl(const Options& options)
         : surface(IsosurfaceExtractor::Options{options.limitToGl33}), labels(options.limitToGl33),
@@ -385,38 +393,93 @@ SceneRenderer::VolumeAdmission SceneRenderer::volumeAdmission() const
 
 void SceneRenderer::setVolume(const Volume& volume)
 {
+    m_impl->placeVolume(volume, [&] { m_impl->surface.setVolume(volume, m_impl->maxTextureSize); });
+    m_impl->series.reset();
+}
+
+void SceneRenderer::setTimePoint(std::shared_ptr<const VolumeSeries> series, std::size_t t)
+{
     Impl& d = *m_impl;
-    // A volume the GPU cannot hold is refused before anything is uploaded.
-    const GpuMemoryAdmission admission(volume, d.memoryFigures());
-    // Everything that may throw comes first: the ray caster's program, the upload and the
-    // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
-    // The driver's or the system's out-of-memory ends the same way as the check above.
-    d.raycaster.prepare(samplerKindFor(volume.type()));
-    d.slicePlanes.prepare(samplerKindFor(volume.type()));
+    const std::shared_ptr<const Volume>& volume = series->volume(t);
+    const bool sameSeries = series == d.series && d.surface.hasVolume();
+    if (!sameSeries) {
+        // The first time point shown of this series: placed whole, as setVolume places one.
+        d.placeVolume(*volume, [&] { d.surface.setTimePoint(volume, false, d.maxTextureSize, 0); });
+        d.series = std::move(series);
+        return;
+    }
+    const GpuMemoryAdmission admission(*volume, d.memoryFigures());
     try {
-        d.surface.setVolume(volume, d.maxTextureSize);
+        d.surface.setTimePoint(volume, true, d.maxTextureSize, d.residentBudget());
     } catch (const GpuMemoryError& e) {
         throw admission.uploadFailed(e);
     } catch (const std::bad_alloc&) {
         throw admission.systemOutOfMemory();
     }
-    d.raycaster.setVolume(d.surface.raycastVolume()); // cannot throw after prepare()
-    if (const auto limit = admission.meshByteLimit(d.surface.memoryUse()))
-        d.surface.setMeshByteLimit(*limit);
-    d.volumeIndexToPhysical = volume.geometry().indexToPhysical();
-    d.volumeGeometry = volume.geometry();
-    d.outsideWinding = volume.geometry().isMirrored() ? GL_CW : GL_CCW;
-    d.cropOutline.setGeometry(volume.geometry());
-    d.volumeDims = volume.dims();
-    // The next scene is applied whole: its surfaces, crop and transfer function.
-    d.layers.clear();
-    d.liveId.reset();
-    d.transferFunction.reset();
+    // Same grid and type: surfaces, crop, transfer function and label map all stay; what was
+    // extracted from the last time point's values is not.
+    d.raycaster.setVolume(d.surface.raycastVolume());
     d.renderedIsovalue.reset();
-    d.storedProgram.setVolume(volume.dims(), volume.geometry());
     d.markStoredStale();
-    d.stored.clearMeshes();                    // of the previous volume
-    d.labels.setLabelMap(nullptr, VoxelBox{}); // a label map belongs to its volume's grid
+    d.stored.clearMeshes();
+}
+
+std::size_t SceneRenderer::residentTimePoints() const
+{
+    return m_impl->surface.residentCount();
+}
+
+bool SceneRenderer::lastTimePointWasResident() const
+{
+    return m_impl->surface.lastTimePointWasResident();
+}
+
+void SceneRenderer::Impl::placeVolume(const Volume& volume, const std::function<void()>& upload)
+{
+    // A volume the GPU cannot hold is refused before anything is uploaded.
+    const GpuMemoryAdmission admission(volume, memoryFigures());
+    // Everything that may throw comes first: the ray caster's program, the upload and the
+    // pyramids. Until the surface has taken the new volume, both passes hold the previous one.
+    // The driver's or the system's out-of-memory ends the same way as the check above.
+    raycaster.prepare(samplerKindFor(volume.type()));
+    slicePlanes.prepare(samplerKindFor(volume.type()));
+    try {
+        upload();
+    } catch (const GpuMemoryError& e) {
+        throw admission.uploadFailed(e);
+    } catch (const std::bad_alloc&) {
+        throw admission.systemOutOfMemory();
+    }
+    raycaster.setVolume(surface.raycastVolume()); // cannot throw after prepare()
+    if (const auto limit = admission.meshByteLimit(surface.memoryUse()))
+        surface.setMeshByteLimit(*limit);
+    volumeIndexToPhysical = volume.geometry().indexToPhysical();
+    volumeGeometry = volume.geometry();
+    outsideWinding = volume.geometry().isMirrored() ? GL_CW : GL_CCW;
+    cropOutline.setGeometry(volume.geometry());
+    volumeDims = volume.dims();
+    // The next scene is applied whole: its surfaces, crop and transfer function.
+    layers.clear();
+    liveId.reset();
+    transferFunction.reset();
+    renderedIsovalue.reset();
+    storedProgram.setVolume(volume.dims(), volume.geometry());
+    markStoredStale();
+    stored.clearMeshes();                    // of the previous volume
+    labels.setLabelMap(nullptr, VoxelBox{}); // a label map belongs to its volume's grid
+}
+
+std::uint64_t SceneRenderer::Impl::residentBudget() const
+{
+    const GpuMemoryUse use = surface.memoryUse();
+    const std::uint64_t inUse = std::uint64_t(use.volumeTextureBytes) + use.pyramidBytes +
+                                use.meshBytes + surface.residentBytes();
+    if (memoryBudget != 0) return memoryBudget > inUse ? memoryBudget - inUse : 0;
+    // Half of what the GPU has free; a GPU that does not say (llvmpipe: system memory) keeps
+    // up to 1 GiB of time points.
+    if (const std::optional<std::uint64_t> free = availableGpuMemory())
+        return surface.residentBytes() + *free / 2;
+    return std::uint64_t(1) << 30;
 }
 
 VoxelBox SceneRenderer::crop() const

@@ -44,6 +44,7 @@
 #include "scene/scene.h"
 #include "scene/transfer_function.h"
 #include "volume/volume.h"
+#include "volume/volume_series.h"
 
 #include <glm/glm.hpp>
 
@@ -129,6 +130,20 @@ public:
     // the sizes and says what to do. The previous volume stays in every case. The scene given
     // next is applied whole (nothing of the previous volume's is kept).
     void setVolume(const Volume& volume);
+    // Shows time point t of a series of volumes on one grid (scene/.. Scene::series). The first
+    // of a series is placed as setVolume places a volume. After it, another time point's values
+    // replace the shown one's: the surfaces, crop, transfer function and label map stay, every
+    // surface is extracted again, nothing is allocated; the time point shown before stays on
+    // the GPU (resident) while resident ones take at most half the free GPU memory (the budget
+    // left over, with Options::memoryBudgetBytes; 1 GiB on a GPU that does not say), so
+    // stepping back to it uploads nothing, and is dropped otherwise (streamed: uploaded again
+    // when shown again). Throws as setVolume does; the shown time point stays then. Holds the
+    // series until setVolume or another series.
+    void setTimePoint(std::shared_ptr<const VolumeSeries> series, std::size_t t);
+    // Time points of the series kept on the GPU besides the one shown.
+    std::size_t residentTimePoints() const;
+    // Whether the last setTimePoint found its time point on the GPU (no upload).
+    bool lastTimePointWasResident() const;
     // setVolume's GPU memory check as it stands now, for a volume not read yet: the function
     // throws the GpuMemoryError setVolume would for a volume of that size and type, so that a
     // loader (io::LoadMonitor::admitVolume) refuses a 10 GB raw the GPU cannot hold from its

@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "extraction/flat3d_layout.h"
 #include "gpu/gpu_volume.h"
+#include "volume/volume_series.h"
 #include "volume/volume_slab.h"
 
 #include <algorithm>
@@ -46,6 +47,62 @@ SurfaceBricks::SurfaceBricks(const IsosurfaceExtractor::Options& options)
 SurfaceBricks::~SurfaceBricks() = default;
 
 void SurfaceBricks::setVolume(const Volume& volume, std::uint32_t maxTextureSize)
+{
+    placeVolume(volume, maxTextureSize);
+    // After the new volume is in place (a failure above keeps everything as it was).
+    m_resident.clear();
+    m_timePoint.reset();
+}
+
+std::uint64_t SurfaceBricks::residentBytes() const
+{
+    std::uint64_t bytes = 0;
+    for (const Resident& r : m_resident)
+        bytes += r.gpu->bytes();
+    return bytes;
+}
+
+void SurfaceBricks::setTimePoint(std::shared_ptr<const Volume> volume, bool sameSeries,
+                                 std::uint32_t maxTextureSize, std::uint64_t residentBytes)
+{
+    const Volume& v = *volume;
+    if (sameSeries && m_timePoint == volume) return; // shown already
+    const bool sameGrid = sameSeries && m_bricks.size() == 1 && m_timePoint && v.dims() == m_dims &&
+                          samplerKindFor(v.type()) == m_bricks.front()->volume->samplerKind() &&
+                          onSameGrid(v, *m_timePoint) &&
+                          planBricks(v.dims(), maxTextureSize).size() == 1;
+    if (!sameGrid) {
+        placeVolume(v, maxTextureSize);
+        m_resident.clear();
+        m_timePoint = std::move(volume);
+        m_lastWasResident = false;
+        return;
+    }
+    // Its texture: resident, or uploaded now.
+    Resident next;
+    const auto kept = std::find_if(m_resident.begin(), m_resident.end(),
+                                   [&](const Resident& r) { return r.volume == volume; });
+    m_lastWasResident = kept != m_resident.end();
+    if (m_lastWasResident) {
+        next = std::move(*kept);
+        m_resident.erase(kept);
+    } else {
+        next.volume = volume;
+        next.gpu = std::make_unique<GpuVolume>(v, maxTextureSize);
+        next.planeMaxima = PlaneMaxima::compute(v);
+    }
+    Brick& brick = *m_bricks.front();
+    m_primary.setValues(*next.gpu); // keeps its pyramid and buffers: nothing to allocate
+    // The one shown until now becomes a resident while the residents fit their bytes.
+    Resident previous{std::move(m_timePoint), std::move(brick.volume), std::move(m_planeMaxima)};
+    brick.volume = std::move(next.gpu);
+    m_planeMaxima = std::move(next.planeMaxima);
+    m_timePoint = std::move(next.volume);
+    if (this->residentBytes() + previous.gpu->bytes() <= residentBytes)
+        m_resident.push_back(std::move(previous));
+}
+
+void SurfaceBricks::placeVolume(const Volume& volume, std::uint32_t maxTextureSize)
 {
     const glm::uvec3 dims = volume.dims();
     const std::vector<BrickSlab> slabs = planBricks(dims, maxTextureSize);

@@ -41,6 +41,22 @@ public:
     // Throws GlError naming the limit when the volume cannot be placed; the previous volume
     // stays then.
     void setVolume(const Volume& volume, std::uint32_t maxTextureSize);
+    // A time point of a series: another volume on the held one's grid, of its type, in one
+    // brick. Its values replace the held one's (IsosurfaceExtractor::setValues: the pyramid,
+    // crop and mesh buffers stay). The volume held so far stays on the GPU as a resident time
+    // point while the residents take at most residentBytes in all, so stepping back to it
+    // uploads nothing; beyond that it is dropped and uploaded again when shown again
+    // (streaming). Any other volume goes through setVolume (and drops the residents).
+    // Throws like setVolume; the held volume stays then.
+    // sameSeries false: the first time point of another series (placed as setVolume does, the
+    // residents dropped).
+    void setTimePoint(std::shared_ptr<const Volume> volume, bool sameSeries,
+                      std::uint32_t maxTextureSize, std::uint64_t residentBytes);
+    // Time points kept on the GPU besides the one shown, and their texture bytes.
+    std::size_t residentCount() const { return m_resident.size(); }
+    std::uint64_t residentBytes() const;
+    // How the last setTimePoint took its volume: from a resident texture (no upload).
+    bool lastTimePointWasResident() const { return m_lastWasResident; }
     bool hasVolume() const { return !m_bricks.empty(); }
     std::size_t brickCount() const { return m_bricks.size(); }
     // The volume the ray caster samples: the volume itself with one brick, else the
@@ -74,6 +90,7 @@ public:
 
 private:
     struct Brick;
+    void placeVolume(const Volume& volume, std::uint32_t maxTextureSize);
     IsosurfaceExtractor m_primary; // the first brick's (kept across volumes: no recompiles)
     IsosurfaceExtractor::Options m_options;
     std::vector<std::unique_ptr<Brick>> m_bricks;
@@ -83,6 +100,16 @@ private:
     std::uint64_t m_meshByteLimit = 0; // setMeshByteLimit's, for all bricks
     void applyMeshByteLimit();
     PlaneMaxima m_planeMaxima; // of the whole volume, in stored units
+    // A time point on the GPU that is not shown (setTimePoint): its volume (held, so that its
+    // address names it while it is here), texture and plane maxima.
+    struct Resident {
+        std::shared_ptr<const Volume> volume;
+        std::unique_ptr<GpuVolume> gpu;
+        PlaneMaxima planeMaxima;
+    };
+    std::vector<Resident> m_resident;
+    std::shared_ptr<const Volume> m_timePoint; // the shown one, when setTimePoint gave it
+    bool m_lastWasResident = false;
 };
 
 } // namespace isoview::gpu
