@@ -43,6 +43,7 @@ void loadSeries(const io::VolumeSource& source, const io::VolumeChoice& choice,
         volumes.push_back(std::make_shared<const Volume>(io::loadVolume(source, other, monitor)));
     }
     doc.series = std::make_shared<const VolumeSeries>(std::move(volumes), std::move(labels));
+    doc.seriesEntries = group;
 }
 
 } // namespace

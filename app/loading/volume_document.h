@@ -11,6 +11,7 @@
 #include <QString>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace isoview::app {
 
@@ -20,6 +21,9 @@ struct VolumeDocument {
     // and which one `volume` is; null for a single volume.
     std::shared_ptr<const VolumeSeries> series;
     std::size_t timePoint = 0;
+    // The source's series entry of each time point (io::volumesOnOneGrid): what a session saves
+    // as its series to come back at the time point shown.
+    std::vector<std::size_t> seriesEntries;
     Histogram histogram;
     ValueRange realRange;           // finite real values (rescale applied, ordered)
     double suggestedIsovalue = 0.0; // real units

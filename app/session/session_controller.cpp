@@ -87,6 +87,11 @@ Session SessionController::currentSession() const
     volume.path = toPath(source.absoluteFilePath());
     volume.folder = source.isDir();
     volume.seriesIndex = doc->options.seriesIndex;
+    // A series on one grid comes back at the time point shown: its own entry is the one loaded
+    // first when the session opens (loadVolumeDocument), the others around it.
+    const Scene& scene = m_scene->scene();
+    if (doc->series && scene.series == doc->series && scene.timePoint < doc->seriesEntries.size())
+        volume.seriesIndex = doc->seriesEntries[scene.timePoint];
     if (doc->format == io::VolumeFormat::Dicom)
         volume.seriesUid = doc->volume->metadata().seriesInstanceUid;
     volume.raw = doc->options.raw;

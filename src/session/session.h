@@ -73,7 +73,8 @@ namespace isoview {
 struct SessionVolume {
     std::filesystem::path path; // absolute in memory; written relative to the session
     bool folder = false;        // a DICOM or raw slice folder rather than a file
-    // DICOM series or NIfTI volume (index into openSource's series list) and, for DICOM, the
+    // DICOM series or NIfTI volume (index into openSource's series list; of a series of volumes
+    // on one grid, the time point shown, which the others open around) and, for DICOM, the
     // SeriesInstanceUID it had, so a changed folder can be told apart.
     std::optional<std::size_t> seriesIndex;
     std::string seriesUid;

@@ -7,8 +7,10 @@
 #include "extraction/cpu_marching_cubes.h"
 #include "main_window.h"
 #include "scene_model.h"
+#include "session/session_controller.h"
 #include "support/mesh_compare.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 #include "time/playback.h"
 #include "time/time_bar.h"
 #include "views/slice_view.h"
@@ -121,6 +123,21 @@ TEST(PlaybackTest, AFourDimensionalNiftiOpensAsOneSeriesAndStepsByKey)
     QTest::keyClick(w.get(), Qt::Key_Period);
     QTest::qWait(50);
     EXPECT_EQ(scene.timePoint, 1u);
+
+    // A session comes back at the time point shown, the whole series loaded around it.
+    isoview::test::TempDir dir;
+    const QString file = QString::fromStdString((dir.path() / "fmri.isoview").string());
+    QString error;
+    ASSERT_TRUE(part<SessionController>(*w)->saveTo(file, &error)) << error.toStdString();
+    auto again = std::make_unique<MainWindow>();
+    again->show();
+    QSignalSpy opened(part<SessionController>(*again), &SessionController::sessionOpened);
+    again->openPath(file);
+    ASSERT_TRUE(waitUntil([&] { return opened.count() == 1; }));
+    const Scene& restored = again->scene()->scene();
+    ASSERT_NE(restored.series, nullptr);
+    EXPECT_EQ(restored.series->size(), 2u);
+    EXPECT_EQ(restored.timePoint, 1u);
 }
 
 } // namespace
