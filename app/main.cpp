@@ -1,6 +1,7 @@
 // isoview [PATH] [--iso VALUE] [--series N] [--mode surface|volume|both|mip|minip|average]
 //         [--screenshot FILE [--size WxH] [--transparent]] [--window-size WxH]
-//         [--movie FILE [--animate rotate|iso:A:B|slices] [--frames N] [--fps F] [--size WxH]]
+//         [--movie FILE [--animate rotate|iso:A:B|slices|time] [--frames N] [--fps F]
+//          [--size WxH]]
 // Opens the viewer on PATH (a DICOM file or folder, NRRD, MetaImage or raw volume, or a session
 // file, *.isoview, which brings back its volume, surfaces and view as File > Open Session does),
 // or on the bundled sample volume when no PATH is given. --screenshot saves the window as PNG
@@ -136,7 +137,8 @@ int main(int argc, char** argv)
     QCommandLineOption animateOption(
         "animate",
         "With --movie: rotate (one turn of the view, the default), iso:A:B (the isovalue from A "
-        "to B, real units) or slices (the axial slice plane through the volume).",
+        "to B, real units), slices (the slice plane facing the view, through the volume) or "
+        "time (a series' time points; one frame each unless --frames).",
         "ANIMATION", "rotate");
     QCommandLineOption framesOption("frames", "With --movie: frames in all (default 120).", "N",
                                     "120");
@@ -238,6 +240,10 @@ int main(int argc, char** argv)
         movieRequest.size = pictureSize.value_or(QSize(1280, 720));
         movieRequest.framesPerSecond = fps;
         movieRequest.transparent = transparent;
+        // A movie of time: one frame per time point unless --frames says otherwise.
+        movieRequest.framePerTimePoint =
+            movieRequest.animation.kind == isoview::MovieAnimationKind::TimePoints &&
+            !parser.isSet(framesOption);
         if (const auto problem = isoview::app::MovieRecorder::problemWith(movieRequest))
             return fail(*problem);
     }

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -30,8 +31,10 @@ const std::array<Preset, 4> kPresets = {{
 constexpr int kCustom = int(kPresets.size()) - 1;
 
 // The combo box's entries, in MovieAnimationKind's order.
-constexpr std::array<MovieAnimationKind, 3> kKinds = {
-    MovieAnimationKind::Rotate, MovieAnimationKind::IsovalueSweep, MovieAnimationKind::SliceSweep};
+constexpr std::array<MovieAnimationKind, 4> kKinds = {
+    MovieAnimationKind::Rotate, MovieAnimationKind::IsovalueSweep, MovieAnimationKind::SliceSweep,
+    MovieAnimationKind::TimePoints};
+constexpr int kTimeIndex = 3;
 
 constexpr char kKindKey[] = "movie/animation";
 constexpr char kFramesKey[] = "movie/frames";
@@ -42,7 +45,8 @@ constexpr char kHeightKey[] = "movie/height";
 
 } // namespace
 
-MovieDialog::MovieDialog(double isovalue, double lowest, double highest, QWidget* parent)
+MovieDialog::MovieDialog(double isovalue, double lowest, double highest, std::size_t timePoints,
+                         QWidget* parent)
     : QDialog(parent)
 {
     setObjectName("movieDialog");
@@ -50,7 +54,11 @@ MovieDialog::MovieDialog(double isovalue, double lowest, double highest, QWidget
     m_animation = new QComboBox(this);
     m_animation->setObjectName("movieAnimation");
     m_animation->addItems({tr("Turn the view once around"), tr("Sweep the isovalue"),
-                           tr("Sweep the axial slice through the volume")});
+                           tr("Sweep the slice facing the view through the volume"),
+                           tr("Play the %1 time points").arg(timePoints)});
+    const bool series = timePoints >= 2;
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_animation->model()))
+        items->item(kTimeIndex)->setEnabled(series);
 
     m_isoFrom = new QDoubleSpinBox(this);
     m_isoTo = new QDoubleSpinBox(this);
@@ -120,7 +128,8 @@ MovieDialog::MovieDialog(double isovalue, double lowest, double highest, QWidget
 
     const QSettings settings;
     const int kind = settings.value(kKindKey, 0).toInt();
-    m_animation->setCurrentIndex(kind >= 0 && kind < int(kKinds.size()) ? kind : 0);
+    const bool usable = kind >= 0 && kind < int(kKinds.size()) && (kind != kTimeIndex || series);
+    m_animation->setCurrentIndex(usable ? kind : 0);
     m_frames->setValue(settings.value(kFramesKey, 120).toInt());
     m_fps->setValue(settings.value(kFpsKey, 30).toInt());
     m_width->setValue(settings.value(kWidthKey, 1280).toInt() / 2 * 2);

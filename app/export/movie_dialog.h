@@ -1,8 +1,8 @@
 // File > Export Movie's options: what moves (a turn of the view, an isovalue sweep between two
-// values, the axial slice plane through the volume), how many frames at what rate, and the
-// frames' size, independent of the window's (HD, Full HD, 4K UHD or any even size). The file and
-// its kind (MP4 or numbered PNGs) are asked next, by the file dialog. The last choices are
-// remembered (QSettings "movie/...").
+// values, the slice plane facing the view through the volume, a series' time points), how many
+// frames at what rate, and the frames' size, independent of the window's (HD, Full HD, 4K UHD or
+// any even size). The file and its kind (MP4 or numbered PNGs) are asked next, by the file dialog.
+// The last choices are remembered (QSettings "movie/...").
 //
 // Thread: GUI only.
 #pragma once
@@ -29,8 +29,10 @@ class MovieDialog : public QDialog {
     Q_OBJECT
 public:
     // isovalue: the live surface's (real units), where a sweep starts by default; the sweep's
-    // bounds are kept within [lowest, highest], the volume's real range.
-    MovieDialog(double isovalue, double lowest, double highest, QWidget* parent = nullptr);
+    // bounds are kept within [lowest, highest], the volume's real range. timePoints: the
+    // scene's (Scene::timePointCount); with fewer than 2, time cannot be chosen.
+    MovieDialog(double isovalue, double lowest, double highest, std::size_t timePoints = 1,
+                QWidget* parent = nullptr);
 
     MovieOptions options() const;
 

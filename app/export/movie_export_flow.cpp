@@ -68,7 +68,8 @@ void MovieExportFlow::dialog()
         return;
     }
     const ValueRange range = scene.volume->realRange();
-    MovieDialog options(scene.liveIsovalue(), range.min, range.max, m_window);
+    MovieDialog options(scene.liveIsovalue(), range.min, range.max, scene.timePointCount(),
+                        m_window);
     if (options.exec() != QDialog::Accepted) return;
     const MovieOptions chosen = options.options();
     const QString mp4Filter = tr("MP4 video, H.264 (*.mp4)");

@@ -148,6 +148,14 @@ bool MovieRecorder::record(const Scene& start, const MovieRequest& request, QStr
 
     m_start = start;
     m_request = request;
+    if (request.animation.kind == MovieAnimationKind::TimePoints) {
+        if (!start.series) {
+            *error = tr("The volume has one time point: a movie of time needs a series of "
+                        "volumes on one grid (a 4-D file, a series of time points).");
+            return false;
+        }
+        if (request.framePerTimePoint) m_request.animation.frames = int(start.series->size());
+    }
     m_facts.clear();
     ++m_movie;
     m_nextFrame = 0;
@@ -163,7 +171,7 @@ bool MovieRecorder::record(const Scene& start, const MovieRequest& request, QStr
             Qt::QueuedConnection);
     });
     const std::string path = request.path.toStdString();
-    const int frames = request.animation.frames;
+    const int frames = m_request.animation.frames;
     m_encoder.start([queue = m_queue, path, settings, frames](TaskContext& context) {
         video::MovieWriter movie(path, settings);
         for (int i = 0; i < frames; ++i) {
@@ -175,7 +183,7 @@ bool MovieRecorder::record(const Scene& start, const MovieRequest& request, QStr
         movie.finish();
     });
     log::get("app")->info("recording a movie of {} frames ({}) at {}x{} to {}", frames,
-                          movieAnimationText(request.animation), settings.width, settings.height,
+                          movieAnimationText(m_request.animation), settings.width, settings.height,
                           path);
     renderNext();
     return true;
@@ -199,6 +207,30 @@ void MovieRecorder::renderNext()
         scene = movieFrameScene(m_start, m_request.animation, frame);
     } catch (const Error& e) {
         m_queue->fail(QString::fromUtf8(e.what()));
+        return;
+    }
+    render(frame, scene);
+}
+
+void MovieRecorder::render(int frame, const Scene& scene)
+{
+    if (scene.series && scene.volume != m_view->uploadedVolume()) {
+        // Another time point: its values go to the GPU first (the window's frames wait
+        // meanwhile; end() brings the window's own time point back).
+        m_view->uploadVolume(
+            scene.volume,
+            [this, movie = m_movie, frame, scene](const std::optional<QString>& error) {
+                if (movie != m_movie || !m_recording) return;
+                if (error) {
+                    m_rendering = false;
+                    m_queue->fail(tr("Time point %1 cannot be shown: %2")
+                                      .arg(scene.timePoint + 1)
+                                      .arg(*error));
+                    return;
+                }
+                render(frame, scene);
+            },
+            scene.series);
         return;
     }
     m_view->renderSceneLater(scene, m_request.size, m_request.transparent, this,
@@ -232,6 +264,10 @@ void MovieRecorder::onFrame(quint64 movie, int frame,
 void MovieRecorder::end(bool ok, const QString& pathOrError, bool cancelled)
 {
     m_recording = false;
+    // A movie of time leaves the window's own time point on the GPU again.
+    const Scene& shown = m_view->scene().scene();
+    if (shown.volume && shown.volume != m_view->uploadedVolume())
+        m_view->uploadVolume(shown.volume, nullptr, shown.series);
     if (m_queue) m_queue->detach();
     m_queue.reset();
     log::get("app")->info("movie {}: {}",

@@ -36,6 +36,8 @@ struct MovieRequest {
     double framesPerSecond = 30.0;
     MovieAnimation animation;
     bool transparent = false; // PNGs only: no background
+    // Time points: one frame each, whatever animation.frames says (the command line's default).
+    bool framePerTimePoint = false;
 };
 
 // What one rendered frame showed: the live surface's isovalue (real units) and triangles, when
@@ -75,6 +77,8 @@ signals:
 
 private:
     void renderNext();
+    // Renders the frame's scene; a time point other than the one on the GPU goes there first.
+    void render(int frame, const Scene& scene);
     void onFrame(quint64 movie, int frame, const std::shared_ptr<const RenderedFrame>& rendered,
                  const QString& error);
     void end(bool ok, const QString& pathOrError, bool cancelled);

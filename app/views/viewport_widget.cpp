@@ -323,10 +323,15 @@ void ViewportWidget::renderImageLater(QSize size, bool transparent, QObject* con
 void ViewportWidget::renderSceneLater(const Scene& scene, QSize size, bool transparent,
                                       QObject* context, FrameDone done)
 {
-    if (!volumeUploaded() || scene.volume != m_uploaded || size.isEmpty()) {
+    // The scene's volume on the render thread: the view's, or another time point a movie put
+    // there.
+    const bool held = m_worker && m_uploads.empty() && m_uploaded && scene.volume == m_uploaded;
+    if (!held || size.isEmpty()) {
         const QString why =
             size.isEmpty()
                 ? tr("The image size %1 x %2 is empty.").arg(size.width()).arg(size.height())
+            : m_uploaded && scene.volume && m_uploads.empty()
+                ? tr("Another volume was opened meanwhile.")
                 : tr("No volume is shown yet.");
         QTimer::singleShot(0, context, [done = std::move(done), why] { done(nullptr, why); });
         return;

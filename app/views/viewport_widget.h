@@ -61,6 +61,8 @@ public:
     // series: the volume's, when it is a time point of one (FrameWorker::uploadVolume).
     void uploadVolume(std::shared_ptr<const Volume> volume, UploadDone done,
                       std::shared_ptr<const VolumeSeries> series = nullptr);
+    // The volume the render thread holds (its last upload that succeeded); null before one.
+    const std::shared_ptr<const Volume>& uploadedVolume() const { return m_uploaded; }
     // An upload is on its way to the render thread.
     bool isUploading() const { return !m_uploads.empty(); }
     // The scene's volume.

@@ -62,6 +62,8 @@ MovieAnimation parseMovieAnimation(std::string_view text, int frames)
         animation.kind = MovieAnimationKind::Rotate;
     } else if (text == "slices") {
         animation.kind = MovieAnimationKind::SliceSweep;
+    } else if (text == "time") {
+        animation.kind = MovieAnimationKind::TimePoints;
     } else if (text.starts_with("iso:")) {
         const std::string_view bounds = text.substr(4);
         const std::size_t colon = bounds.find(':', 1); // a leading '-' is the first bound's sign
@@ -73,7 +75,7 @@ MovieAnimation parseMovieAnimation(std::string_view text, int frames)
         animation.isoTo = parseBound(bounds.substr(colon + 1), text);
     } else {
         throw InvalidInputError(fmt::format(
-            "unknown animation '{}': rotate, iso:A:B (an isovalue sweep) or slices", text));
+            "unknown animation '{}': rotate, iso:A:B (an isovalue sweep), slices or time", text));
     }
     return animation;
 }
@@ -83,6 +85,7 @@ std::string movieAnimationText(const MovieAnimation& animation)
     switch (animation.kind) {
     case MovieAnimationKind::Rotate: return "rotate";
     case MovieAnimationKind::SliceSweep: return "slices";
+    case MovieAnimationKind::TimePoints: return "time";
     case MovieAnimationKind::IsovalueSweep:
         return fmt::format("iso:{}:{}", animation.isoFrom, animation.isoTo);
     }
@@ -111,6 +114,16 @@ Scene movieFrameScene(const Scene& start, const MovieAnimation& animation, int f
         scene.setLiveIsovalue(frame == animation.frames - 1 && animation.frames > 1
                                   ? animation.isoTo
                                   : animation.isoFrom + (animation.isoTo - animation.isoFrom) * t);
+        break;
+    }
+    case MovieAnimationKind::TimePoints: {
+        if (!start.series)
+            throw InvalidInputError("the volume has one time point: a movie of time needs a "
+                                    "series of volumes on one grid (a 4-D file, a series of "
+                                    "time points)");
+        const std::uint64_t t =
+            std::uint64_t(frame) * start.series->size() / std::uint64_t(animation.frames);
+        scene.showTimePoint(std::size_t(t));
         break;
     }
     case MovieAnimationKind::SliceSweep: {

@@ -6,6 +6,8 @@
 //   rotate     one full turn about the view's vertical axis through the camera's target; frame i
 //              at 360 * i / N degrees, so the movie loops without a repeated frame.
 //   iso:A:B    the live surface's isovalue from A to B (real units), both ends included.
+//   time       the time points of the scene's series (Scene::series), in order, spread over the
+//              frames: frame i shows time point i * T / N (each once when N = T).
 //   slices     the slice plane that faces the view (of the three voxel planes, the one most
 //              nearly across the line of sight: coronal from the front, axial from above) from
 //              the far side of the volume to the near side, drawn in the 3D view with the other
@@ -25,7 +27,7 @@
 
 namespace isoview {
 
-enum class MovieAnimationKind { Rotate, IsovalueSweep, SliceSweep };
+enum class MovieAnimationKind { Rotate, IsovalueSweep, SliceSweep, TimePoints };
 
 struct MovieAnimation {
     MovieAnimationKind kind = MovieAnimationKind::Rotate;
@@ -38,7 +40,8 @@ struct MovieAnimation {
 // The most frames a movie may have (an hour at 30 frames a second).
 inline constexpr int kMaxMovieFrames = 108000;
 
-// The animation a command line names: "rotate", "iso:A:B" or "slices", over `frames` frames.
+// The animation a command line names: "rotate", "iso:A:B", "slices" or "time", over `frames`
+// frames.
 // Throws InvalidInputError naming what was wrong (an unknown kind, a bound that is not a finite
 // number, frames outside 1 .. kMaxMovieFrames).
 MovieAnimation parseMovieAnimation(std::string_view text, int frames);
@@ -50,7 +53,8 @@ std::string movieAnimationText(const MovieAnimation& animation);
 int sweptSliceAxis(const Scene& start);
 
 // The scene of frame `frame` (0 .. frames - 1) of the movie that starts from `start`. Throws
-// InvalidInputError for a frame outside the movie, and for a sweep of a scene without a volume.
+// InvalidInputError for a frame outside the movie, for a sweep of a scene without a volume, and
+// for time points of a scene without a series.
 Scene movieFrameScene(const Scene& start, const MovieAnimation& animation, int frame);
 
 } // namespace isoview

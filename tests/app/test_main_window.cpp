@@ -589,28 +589,32 @@ TEST(MainWindowTest, AFolderOfTwoSeriesAsksWhichAndLoadsThatOne)
 
 // A 4-D NIfTI file and a DICOM series of two time points offer their volumes the way a folder
 // of two series does, each entry named by its volumeLabel, and load the one chosen.
-TEST(MainWindowTest, SeveralVolumesInOneFileOrSeriesAskWhichAndLoadThatOne)
+// Several volumes on one grid in one file or series (a 4-D NIfTI, a MOSAIC series' time points)
+// open as one series, with no question: at the volume asked for (--series, a session), else the
+// first. (Series of several grids still ask: SeriesPickerDialog's tests.)
+TEST(MainWindowTest, SeveralVolumesOnOneGridOpenAsOneSeriesWithoutAsking)
 {
     auto w = openSample();
     for (const char* source : {"nifti/sag_asc_36sl_19.nii", "dicom/mosaic/sag_asc_36sl"}) {
         SCOPED_TRACE(source);
-        QStringList labels;
-        test::onModalDialog([&](QWidget* modal) {
-            auto* picker = qobject_cast<SeriesPickerDialog*>(modal);
-            ASSERT_NE(picker, nullptr);
-            auto* table = picker->findChild<QTreeWidget*>("seriesTable");
-            for (int i = 0; i < table->topLevelItemCount(); ++i)
-                labels << table->topLevelItem(i)->text(SeriesPickerDialog::kVolume);
-            table->setCurrentItem(table->topLevelItem(1));
-            picker->accept();
-        });
-        QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
-        w->openPath(QString::fromStdString(isoview::test::sharedDataPath(source).string()));
-        ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }, 60000));
-        ASSERT_EQ(labels.size(), 2);
-        EXPECT_TRUE(labels[1].startsWith("volume 2 of 2")) << labels[1].toStdString();
-        EXPECT_EQ(w->document()->volume->dims(), glm::uvec3(64, 64, 36));
-        EXPECT_EQ(w->document()->options.seriesIndex, std::optional<std::size_t>(1));
+        const QString path = QString::fromStdString(isoview::test::sharedDataPath(source).string());
+        for (const std::optional<std::size_t> asked :
+             {std::optional<std::size_t>(), std::optional<std::size_t>(1)}) {
+            QSignalSpy loaded(w.get(), &MainWindow::volumeLoaded);
+            io::LoadOptions options;
+            options.seriesIndex = asked;
+            w->openPath(path, std::nullopt, options);
+            ASSERT_TRUE(waitUntil([&] { return loaded.count() == 1; }, 60000));
+            const VolumeDocument* doc = w->document();
+            ASSERT_NE(doc->series, nullptr);
+            EXPECT_EQ(doc->series->size(), 2u);
+            EXPECT_EQ(doc->timePoint, asked.value_or(0));
+            EXPECT_EQ(doc->volume, doc->series->volume(doc->timePoint));
+            EXPECT_TRUE(doc->series->label(1).starts_with("volume 2 of 2"))
+                << doc->series->label(1);
+            EXPECT_EQ(doc->volume->dims(), glm::uvec3(64, 64, 36));
+            EXPECT_EQ(w->scene()->scene().timePoint, asked.value_or(0));
+        }
         // The NIfTI's title is its file's name, not its description ("TE=30;Time=…").
         if (std::string(source).starts_with("nifti")) {
             EXPECT_EQ(w->windowTitle(), QString("sag_asc_36sl_19.nii - isoview"));

@@ -86,6 +86,17 @@ TEST(MovieAnimationTest, SweepsEndExactlyOnTheirBounds)
     EXPECT_EQ(movieFrameScene(above, slices, 1).sliceIndices().z, 4u);
     EXPECT_EQ(movieFrameScene(above, slices, 2).sliceIndices().z, 8u);
     EXPECT_TRUE(movieFrameScene(above, slices, 1).slicePlanesShown());
+
+    // Time: each time point in order, spread over the frames; none without a series.
+    const MovieAnimation time = parseMovieAnimation("time", 4);
+    EXPECT_THROW(movieFrameScene(start, time, 0), InvalidInputError);
+    Scene series = start;
+    series.series = std::make_shared<const VolumeSeries>(
+        std::vector<std::shared_ptr<const Volume>>{start.volume, start.volume},
+        std::vector<std::string>{"t1", "t2"});
+    EXPECT_EQ(movieFrameScene(series, time, 1).timePoint, 0u);
+    EXPECT_EQ(movieFrameScene(series, time, 2).timePoint, 1u);
+    EXPECT_EQ(movieFrameScene(series, time, 3).volume, series.series->volume(1));
     // From the front (anterior, looking towards +y in LPS) the coronal plane comes from the
     // back (the last y slice) to the front.
     ASSERT_EQ(sweptSliceAxis(start), 1);

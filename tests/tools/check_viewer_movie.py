@@ -8,10 +8,12 @@ and an independent decoder (FFmpeg's ffprobe and ffmpeg programs) reads the movi
 - An isovalue sweep as numbered PNGs: one lossless frame per step, and each frame's surface has
   the triangles of VTK's Flying Edges (a CPU marching cubes of its own) at that frame's
   isovalue, which the sweep puts at A, the midpoint and B.
+- Time, on a 4-D NIfTI of the shared data: one frame per time point (no --frames), each with
+  the triangles of VTK's Flying Edges on that volume of the file.
 - Requests it cannot honour fail before the volume is read, with exit status 2 and a reason.
 
-Usage: check_viewer_movie.py ISOVIEW SAMPLE_XxYxZ_uint16.raw OUTDIR   (needs a display: ctest
-runs under xvfb-run)
+Usage: check_viewer_movie.py ISOVIEW SAMPLE_XxYxZ_uint16.raw SHARED_DATA_DIR OUTDIR   (needs a
+display: ctest runs under xvfb-run)
 """
 
 import os
@@ -135,6 +137,47 @@ def check_sweep(isoview, sample, outdir):
         fail(f"unexpected files: {sorted(os.listdir(outdir))}")
 
 
+def nifti_flying_edges_triangles(nifti, t, iso):
+    import vtk
+    reader = vtk.vtkNIFTIImageReader()
+    reader.SetFileName(nifti)
+    reader.TimeAsVectorOn()
+    extract = vtk.vtkImageExtractComponents()
+    extract.SetInputConnection(reader.GetOutputPort())
+    extract.SetComponents(t)
+    surface = vtk.vtkFlyingEdges3D()
+    surface.SetInputConnection(extract.GetOutputPort())
+    surface.SetValue(0, iso)
+    surface.ComputeNormalsOff()
+    surface.Update()
+    return surface.GetOutput().GetNumberOfCells()
+
+
+def check_time(isoview, shared, outdir):
+    nifti = os.path.join(shared, "nifti", "ax_int_36sl_12.nii")
+    iso = 600.5
+    movie = os.path.join(outdir, "time.mp4")
+    run = run_isoview(isoview, [nifti, "--iso", str(iso), "--movie", movie, "--animate", "time",
+                                "--size", f"{SIZE[0]}x{SIZE[1]}"])
+    if run.returncode != 0:
+        fail(f"the movie of time exited with {run.returncode}")
+    lines = re.findall(r"^isoview: frame (\d+) isovalue \S+ triangles (\d+)$", run.stdout,
+                       re.MULTILINE)
+    if [int(f) for f, _ in lines] != [0, 1]:
+        fail(f"expected one frame per time point (2), got {lines}")
+    for frame, triangles in lines:
+        reference = nifti_flying_edges_triangles(nifti, int(frame), iso)
+        print(f"time point {int(frame) + 1}: {triangles} triangles (VTK's Flying Edges: "
+              f"{reference})")
+        if int(triangles) != reference:
+            fail(f"time point {int(frame) + 1} has {triangles} triangles, Flying Edges "
+                 f"{reference}")
+    codec, width, height, frames = probe(movie)
+    if (codec, frames) != ("h264", 2):
+        fail(f"the movie of time is {codec} with {frames} frames")
+    os.remove(movie)
+
+
 def check_refusals(isoview, outdir):
     for arguments, reason in [
         (["--movie", os.path.join(outdir, "odd.mp4"), "--size", "161x120"], "even width"),
@@ -151,14 +194,15 @@ def check_refusals(isoview, outdir):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) != 5:
         sys.exit(__doc__)
-    isoview, sample, outdir = argv[1:]
+    isoview, sample, shared, outdir = argv[1:]
     read_ply_vtk.ensure_vtk()  # may re-run this script under the Python that has VTK
     shutil.rmtree(outdir, ignore_errors=True)
     os.makedirs(outdir)
     check_turn(isoview, outdir)
     check_sweep(isoview, sample, outdir)
+    check_time(isoview, shared, outdir)
     check_refusals(isoview, outdir)
     print("check_viewer_movie: ok")
 
