@@ -178,7 +178,7 @@ bool MovieRecorder::record(const Scene& start, const MovieRequest& request, QStr
             const QImage image = queue->pop(context).convertToFormat(QImage::Format_RGBA8888);
             movie.addFrame({image.constBits(), std::size_t(image.sizeInBytes())},
                            int(image.bytesPerLine()));
-            context.progress("encoding", std::uint64_t(i + 1), std::uint64_t(frames));
+            context.progress("encoding", std::uint64_t(i) + 1, std::uint64_t(frames));
         }
         movie.finish();
     });

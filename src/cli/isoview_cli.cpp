@@ -388,13 +388,19 @@ int main(int argc, char** argv)
             v.setGeometry(geometry);
         };
         withSpacing(volume);
+        const auto labelOf = [&](std::size_t index) {
+            return source.series.empty() ? std::string() : source.series[index].volumeLabel;
+        };
+        // The volume loaded above takes its place among the time points; the others are read.
+        const std::size_t chosen = loadOptions.seriesIndex.value_or(source.defaultSeries);
+        std::optional<Volume> loaded(std::move(volume));
         std::vector<std::shared_ptr<const Volume>> volumes;
         std::vector<std::string> labels;
-        for (std::size_t index : timePoints) {
-            labels.push_back(source.series.empty() ? std::string()
-                                                   : source.series[index].volumeLabel);
-            if (index == timePoints.front() && volumes.empty()) {
-                volumes.push_back(std::make_shared<const Volume>(std::move(volume)));
+        for (const std::size_t index : timePoints) {
+            labels.push_back(labelOf(index));
+            if (loaded && (index == chosen || timePoints.size() == 1)) {
+                volumes.push_back(std::make_shared<const Volume>(std::move(*loaded)));
+                loaded.reset();
                 continue;
             }
             io::LoadOptions other = loadOptions;
