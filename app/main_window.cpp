@@ -20,9 +20,11 @@
 #include "loading/volume_opener.h"
 #include "measure/measurements.h"
 #include "session/session_controller.h"
+#include "surfaces/histogram_view.h"
 #include "surfaces/isovalue_panel.h"
 #include "surfaces/surface_list_panel.h"
 #include "time/time_bar.h"
+#include "transfer_function/transfer_function_editor.h"
 #include "transfer_function/transfer_function_panel.h"
 #include "transfer_function/transfer_function_start.h"
 #include "view_layout.h"
@@ -268,8 +270,13 @@ void MainWindow::createControllers()
     connect(m_movieExport, &MovieExportFlow::finished, this, &MainWindow::movieDone);
     connect(m_movieExport, &MovieExportFlow::failed, this, &MainWindow::showError);
 
-    m_timeBar = new TimeBar(m_scene, m_view, this);
+    m_timeBar = new TimeBar(
+        m_scene, m_view, [this] { return m_document.get(); }, this);
     addToolBar(Qt::BottomToolBarArea, m_timeBar);
+    connect(m_timeBar, &TimeBar::histogramToShow, this, [this](const Histogram& histogram) {
+        m_isovaluePanel->histogramView()->setHistogram(histogram);
+        m_tfPanel->editor()->setHistogram(histogram);
+    });
 }
 
 void MainWindow::editCamera(const std::function<void(OrbitCamera&)>& edit)

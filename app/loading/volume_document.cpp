@@ -61,8 +61,23 @@ std::shared_ptr<VolumeDocument> loadVolumeDocument(const io::VolumeSource& sourc
     loadSeries(source, choice, volume, monitor, *doc);
     io::reportProgress(monitor, "computing the histogram", 0, 1);
     doc->histogram = computeHistogram(*volume);
-    io::reportProgress(monitor, "computing the histogram", 1, 1);
     doc->realRange = volume->realRange();
+    if (doc->series) {
+        // Histograms that line up bin for bin, one per time point and one of them all, over
+        // the values of every time point (so are the isovalue's and the editor's ranges).
+        std::vector<const Volume*> volumes;
+        for (std::size_t t = 0; t < doc->series->size(); ++t)
+            volumes.push_back(doc->series->volume(t).get());
+        const Histogram layout = histogramLayoutFor(volumes);
+        for (const Volume* v : volumes) {
+            doc->timeHistograms.push_back(computeHistogram(*v, layout));
+            doc->realRange.min = std::min(doc->realRange.min, v->realRange().min);
+            doc->realRange.max = std::max(doc->realRange.max, v->realRange().max);
+        }
+        doc->seriesHistogram = sumHistograms(doc->timeHistograms);
+        doc->histogram = doc->timeHistograms[doc->timePoint];
+    }
+    io::reportProgress(monitor, "computing the histogram", 1, 1);
     doc->suggestedIsovalue = suggestIsovalue(doc->histogram, volume->metadata());
     doc->integerValued = isIntegerType(volume->type()) && isWhole(volume->rescale().slope) &&
                          isWhole(volume->rescale().intercept);

@@ -24,6 +24,11 @@ struct VolumeDocument {
     // The source's series entry of each time point (io::volumesOnOneGrid): what a session saves
     // as its series to come back at the time point shown.
     std::vector<std::size_t> seriesEntries;
+    // With a series: each time point's histogram and that of them all, in the same bins (over
+    // every time point's values, as realRange is); `histogram` is then the opened time
+    // point's.
+    std::vector<Histogram> timeHistograms;
+    Histogram seriesHistogram;
     Histogram histogram;
     ValueRange realRange;           // finite real values (rescale applied, ordered)
     double suggestedIsovalue = 0.0; // real units

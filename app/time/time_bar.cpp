@@ -1,5 +1,6 @@
 #include "time/time_bar.h"
 
+#include "loading/volume_document.h"
 #include "scene_model.h"
 #include "time/playback.h"
 
@@ -16,10 +17,13 @@ namespace isoview::app {
 namespace {
 constexpr char kRateKey[] = "playback/rate";
 constexpr char kLoopKey[] = "playback/loop";
+constexpr char kHistogramKey[] = "playback/histogramOfAllTimePoints";
 } // namespace
 
-TimeBar::TimeBar(SceneModel* scene, ViewportWidget* view, QWidget* parent)
-    : QToolBar(tr("Time"), parent), m_scene(scene), m_playback(new Playback(scene, view, this))
+TimeBar::TimeBar(SceneModel* scene, ViewportWidget* view,
+                 std::function<const VolumeDocument*()> document, QWidget* parent)
+    : QToolBar(tr("Time"), parent), m_scene(scene), m_playback(new Playback(scene, view, this)),
+      m_document(std::move(document))
 {
     setObjectName("timeBar");
     setMovable(false);
@@ -42,6 +46,12 @@ TimeBar::TimeBar(SceneModel* scene, ViewportWidget* view, QWidget* parent)
         a->setEnabled(false);
     }
     m_loop->setEnabled(false);
+    m_histogramOfAll = new QAction(tr("Histogram of All Time Points"), this);
+    m_histogramOfAll->setObjectName("histogramOfAllAction");
+    m_histogramOfAll->setCheckable(true);
+    m_histogramOfAll->setToolTip(
+        tr("The histograms show every time point's values, not the shown one's"));
+    m_histogramOfAll->setEnabled(false);
 
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName("timeSlider");
@@ -66,11 +76,13 @@ TimeBar::TimeBar(SceneModel* scene, ViewportWidget* view, QWidget* parent)
     addSeparator();
     addWidget(m_rate);
     addAction(m_loop);
+    addAction(m_histogramOfAll);
     addWidget(m_reached);
 
     const QSettings settings;
     m_rate->setValue(settings.value(kRateKey, 10.0).toDouble());
     m_loop->setChecked(settings.value(kLoopKey, true).toBool());
+    m_histogramOfAll->setChecked(settings.value(kHistogramKey, false).toBool());
     m_playback->setRate(m_rate->value());
     m_playback->setLoop(m_loop->isChecked());
 
@@ -80,6 +92,10 @@ TimeBar::TimeBar(SceneModel* scene, ViewportWidget* view, QWidget* parent)
     connect(m_loop, &QAction::toggled, this, [this](bool loop) {
         m_playback->setLoop(loop);
         QSettings().setValue(kLoopKey, loop);
+    });
+    connect(m_histogramOfAll, &QAction::toggled, this, [this](bool all) {
+        QSettings().setValue(kHistogramKey, all);
+        showHistogram();
     });
     connect(m_rate, &QDoubleSpinBox::valueChanged, this, [this](double rate) {
         m_playback->setRate(rate);
@@ -99,14 +115,17 @@ TimeBar::TimeBar(SceneModel* scene, ViewportWidget* view, QWidget* parent)
             [this](double rate) { m_reached->setText(tr("%1 /s shown").arg(rate, 0, 'f', 1)); });
     connect(m_scene, &SceneModel::changed, this, [this](SceneChanges what) {
         if (what & SceneChange::Volume) onSceneChanged();
-        if (what & (SceneChange::Volume | SceneChange::TimePoint)) showTimePoint();
+        if (what & (SceneChange::Volume | SceneChange::TimePoint)) {
+            showTimePoint();
+            showHistogram();
+        }
     });
     onSceneChanged();
 }
 
 QList<QAction*> TimeBar::menuActions() const
 {
-    return {m_play, m_back, m_forward, m_loop};
+    return {m_play, m_back, m_forward, m_loop, m_histogramOfAll};
 }
 
 void TimeBar::onSceneChanged()
@@ -114,7 +133,7 @@ void TimeBar::onSceneChanged()
     const Scene& scene = m_scene->scene();
     const bool series = scene.series != nullptr;
     setVisible(series);
-    for (QAction* a : {m_back, m_play, m_forward, m_loop})
+    for (QAction* a : {m_back, m_play, m_forward, m_loop, m_histogramOfAll})
         a->setEnabled(series);
     const QSignalBlocker quiet(m_slider);
     m_slider->setRange(0, int(scene.timePointCount()) - 1);
@@ -130,6 +149,19 @@ void TimeBar::showTimePoint()
                          .arg(scene.timePoint + 1)
                          .arg(scene.series->size())
                          .arg(QString::fromStdString(scene.series->label(scene.timePoint))));
+}
+
+void TimeBar::showHistogram()
+{
+    const Scene& scene = m_scene->scene();
+    const VolumeDocument* doc = m_document();
+    // Only while the document's series is the scene's: a session or a new volume may be on
+    // its way.
+    if (!scene.series || !doc || doc->series != scene.series ||
+        scene.timePoint >= doc->timeHistograms.size())
+        return;
+    emit histogramToShow(m_histogramOfAll->isChecked() ? doc->seriesHistogram
+                                                       : doc->timeHistograms[scene.timePoint]);
 }
 
 } // namespace isoview::app

@@ -180,11 +180,10 @@ std::uint64_t Histogram::displayMaxCount() const
     return second > 0 ? second : *tallest;
 }
 
-Histogram computeHistogram(const Volume& volume, std::size_t binCount)
+namespace {
+
+void countInto(const Volume& volume, Histogram& h)
 {
-    if (binCount == 0) throw InvalidInputError("a histogram needs at least one bin");
-    Histogram h;
-    chooseBins(volume, binCount, h);
     switch (volume.type()) {
     case ScalarType::UInt8: countThroughValueTable<std::uint8_t>(volume, h); break;
     case ScalarType::Int8: countThroughValueTable<std::int8_t>(volume, h); break;
@@ -195,7 +194,87 @@ Histogram computeHistogram(const Volume& volume, std::size_t binCount)
     case ScalarType::Float32: binEachVoxel<float>(volume, h); break;
     case ScalarType::Float64: binEachVoxel<double>(volume, h); break;
     }
+}
+
+} // namespace
+
+Histogram computeHistogram(const Volume& volume, std::size_t binCount)
+{
+    if (binCount == 0) throw InvalidInputError("a histogram needs at least one bin");
+    Histogram h;
+    chooseBins(volume, binCount, h);
+    countInto(volume, h);
     return h;
+}
+
+Histogram computeHistogram(const Volume& volume, const Histogram& layout)
+{
+    if (layout.counts.empty() || !(layout.max > layout.min))
+        throw InvalidInputError("a histogram's layout needs bins over a non-empty range");
+    Histogram h;
+    h.min = layout.min;
+    h.max = layout.max;
+    h.counts.assign(layout.counts.size(), 0);
+    countInto(volume, h);
+    return h;
+}
+
+Histogram histogramLayoutFor(const std::vector<const Volume*>& volumes, std::size_t binCount)
+{
+    if (volumes.empty() || binCount == 0)
+        throw InvalidInputError("a histogram layout needs volumes and bins");
+    const Volume& first = *volumes.front();
+    ValueRange stored = first.storedRange();
+    bool sameIntegers = isIntegerType(first.type());
+    for (const Volume* v : volumes) {
+        stored.min = std::min(stored.min, v->storedRange().min);
+        stored.max = std::max(stored.max, v->storedRange().max);
+        sameIntegers = sameIntegers && v->type() == first.type() &&
+                       v->rescale().slope == first.rescale().slope &&
+                       v->rescale().intercept == first.rescale().intercept;
+    }
+    Histogram h;
+    const double distinct = stored.max - stored.min + 1.0;
+    const bool exact = std::max(std::abs(stored.min), std::abs(stored.max)) <= kExactFloatIntegers;
+    if (sameIntegers && exact && distinct <= double(binCount)) {
+        h.min = first.rescale().toReal(stored.min - 0.5);
+        h.max = first.rescale().toReal(stored.max + 0.5);
+        h.counts.assign(std::size_t(distinct), 0);
+        return h;
+    }
+    double lo = first.realRange().min;
+    double hi = first.realRange().max;
+    for (const Volume* v : volumes) {
+        lo = std::min(lo, v->realRange().min);
+        hi = std::max(hi, v->realRange().max);
+    }
+    if (hi > lo) {
+        h.min = lo;
+        h.max = hi;
+        h.counts.assign(binCount, 0);
+        return h;
+    }
+    const double halfWidth = 0.5e-3 * std::max(std::abs(lo), 1.0);
+    h.min = lo - halfWidth;
+    h.max = lo + halfWidth;
+    h.counts.assign(1, 0);
+    return h;
+}
+
+Histogram sumHistograms(const std::vector<Histogram>& histograms)
+{
+    if (histograms.empty()) throw InvalidInputError("no histograms to add up");
+    Histogram sum = histograms.front();
+    for (std::size_t i = 1; i < histograms.size(); ++i) {
+        const Histogram& h = histograms[i];
+        if (h.min != sum.min || h.max != sum.max || h.counts.size() != sum.counts.size())
+            throw InvalidInputError("histograms of different bins cannot be added up");
+        for (std::size_t b = 0; b < h.counts.size(); ++b)
+            sum.counts[b] += h.counts[b];
+        sum.nonFiniteCount += h.nonFiniteCount;
+        sum.paddingCount += h.paddingCount;
+    }
+    return sum;
 }
 
 } // namespace isoview

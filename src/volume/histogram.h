@@ -48,4 +48,20 @@ struct Histogram {
 // the value; a volume with no finite value gets one empty bin around 0.
 Histogram computeHistogram(const Volume& volume, std::size_t binCount = 256);
 
+// The volume's values counted in the bins of `layout` (its min, max and bin count; its counts
+// are ignored): histograms of several volumes that line up bin for bin. Values outside the
+// layout's range go to its first or last bin. Throws InvalidInputError for a layout without
+// bins or with max <= min.
+Histogram computeHistogram(const Volume& volume, const Histogram& layout);
+
+// Bins that hold every volume's values (the union of their real ranges), chosen as
+// computeHistogram chooses them for one volume: one bin per stored value when the volumes are
+// integers of one rescale with at most binCount distinct values in all, else binCount equal
+// bins. Counts are zero. Throws InvalidInputError for no volumes or no bins.
+Histogram histogramLayoutFor(const std::vector<const Volume*>& volumes, std::size_t binCount = 256);
+
+// The counts of histograms of one layout added up (nonFinite and padding too). Throws
+// InvalidInputError for none, or layouts that differ.
+Histogram sumHistograms(const std::vector<Histogram>& histograms);
+
 } // namespace isoview

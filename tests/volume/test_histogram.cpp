@@ -281,5 +281,31 @@ TEST(Histogram, BundledSampleHasItsBackgroundPeakAndSkinRange)
     expectMatchesOracle(v, h);
 }
 
+// A series' histograms: bins over every volume's values, each volume counted in them, and the
+// counts of all added up.
+TEST(Histogram, VolumesOfASeriesShareBinsAndAddUp)
+{
+    const Volume low = test::makeTypedVolume<std::int16_t>(
+        {8, 6, 4}, [](auto i, auto j, auto k) { return std::int16_t(i + j + k); });
+    const Volume high = test::makeTypedVolume<std::int16_t>(
+        {8, 6, 4}, [](auto i, auto j, auto k) { return std::int16_t(100 + i * j * k); });
+    const Histogram layout = histogramLayoutFor({&low, &high});
+    // 0 .. 100 + 7 * 5 * 3 = 205: 206 stored values, one bin each.
+    EXPECT_EQ(layout.counts.size(), 206u);
+    EXPECT_DOUBLE_EQ(layout.min, -0.5);
+    EXPECT_DOUBLE_EQ(layout.max, 205.5);
+    const Histogram a = computeHistogram(low, layout);
+    const Histogram b = computeHistogram(high, layout);
+    EXPECT_EQ(a.total(), low.voxelCount());
+    EXPECT_EQ(b.total(), high.voxelCount());
+    EXPECT_EQ(a.counts[a.binOf(0.0)], 1u);                       // only (0, 0, 0)
+    EXPECT_EQ(b.counts[b.binOf(100.0)], 8u * 6 * 4 - 7 * 5 * 3); // i j k = 0
+    const Histogram sum = sumHistograms({a, b});
+    for (std::size_t bin = 0; bin < sum.counts.size(); ++bin)
+        EXPECT_EQ(sum.counts[bin], a.counts[bin] + b.counts[bin]);
+    EXPECT_THROW(sumHistograms({a, computeHistogram(low)}), InvalidInputError);
+    EXPECT_THROW(histogramLayoutFor({}), InvalidInputError);
+}
+
 } // namespace
 } // namespace isoview

@@ -5,12 +5,15 @@
 // and says the rate it reaches.
 #include "app_test_support.h"
 #include "extraction/cpu_marching_cubes.h"
+#include "loading/volume_document.h"
 #include "main_window.h"
 #include "scene_model.h"
 #include "session/session_controller.h"
 #include "support/mesh_compare.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
+#include "surfaces/histogram_view.h"
+#include "surfaces/isovalue_panel.h"
 #include "time/playback.h"
 #include "time/time_bar.h"
 #include "views/slice_view.h"
@@ -104,6 +107,19 @@ TEST(PlaybackTest, AMosaicSeriesPlaysEachTimePointWithTheCpuReferencesSurface)
     EXPECT_GT(rate, 0.5);
     EXPECT_LT(rate, 25.0);
     EXPECT_TRUE(w->findChild<QSlider*>("timeSlider")->maximum() == 1);
+
+    // The histograms: the time point's, or all time points' (same bins, the counts added).
+    const VolumeDocument* doc = w->document();
+    const HistogramView* histogram = part<IsovaluePanel>(*w)->histogramView();
+    test::action(*w, "histogramOfAllAction")->setChecked(false);
+    w->scene()->setTimePoint(1);
+    EXPECT_EQ(histogram->histogram().counts, doc->timeHistograms[1].counts);
+    EXPECT_NE(doc->timeHistograms[0].counts, doc->timeHistograms[1].counts);
+    test::action(*w, "histogramOfAllAction")->setChecked(true);
+    EXPECT_EQ(histogram->histogram().total(),
+              doc->timeHistograms[0].total() + doc->timeHistograms[1].total());
+    EXPECT_EQ(histogram->histogram().min, doc->timeHistograms[1].min);
+    test::action(*w, "histogramOfAllAction")->setChecked(false);
 }
 
 TEST(PlaybackTest, AFourDimensionalNiftiOpensAsOneSeriesAndStepsByKey)
