@@ -91,7 +91,10 @@ struct SceneTarget {
 } // namespace
 
 struct SceneRenderer::Impl {
-    GpuMemoryFigures memoryFigures() const;
+    // What the GPU has for a volume. freesHeld: placing it frees what is held now (the volume,
+    // its pyramids and mesh, the resident time points), as setVolume does; a time point's
+    // values (setTimePoint) free nothing first.
+    GpuMemoryFigures memoryFigures(bool freesHeld = true) const;
     // setVolume's work around `upload` (which places the volume in the surface's bricks): the
     // memory check first, then everything that reads the volume, the scene to come applied
     // whole.
@@ -359,16 +362,16 @@ const GlCapabilities& SceneRenderer::capabilities() const
 }
 
 // The GPU is asked for its free memory only without a budget.
-GpuMemoryFigures SceneRenderer::Impl::memoryFigures() const
+GpuMemoryFigures SceneRenderer::Impl::memoryFigures(bool freesHeld) const
 {
     GpuMemoryFigures figures;
     figures.budgetBytes = memoryBudget;
     if (memoryBudget == 0) {
         figures.freeBytes = availableGpuMemory();
-        if (figures.freeBytes) {
+        if (figures.freeBytes && freesHeld) {
             const GpuMemoryUse previous = surface.memoryUse();
-            figures.previousVolumeBytes =
-                previous.volumeTextureBytes + previous.pyramidBytes + previous.meshBytes;
+            figures.previousVolumeBytes = previous.volumeTextureBytes + previous.pyramidBytes +
+                                          previous.meshBytes + surface.residentBytes();
         }
     }
     return figures;
@@ -408,13 +411,18 @@ void SceneRenderer::setTimePoint(std::shared_ptr<const VolumeSeries> series, std
         d.series = std::move(series);
         return;
     }
-    const GpuMemoryAdmission admission(*volume, d.memoryFigures());
+    // A resident time point allocates nothing; another one's texture comes on top of what is
+    // held (nothing is freed first).
+    std::optional<GpuMemoryAdmission> admission;
+    if (!d.surface.isResident(volume)) admission.emplace(*volume, d.memoryFigures(false));
     try {
         d.surface.setTimePoint(volume, true, d.maxTextureSize, d.residentBudget());
     } catch (const GpuMemoryError& e) {
-        throw admission.uploadFailed(e);
+        if (admission) throw admission->uploadFailed(e);
+        throw;
     } catch (const std::bad_alloc&) {
-        throw admission.systemOutOfMemory();
+        if (admission) throw admission->systemOutOfMemory();
+        throw;
     }
     // Same grid and type: surfaces, crop, transfer function and label map all stay; what was
     // extracted from the last time point's values is not.

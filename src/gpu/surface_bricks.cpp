@@ -62,6 +62,12 @@ std::uint64_t SurfaceBricks::residentBytes() const
     return bytes;
 }
 
+bool SurfaceBricks::isResident(const std::shared_ptr<const Volume>& volume) const
+{
+    return std::any_of(m_resident.begin(), m_resident.end(),
+                       [&](const Resident& r) { return r.volume == volume; });
+}
+
 void SurfaceBricks::setTimePoint(std::shared_ptr<const Volume> volume, bool sameSeries,
                                  std::uint32_t maxTextureSize, std::uint64_t residentBytes)
 {

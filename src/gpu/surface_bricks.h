@@ -55,6 +55,8 @@ public:
     // Time points kept on the GPU besides the one shown, and their texture bytes.
     std::size_t residentCount() const { return m_resident.size(); }
     std::uint64_t residentBytes() const;
+    // Whether that volume is a resident time point (setTimePoint would upload nothing).
+    bool isResident(const std::shared_ptr<const Volume>& volume) const;
     // How the last setTimePoint took its volume: from a resident texture (no upload).
     bool lastTimePointWasResident() const { return m_lastWasResident; }
     bool hasVolume() const { return !m_bricks.empty(); }
