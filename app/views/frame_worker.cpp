@@ -123,8 +123,21 @@ QString FrameWorker::start()
 void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume,
                                std::shared_ptr<const VolumeSeries> series)
 {
+    quint64 ticket = 0;
+    if (series) {
+        const std::lock_guard lock(m_timePointMutex);
+        ticket = ++m_timePointTicket;
+        m_timePointSeries = series.get();
+    }
     QMetaObject::invokeMethod(
-        m_threadObject, [this, volume = std::move(volume), series = std::move(series)] {
+        m_threadObject, [this, volume = std::move(volume), series = std::move(series), ticket] {
+            if (series) {
+                const std::lock_guard lock(m_timePointMutex);
+                if (ticket != m_timePointTicket && m_timePointSeries == series.get()) {
+                    emit volumeUploaded(volume, QString(), true);
+                    return;
+                }
+            }
             QString error;
             try {
                 const std::size_t t = series ? series->indexOf(volume.get()) : 0;
@@ -145,7 +158,7 @@ void FrameWorker::uploadVolume(std::shared_ptr<const Volume> volume,
                 error = QString::fromUtf8(e.what()) + m_budgetNote;
             }
             takeVolumeAdmission(); // what the GPU has free has changed
-            emit volumeUploaded(volume, error);
+            emit volumeUploaded(volume, error, false);
         });
 }
 

@@ -106,7 +106,10 @@ public:
     // meanwhile may merge into one scheduled before the upload and render first: the view asks
     // for no frame until volumeUploaded.
     // With series (volume one of its time points): SceneRenderer::setTimePoint, which after the
-    // series' first takes only the new values and keeps the label map.
+    // series' first takes only the new values and keeps the label map; a time point that a
+    // later one of the same series follows before it started is skipped (a slider dragged over
+    // a long series uploads the time point it stops at, not every one it passed), and its
+    // volumeUploaded says superseded.
     void uploadVolume(std::shared_ptr<const Volume> volume,
                       std::shared_ptr<const VolumeSeries> series = nullptr);
 
@@ -145,7 +148,8 @@ public:
 
 signals:
     void frameReady(std::shared_ptr<const isoview::app::RenderedFrame> frame);
-    void volumeUploaded(std::shared_ptr<const isoview::Volume> volume, QString error);
+    void volumeUploaded(std::shared_ptr<const isoview::Volume> volume, QString error,
+                        bool superseded);
     void surfaceCaptured(quint64 ticket,
                          std::shared_ptr<const isoview::app::SurfaceCapture> capture);
     // renderImageLater's frame (null with an error, or before a volume).
@@ -167,6 +171,11 @@ private:
 
     void takeVolumeAdmission();          // render thread
     mutable std::mutex m_admissionMutex; // guards m_admission
+    // The newest time-point upload asked for (uploadVolume with a series) and its series: an
+    // older one of that series still queued is skipped.
+    std::mutex m_timePointMutex;
+    quint64 m_timePointTicket = 0;
+    const VolumeSeries* m_timePointSeries = nullptr; // identity only
     gpu::SceneRenderer::VolumeAdmission m_admission;
     std::mutex m_mutex; // guards m_pending and m_scheduled
     std::optional<FrameRequest> m_pending;

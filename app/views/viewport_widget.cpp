@@ -160,11 +160,18 @@ void ViewportWidget::uploadVolume(std::shared_ptr<const Volume> volume, UploadDo
 }
 
 void ViewportWidget::onVolumeUploaded(const std::shared_ptr<const Volume>& volume,
-                                      const QString& error)
+                                      const QString& error, bool superseded)
 {
     if (m_uploads.empty() || m_uploads.front().volume != volume) return; // not asked here
     const std::vector<UploadDone> done = std::move(m_uploads.front().done);
     m_uploads.pop_front();
+    if (superseded) {
+        // A time point passed over: the render thread goes on to a newer one.
+        for (const UploadDone& d : done) {
+            if (d) d(std::nullopt);
+        }
+        return;
+    }
     if (error.isEmpty()) m_uploaded = volume; // else the render thread kept the previous one
     scheduleFrame();                          // the volume on screen, if the scene shows it
     for (const UploadDone& d : done) {

@@ -185,7 +185,8 @@ private:
     bool volumeUploaded() const;
     void showFrame(const std::shared_ptr<const RenderedFrame>& frame);
     void onFrameReady(const std::shared_ptr<const RenderedFrame>& frame);
-    void onVolumeUploaded(const std::shared_ptr<const Volume>& volume, const QString& error);
+    void onVolumeUploaded(const std::shared_ptr<const Volume>& volume, const QString& error,
+                          bool superseded);
     void onSurfaceCaptured(quint64 ticket, const std::shared_ptr<const SurfaceCapture>& capture);
     void onImageRendered(quint64 ticket, const std::shared_ptr<const RenderedFrame>& frame,
                          const QString& error);
