@@ -148,20 +148,15 @@ std::string H264Mp4Encoder::encoderName() const
 
 void H264Mp4Encoder::send(const AVFrame* frame)
 {
-    if (const int error = avcodec_send_frame(m_codec.get(), frame); error < 0) {
-        fail("cannot encode a frame of", error);
-    }
-    for (;;) {
-        const int received = avcodec_receive_packet(m_codec.get(), m_packet.get());
-        if (received == AVERROR(EAGAIN) || received == AVERROR_EOF) return;
-        if (received < 0) fail("cannot encode a frame of", received);
-        av_packet_rescale_ts(m_packet.get(), m_codec->time_base, m_stream->time_base);
-        m_packet->stream_index = m_stream->index;
-        // Takes the packet's reference and leaves m_packet blank for the next one.
-        const int written = av_interleaved_write_frame(m_format.get(), m_packet.get());
+    const int error = encodeFrame(m_codec.get(), m_packet.get(), frame, [this](AVPacket& packet) {
+        av_packet_rescale_ts(&packet, m_codec->time_base, m_stream->time_base);
+        packet.stream_index = m_stream->index;
+        // Takes the packet's reference and leaves it blank for the next one.
+        const int written = av_interleaved_write_frame(m_format.get(), &packet);
         m_output->throwIfFailed();
         if (written < 0) fail("cannot write a frame to", written);
-    }
+    });
+    if (error < 0) fail("cannot encode a frame of", error);
 }
 
 void H264Mp4Encoder::fail(const std::string& what, int error) const

@@ -64,4 +64,25 @@ inline std::string libavError(int error)
     return text;
 }
 
+// Sends frame (null: the end of the stream) to the encoder and hands each packet it has ready
+// to onPacket(AVPacket&), which owns the packet's data until it returns (the packet is unref'd
+// after, also when onPacket throws). Returns 0, or the libav error of a failed send or receive.
+template <class OnPacket>
+int encodeFrame(AVCodecContext* codec, AVPacket* packet, const AVFrame* frame, OnPacket&& onPacket)
+{
+    if (const int error = avcodec_send_frame(codec, frame); error < 0) return error;
+    for (;;) {
+        const int received = avcodec_receive_packet(codec, packet);
+        if (received == AVERROR(EAGAIN) || received == AVERROR_EOF) return 0;
+        if (received < 0) return received;
+        try {
+            onPacket(*packet);
+        } catch (...) {
+            av_packet_unref(packet);
+            throw;
+        }
+        av_packet_unref(packet);
+    }
+}
+
 } // namespace isoview::video

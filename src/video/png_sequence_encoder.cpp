@@ -72,21 +72,9 @@ void PngSequenceEncoder::finish()
 
 void PngSequenceEncoder::send(const AVFrame* frame)
 {
-    if (const int error = avcodec_send_frame(m_codec.get(), frame); error < 0) {
-        fail("cannot encode a frame of", error);
-    }
-    for (;;) {
-        const int received = avcodec_receive_packet(m_codec.get(), m_packet.get());
-        if (received == AVERROR(EAGAIN) || received == AVERROR_EOF) return;
-        if (received < 0) fail("cannot encode a frame of", received);
-        try {
-            writeFrameFile(*m_packet);
-        } catch (...) {
-            av_packet_unref(m_packet.get());
-            throw;
-        }
-        av_packet_unref(m_packet.get());
-    }
+    const int error = encodeFrame(m_codec.get(), m_packet.get(), frame,
+                                  [this](const AVPacket& packet) { writeFrameFile(packet); });
+    if (error < 0) fail("cannot encode a frame of", error);
 }
 
 void PngSequenceEncoder::writeFrameFile(const AVPacket& packet)

@@ -24,6 +24,7 @@ import sys
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vtk_bootstrap  # noqa: E402
+import vtk_reference  # noqa: E402
 from cli_runner import fail, run_ok  # noqa: E402
 
 ISO = 200.5
@@ -36,22 +37,11 @@ HALF_VOXEL_MM = 0.5 * 3.25  # the in-plane spacing; slices are 3.6 mm apart
 
 def flying_edges(nifti, t):
     """Point count and LPS bounds of Flying Edges' surface on volume t of a NIfTI file."""
-    import vtk
-    reader = vtk.vtkNIFTIImageReader()
-    reader.SetFileName(nifti)
-    reader.TimeAsVectorOn()
-    extract = vtk.vtkImageExtractComponents()
-    extract.SetInputConnection(reader.GetOutputPort())
-    extract.SetComponents(t)
-    surface = vtk.vtkFlyingEdges3D()
-    surface.SetInputConnection(extract.GetOutputPort())
-    surface.SetValue(0, ISO)
-    surface.ComputeNormalsOff()
-    surface.Update()
+    output, reader = vtk_reference.flying_edges_on_nifti(nifti, t, ISO)
     # The reader's image has the voxel spacing but not the rotation (and its slices reversed
     # when qfac is -1): its sform matrix maps the image's coordinates to RAS millimetres.
     sform = reader.GetSFormMatrix()
-    points = surface.GetOutput().GetPoints()
+    points = output.GetPoints()
     low = [float("inf")] * 3
     high = [float("-inf")] * 3
     for n in range(points.GetNumberOfPoints()):

@@ -18,29 +18,13 @@ import sys
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import read_ply_vtk  # noqa: E402
+import vtk_reference  # noqa: E402
 from cli_runner import fail, run, run_ok  # noqa: E402
 
 ISOS = [40.5, 120.5]
 # SurfaceList::palette() in 8 bits: red, then blue.
 COLORS = [(230, 89, 77), (77, 140, 242)]
 CLI_TIMEOUT_S = 300
-
-
-def flying_edges(sample, iso):
-    import numpy as np
-    import vtk
-    from vtk.util.numpy_support import numpy_to_vtk
-    dims = [int(n) for n in re.search(r"_(\d+)x(\d+)x(\d+)_uint16", sample).groups()]
-    image = vtk.vtkImageData()
-    image.SetDimensions(*dims)
-    data = np.fromfile(sample, dtype="<u2").astype(np.float32)
-    image.GetPointData().SetScalars(numpy_to_vtk(data, deep=True))
-    surface = vtk.vtkFlyingEdges3D()
-    surface.SetInputData(image)
-    surface.SetValue(0, iso)
-    surface.ComputeNormalsOff()
-    surface.Update()
-    return surface.GetOutput().GetNumberOfPoints(), surface.GetOutput().GetNumberOfCells()
 
 
 def read_colored_ply(path):
@@ -84,7 +68,7 @@ def main(argv):
     for iso, triangles in zip(ISOS, printed):
         path = pattern.replace("{iso}", "%g" % iso)
         points, cells = read_ply_vtk.read_ply(path)
-        reference = flying_edges(sample, iso)
+        reference = vtk_reference.flying_edges_on_raw(sample, iso)
         print("iso %g: %s has %d points, %d triangles (printed %d); Flying Edges %d, %d"
               % (iso, path, points, cells, triangles, reference[0], reference[1]))
         if (points, cells) != reference or cells != triangles:

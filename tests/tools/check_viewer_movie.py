@@ -25,6 +25,7 @@ import sys
 sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import read_ply_vtk  # noqa: E402
+import vtk_reference  # noqa: E402
 
 TIMEOUT_S = 300
 SIZE = (160, 120)
@@ -75,23 +76,6 @@ def mean_difference(a, b):
     return sum(abs(x - y) for x, y in zip(a, b)) / len(a)
 
 
-def flying_edges_triangles(sample, iso):
-    import numpy as np
-    import vtk
-    from vtk.util.numpy_support import numpy_to_vtk
-    dims = [int(n) for n in re.search(r"_(\d+)x(\d+)x(\d+)_uint16", sample).groups()]
-    image = vtk.vtkImageData()
-    image.SetDimensions(*dims)
-    data = np.fromfile(sample, dtype="<u2").astype(np.float32)
-    image.GetPointData().SetScalars(numpy_to_vtk(data, deep=True))
-    surface = vtk.vtkFlyingEdges3D()
-    surface.SetInputData(image)
-    surface.SetValue(0, iso)
-    surface.ComputeNormalsOff()
-    surface.Update()
-    return surface.GetOutput().GetNumberOfCells()
-
-
 def check_turn(isoview, outdir):
     movie = os.path.join(outdir, "turn.mp4")
     run = run_isoview(isoview, ["--movie", movie, "--frames", str(TURN_FRAMES), "--size",
@@ -124,7 +108,7 @@ def check_sweep(isoview, sample, outdir):
     for (frame, iso, triangles), expected_iso in zip(lines, (SWEEP[0], middle, SWEEP[1])):
         if abs(float(iso) - expected_iso) > 1e-9:
             fail(f"frame {frame} is at isovalue {iso}, expected {expected_iso}")
-        reference = flying_edges_triangles(sample, expected_iso)
+        reference = vtk_reference.flying_edges_on_raw(sample, expected_iso)[1]
         print(f"sweep frame {frame}: isovalue {iso}, {triangles} triangles "
               f"(VTK's Flying Edges: {reference})")
         if int(triangles) != reference:
@@ -135,22 +119,6 @@ def check_sweep(isoview, sample, outdir):
             fail(f"{png} is {codec} {width}x{height} with {frames} frames")
     if len(os.listdir(outdir)) != 4:  # turn.mp4 and three frames
         fail(f"unexpected files: {sorted(os.listdir(outdir))}")
-
-
-def nifti_flying_edges_triangles(nifti, t, iso):
-    import vtk
-    reader = vtk.vtkNIFTIImageReader()
-    reader.SetFileName(nifti)
-    reader.TimeAsVectorOn()
-    extract = vtk.vtkImageExtractComponents()
-    extract.SetInputConnection(reader.GetOutputPort())
-    extract.SetComponents(t)
-    surface = vtk.vtkFlyingEdges3D()
-    surface.SetInputConnection(extract.GetOutputPort())
-    surface.SetValue(0, iso)
-    surface.ComputeNormalsOff()
-    surface.Update()
-    return surface.GetOutput().GetNumberOfCells()
 
 
 def check_time(isoview, shared, outdir):
@@ -166,7 +134,8 @@ def check_time(isoview, shared, outdir):
     if [int(f) for f, _ in lines] != [0, 1]:
         fail(f"expected one frame per time point (2), got {lines}")
     for frame, triangles in lines:
-        reference = nifti_flying_edges_triangles(nifti, int(frame), iso)
+        surface, _ = vtk_reference.flying_edges_on_nifti(nifti, int(frame), iso)
+        reference = surface.GetNumberOfCells()
         print(f"time point {int(frame) + 1}: {triangles} triangles (VTK's Flying Edges: "
               f"{reference})")
         if int(triangles) != reference:
