@@ -1,5 +1,6 @@
 #include "export/movie_dialog.h"
 
+#include "common/pixel_size_row.h"
 #include "video/movie_writer.h"
 
 #include <QComboBox>
@@ -89,26 +90,16 @@ MovieDialog::MovieDialog(double isovalue, double lowest, double highest, std::si
     m_preset->setObjectName("movieSize");
     for (const Preset& p : kPresets)
         m_preset->addItem(tr(p.name));
-    m_width = new QSpinBox(this);
-    m_height = new QSpinBox(this);
-    m_width->setObjectName("movieWidth");
-    m_height->setObjectName("movieHeight");
-    for (QSpinBox* box : {m_width, m_height}) {
-        // H.264's colour planes are half the size: its frames are even (PNG frames are too,
-        // for one rule).
-        box->setRange(2, video::kMaxMovieSide);
-        box->setSingleStep(2);
-        box->setSuffix(tr(" px"));
-    }
+    // H.264's colour planes are half the size: its frames are even (PNG frames are too, for
+    // one rule).
+    const PixelSizeRow size = makePixelSizeRow(this, "movie", 2, video::kMaxMovieSide, 2);
+    m_width = size.width;
+    m_height = size.height;
 
     auto* isoRow = new QHBoxLayout;
     isoRow->addWidget(m_isoFrom);
     isoRow->addWidget(new QLabel(tr("to"), this));
     isoRow->addWidget(m_isoTo);
-    auto* sizeRow = new QHBoxLayout;
-    sizeRow->addWidget(m_width);
-    sizeRow->addWidget(new QLabel(QStringLiteral("x"), this));
-    sizeRow->addWidget(m_height);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -119,7 +110,7 @@ MovieDialog::MovieDialog(double isovalue, double lowest, double highest, std::si
     form->addRow(tr("&Rate:"), m_fps);
     form->addRow(QString(), m_duration);
     form->addRow(tr("&Size:"), m_preset);
-    form->addRow(QString(), sizeRow);
+    form->addRow(QString(), size.row);
     form->addRow(new QLabel(tr("Frames are rendered off screen at this size, whatever the "
                                "window's. The next dialog asks for an MP4 file (H.264) or "
                                "numbered PNG files."),

@@ -1,5 +1,7 @@
 #include "export/screenshot_dialog.h"
 
+#include "common/pixel_size_row.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -45,28 +47,19 @@ ScreenshotDialog::ScreenshotDialog(QSize viewSize, QWidget* parent)
         tr("The 3D view as shown (%1 x %2)").arg(viewSize.width()).arg(viewSize.height()));
     for (const Preset& p : kPresets)
         m_preset->addItem(tr(p.name));
-    m_width = new QSpinBox(this);
-    m_height = new QSpinBox(this);
-    m_width->setObjectName("screenshotWidth");
-    m_height->setObjectName("screenshotHeight");
-    for (QSpinBox* box : {m_width, m_height}) {
-        box->setRange(1, kMaxSide);
-        box->setSuffix(tr(" px"));
-    }
+    const PixelSizeRow size = makePixelSizeRow(this, "screenshot", 1, kMaxSide);
+    m_width = size.width;
+    m_height = size.height;
     m_transparent = new QCheckBox(tr("&Transparent background"), this);
     m_transparent->setObjectName("screenshotTransparent");
     m_transparent->setToolTip(tr("Only the scene is opaque: for slides and papers"));
 
-    auto* sizeRow = new QHBoxLayout;
-    sizeRow->addWidget(m_width);
-    sizeRow->addWidget(new QLabel(QStringLiteral("x"), this));
-    sizeRow->addWidget(m_height);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* form = new QFormLayout(this);
     form->addRow(tr("&Size:"), m_preset);
-    form->addRow(QString(), sizeRow);
+    form->addRow(QString(), size.row);
     form->addRow(QString(), m_transparent);
     form->addRow(new QLabel(tr("Pictures of another size than the view's are rendered off "
                                "screen and hold the scene alone, without the view's labels."),
