@@ -1,5 +1,6 @@
 // The build up to the block level, OpenGL 4.3 path: one invocation per active block classifies
-// its 8 x 8 x 4 cells into the base level and writes its texels of levels 1, 2 and 3 of both
+// its 8 x 8 x 4 cells into the base level and writes its texels of levels 1 (vertex pyramid
+// only: the triangle pyramid's level 1 is summed from the base by traversal), 2 and 3 of both
 // pyramids (imageStore), the work of hp_base_level.frag and three passes of hp_reduce.frag.
 //
 // Each of the block's 9 x 9 x 5 corners is read once (405 fetches for 256 cells; the fragment
@@ -28,12 +29,11 @@ uniform float u_isovalue;
 // The base is RGBA8UI (RGBA16UI codes for label maps), levels 1 and 2 RGBA8UI, the block level
 // RGBA16UI (HistoPyramid's compact levels).
 layout(binding = 0, HP_BASE_FORMAT) writeonly restrict uniform uimage2D u_base;
-layout(binding = 1, rgba8ui) writeonly restrict uniform uimage2D u_level1;
-layout(binding = 2, rgba8ui) writeonly restrict uniform uimage2D u_level2;
-layout(binding = 3, rgba16ui) writeonly restrict uniform uimage2D u_level3;
-layout(binding = 4, rgba8ui) writeonly restrict uniform uimage2D u_vertexLevel1;
-layout(binding = 5, rgba8ui) writeonly restrict uniform uimage2D u_vertexLevel2;
-layout(binding = 6, rgba16ui) writeonly restrict uniform uimage2D u_vertexLevel3;
+layout(binding = 1, rgba8ui) writeonly restrict uniform uimage2D u_level2;
+layout(binding = 2, rgba16ui) writeonly restrict uniform uimage2D u_level3;
+layout(binding = 3, rgba8ui) writeonly restrict uniform uimage2D u_vertexLevel1;
+layout(binding = 4, rgba8ui) writeonly restrict uniform uimage2D u_vertexLevel2;
+layout(binding = 5, rgba16ui) writeonly restrict uniform uimage2D u_vertexLevel3;
 
 uint total(uvec4 v)
 {
@@ -158,7 +158,6 @@ void main()
                 level1Vertices[c1] = total(cellVertexCounts(cases, firstCell + ivec3(2 * t, slice)));
             }
             ivec2 p1 = quadrant / 2 + channelOffset(q);
-            imageStore(u_level1, p1, level1Triangles);
             imageStore(u_vertexLevel1, p1, level1Vertices);
             level2Triangles[q] = total(level1Triangles);
             level2Vertices[q] = total(level1Vertices);

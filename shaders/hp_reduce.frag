@@ -12,12 +12,23 @@
 uniform usampler2D u_source;       // triangle level l (the base: cases)
 uniform usampler2D u_vertexSource; // vertex level l (unused when l is the base)
 uniform bool u_sourceIsBase;
+// Level 2: u_source is the base, since the triangle pyramid stores no level 1; each child's
+// triangle count is the sum of its four base texels'.
+uniform bool u_trianglesFromBase;
 layout(location = 0) out uvec4 o_counts;
 layout(location = 1) out uvec4 o_vertexCounts;
 
 uint total(uvec4 v)
 {
     return v.x + v.y + v.z + v.w;
+}
+
+uint keysOfLevel1Texel(ivec2 t)
+{
+    uint keys = 0u;
+    for (int c = 0; c < 4; ++c)
+        keys += total(caseVertexCounts(texelFetch(u_source, 2 * t + channelOffset(c), 0)));
+    return keys;
 }
 
 void main()
@@ -33,6 +44,9 @@ void main()
             o_counts[c] = total(caseVertexCounts(v));
             ivec3 childCell = firstCell + ivec3(2 * channelOffset(c), 0);
             o_vertexCounts[c] = total(cellVertexCounts(v, childCell));
+        } else if (u_trianglesFromBase) {
+            o_counts[c] = keysOfLevel1Texel(child);
+            o_vertexCounts[c] = total(texelFetch(u_vertexSource, child, 0));
         } else {
             o_counts[c] = total(v);
             o_vertexCounts[c] = total(texelFetch(u_vertexSource, child, 0));

@@ -4,7 +4,9 @@
 //
 // Levels live in four textures by the size of their counts (compact integer levels):
 //   u_hpBase  level 0, RGBA8UI: per cell its marching-cubes case (the count is a table lookup)
-//   u_hp8     levels 1 .. HP_FIRST_16BIT_LEVEL-1 as mip levels, RGBA8UI (counts <= 240)
+//   u_hp8     levels 2 .. HP_FIRST_16BIT_LEVEL-1 as mip levels, RGBA8UI (counts <= 240); level 1
+//             is not stored: its texel's counts are the keys of four base texels, summed from
+//             their cases on the way down (hpDescendFromLevel1)
 //   u_hp16    levels HP_FIRST_16BIT_LEVEL .. HP_FIRST_32BIT_LEVEL-1, RGBA16UI (<= 61440)
 //   u_hp32    levels HP_FIRST_32BIT_LEVEL and up, RGBA32UI
 // Channel c of a texel at level l holds the total of child texel 2p + (c & 1, c >> 1) at l-1.
@@ -25,7 +27,7 @@ uvec4 hpCounts(int level, ivec2 p)
 {
     if (level >= HP_FIRST_32BIT_LEVEL) return texelFetch(u_hp32, p, level - HP_FIRST_32BIT_LEVEL);
     if (level >= HP_FIRST_16BIT_LEVEL) return texelFetch(u_hp16, p, level - HP_FIRST_16BIT_LEVEL);
-    return texelFetch(u_hp8, p, level - 1);
+    return texelFetch(u_hp8, p, level - 2); // level >= 2
 }
 
 uint hpTotal(uvec4 counts)
@@ -54,15 +56,32 @@ struct HpLocation {
 
 // One step down from level LEVEL (a literal) if the pyramid has it: the sampler and mip level are
 // constants, which a level loop could not give (dynamic mip levels cost dearly on software
-// rasterisers). HP_DESCEND_LEVELS (from the engine) lists every possible level, top first.
+// rasterisers). HP_DESCEND_LEVELS (from the engine) lists every possible level, top first, for
+// the vertex pyramid; HP_TRIANGLE_DESCEND_LEVELS stops at level 2 for the triangle pyramid.
 // (One line: GLSL before 4.20 has no line continuation.)
 #define HP_DESCEND(LEVEL, SAMPLER, LOD) if (LEVEL < u_hpLevelCount) p = 2 * p + channelOffset(hpPickChild(texelFetch(SAMPLER, p, LOD), key));
 
-// The base texel p reached, key local to it, and the texel's first cell: the cell and its place
-// in the case's list.
-HpLocation hpLocateInBaseTexel(ivec2 p, ivec3 texelFirstCell, uint key)
+// The last step of the triangle pyramid, from level-1 texel p: the keys of its four base texels
+// from their cases (four fetches where a stored level would take one, but a quarter byte per
+// cell less memory; the chosen texel's cases come back, so the base is not fetched again).
+ivec2 hpDescendFromLevel1(ivec2 p, inout uint key, out uvec4 cases)
 {
-    uvec4 cases = texelFetch(u_hpBase, p, 0);
+    ivec2 first = 2 * p;
+    uvec4 c0 = texelFetch(u_hpBase, first, 0);
+    uvec4 c1 = texelFetch(u_hpBase, first + ivec2(1, 0), 0);
+    uvec4 c2 = texelFetch(u_hpBase, first + ivec2(0, 1), 0);
+    uvec4 c3 = texelFetch(u_hpBase, first + ivec2(1, 1), 0);
+    uvec4 keys = uvec4(hpTotal(caseVertexCounts(c0)), hpTotal(caseVertexCounts(c1)),
+                       hpTotal(caseVertexCounts(c2)), hpTotal(caseVertexCounts(c3)));
+    int child = hpPickChild(keys, key);
+    cases = child == 0 ? c0 : child == 1 ? c1 : child == 2 ? c2 : c3;
+    return first + channelOffset(child);
+}
+
+// The base texel reached with its cases, key local to it, and the texel's first cell: the cell
+// and its place in the case's list.
+HpLocation hpLocateInCases(uvec4 cases, ivec3 texelFirstCell, uint key)
+{
     int channel = hpPickChild(caseVertexCounts(cases), key);
     HpLocation loc;
     loc.cell = texelFirstCell + ivec3(channelOffset(channel), 0);
@@ -92,16 +111,22 @@ ivec2 hpDescendInBlock(usampler2D s8, usampler2D s16, usampler2D s32, ivec2 bloc
 
 HpLocation hpTraverse(uint key)
 {
-    ivec2 p = hpDescendFromTop(u_hp8, u_hp16, u_hp32, key);
-    return hpLocateInBaseTexel(p, firstCellOfBaseTexel(p), key);
+    ivec2 p = ivec2(0);
+    HP_TRIANGLE_DESCEND_LEVELS(u_hp8, u_hp16, u_hp32)
+    uvec4 cases;
+    p = hpDescendFromLevel1(p, key, cases);
+    return hpLocateInCases(cases, firstCellOfBaseTexel(p), key);
 }
 
 // Traversal of one block's part of the pyramid (the block's first cell given): key counts from
 // the block's first triangle vertex.
 HpLocation hpTraverseBlock(ivec2 blockTexel, ivec3 blockFirstCell, uint key)
 {
-    ivec2 p = hpDescendInBlock(u_hp8, u_hp16, u_hp32, blockTexel, key);
-    return hpLocateInBaseTexel(p, blockFirstCell + cellOffsetInBlock(p & 7), key);
+    ivec2 p = blockTexel;
+    HP_TRIANGLE_DESCEND_BLOCK_LEVELS(u_hp8, u_hp16, u_hp32)
+    uvec4 cases;
+    p = hpDescendFromLevel1(p, key, cases);
+    return hpLocateInCases(cases, blockFirstCell + cellOffsetInBlock(p & 7), key);
 }
 
 // Sum of the channels before `channel`: the keys that come before that child.

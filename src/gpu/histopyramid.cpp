@@ -1,6 +1,7 @@
 #include "gpu/histopyramid.h"
 
 #include "core/error.h"
+#include "extraction/marching_cubes_tables.h"
 #include "gpu/extraction_record.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gl_state.h"
@@ -70,12 +71,14 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout, bool wideBase)
         chainSize(layout.levelExtent(0), 1), 1, wideBase ? 8 : 4, "histopyramid level 0");
     // Levels 1.. of one pyramid: a texture per count format. The vertex pyramid's levels have
     // the same extents and formats (a cell owns at most 12 edges, fewer than its up to 15
-    // triangle vertices, so every count fits where the triangle count does).
+    // triangle vertices, so every count fits where the triangle count does). The triangle
+    // pyramid's 8-bit levels start at level 2 (kFirstStoredTriangleLevel).
     const auto allocateChains = [&](Texture& levels8, Texture& levels16, Texture& levels32,
-                                    const std::string& name) {
+                                    std::uint32_t first8, const std::string& name) {
         levels8 = Texture::create();
+        const GLint mips8 = m_mips8 - GLint(first8 - 1);
         m_bytes += allocateLevels(levels8, GL_RGBA8UI, GL_UNSIGNED_BYTE,
-                                  chainSize(layout.levelExtent(1), m_mips8), m_mips8, 4,
+                                  chainSize(layout.levelExtent(first8), mips8), mips8, 4,
                                   (name + " 8-bit levels").c_str());
         if (m_mips16 > 0) {
             levels16 = Texture::create();
@@ -90,8 +93,8 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout, bool wideBase)
                                       m_mips32, 16, (name + " 32-bit levels").c_str());
         }
     };
-    allocateChains(m_levels8, m_levels16, m_levels32, "histopyramid");
-    allocateChains(m_vertexLevels8, m_vertexLevels16, m_vertexLevels32, "vertex pyramid");
+    allocateChains(m_levels8, m_levels16, m_levels32, kFirstStoredTriangleLevel, "histopyramid");
+    allocateChains(m_vertexLevels8, m_vertexLevels16, m_vertexLevels32, 1, "vertex pyramid");
     restoreTexture.reset();
     // Out of memory shows here, not as an incomplete framebuffer below.
     throwOnGlAllocationError("the HistoPyramid levels", m_bytes);
@@ -103,17 +106,24 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout, bool wideBase)
         ScopedColorMask allChannels(true, true, true, true);
         for (std::uint32_t level = 0; level < layout.levelCount; ++level) {
             Framebuffer fb = Framebuffer::create();
-            const LevelStorage s = storageOf(level);
+            const bool storesTriangles = level != 1;
             glBindFramebuffer(GL_FRAMEBUFFER, fb.id());
-            glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-                                   s.texture->id(), s.mip);
-            // Above the shared base, each level's pass writes both pyramids.
+            if (storesTriangles) {
+                const LevelStorage s = storageOf(level);
+                glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                                       s.texture->id(), s.mip);
+            }
+            // Above the shared base, each level's pass writes both pyramids; level 1 only the
+            // vertex pyramid (the triangle counts its pass also computes go nowhere).
             if (level > 0) {
                 const LevelStorage v = vertexStorageOf(level);
                 glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
                                        v.texture->id(), v.mip);
-                const std::array<GLenum, 2> targets{GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+                const std::array<GLenum, 2> targets{storesTriangles ? GLenum(GL_COLOR_ATTACHMENT0)
+                                                                    : GLenum(GL_NONE),
+                                                    GL_COLOR_ATTACHMENT1};
                 glDrawBuffers(GLsizei(targets.size()), targets.data());
+                glReadBuffer(GL_COLOR_ATTACHMENT1);
             }
             const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
             if (status != GL_FRAMEBUFFER_COMPLETE) {
@@ -124,7 +134,7 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout, bool wideBase)
             // Texels beyond a level's extent are read by the reduction above but never
             // written: they must hold zero counts.
             const GLuint zero[4] = {0, 0, 0, 0};
-            glClearBufferuiv(GL_COLOR, 0, zero);
+            if (storesTriangles) glClearBufferuiv(GL_COLOR, 0, zero);
             if (level > 0) glClearBufferuiv(GL_COLOR, 1, zero);
             m_framebuffers.push_back(std::move(fb));
         }
@@ -167,7 +177,13 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout, bool wideBase)
 HistoPyramid::LevelStorage HistoPyramid::storageOf(std::uint32_t level) const
 {
     if (level == 0) return {&m_base, 0};
-    if (level < std::uint32_t(kFirst16BitLevel)) return {&m_levels8, GLint(level) - 1};
+    if (level < kFirstStoredTriangleLevel) {
+        throw GlError("level " + std::to_string(level) +
+                      " of the triangle pyramid is not stored (traversal sums it from the base)");
+    }
+    if (level < std::uint32_t(kFirst16BitLevel)) {
+        return {&m_levels8, GLint(level - kFirstStoredTriangleLevel)};
+    }
     if (level < std::uint32_t(kFirst32BitLevel)) {
         return {&m_levels16, GLint(level) - kFirst16BitLevel};
     }
@@ -210,7 +226,7 @@ void HistoPyramid::bindLevelTextures() const
 
 void HistoPyramid::sampleAllMips() const
 {
-    setSampledMipRange(m_levels8, 0, m_mips8 - 1);
+    setSampledMipRange(m_levels8, 0, m_mips8 - GLint(kFirstStoredTriangleLevel));
     setSampledMipRange(m_vertexLevels8, 0, m_mips8 - 1);
     if (m_mips16 > 0) {
         setSampledMipRange(m_levels16, 0, m_mips16 - 1);
@@ -273,7 +289,11 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
                                  level);
             continue;
         }
-        const LevelStorage source = storageOf(level - 1);
+        // Level 2's triangle counts come from the base: level 1 of the triangle pyramid is not
+        // stored (its pass writes the vertex pyramid only).
+        const bool trianglesFromBase = level == kFirstStoredTriangleLevel;
+        const LevelStorage source =
+            storageOf(level - 1 < kFirstStoredTriangleLevel ? 0 : level - 1);
         glActiveTexture(GL_TEXTURE0 + units::kReduceSource);
         setSampledMipRange(*source.texture, source.mip, source.mip);
         glActiveTexture(GL_TEXTURE0 + units::kVertexReduceSource);
@@ -297,10 +317,13 @@ void HistoPyramid::build(const HistoPyramidPrograms& programs, GLuint emptyVerte
             ScopedVertexArray blocks(m_blockVertexArray.id());
             setBlockQuad(programs.reduceBlocks, level);
             glUniform1i(programs.reduceBlocks.uniform("u_sourceIsBase"), level == 1 ? 1 : 0);
+            glUniform1i(programs.reduceBlocks.uniform("u_trianglesFromBase"),
+                        trianglesFromBase ? 1 : 0);
             glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, instances);
         } else {
             ScopedProgram program(programs.reduce.id());
             glUniform1i(programs.reduce.uniform("u_sourceIsBase"), 0);
+            glUniform1i(programs.reduce.uniform("u_trianglesFromBase"), 0);
             glDrawArrays(GL_TRIANGLES, 0, 3);
         }
     }
@@ -368,10 +391,9 @@ void HistoPyramid::buildBlocksByCompute(const ShaderProgram& program, GLsizei ac
         GLint mip;
         GLenum format;
     };
-    const std::array<ImageLevel, 7> images{{
+    const std::array<ImageLevel, 6> images{{
         {m_base, 0, m_baseFormat},
-        {m_levels8, 0, GL_RGBA8UI},
-        {m_levels8, 1, GL_RGBA8UI},
+        {m_levels8, 0, GL_RGBA8UI}, // level 2 (level 1 is not stored)
         {m_levels16, 0, GL_RGBA16UI},
         {m_vertexLevels8, 0, GL_RGBA8UI},
         {m_vertexLevels8, 1, GL_RGBA8UI},
@@ -446,7 +468,35 @@ std::vector<glm::uvec4> HistoPyramid::readAttachment(std::uint32_t level, GLenum
 
 std::vector<glm::uvec4> HistoPyramid::readLevel(std::uint32_t level) const
 {
-    return readAttachment(level, GL_COLOR_ATTACHMENT0);
+    if (level == 0 || level >= kFirstStoredTriangleLevel) {
+        return readAttachment(level, GL_COLOR_ATTACHMENT0);
+    }
+    // Level 1 as traversal sees it: each channel the keys of one base texel's four cells.
+    const std::vector<glm::uvec4> base = readAttachment(0, GL_COLOR_ATTACHMENT0);
+    const glm::uvec2 baseExtent = m_layout.levelExtent(0);
+    const glm::uvec2 extent = m_layout.levelExtent(1);
+    const mc::CaseTables& tables = mc::caseTables();
+    const bool labels = m_baseFormat == GL_RGBA16UI;
+    const auto keysOfTexel = [&](glm::uvec2 t) {
+        if (t.x >= baseExtent.x || t.y >= baseExtent.y) return 0u;
+        const glm::uvec4 cells = base[std::size_t(t.y) * baseExtent.x + t.x];
+        std::uint32_t keys = 0;
+        for (int c = 0; c < 4; ++c) {
+            // Label maps keep each cell's triangle count in bits 12-15 of its code.
+            keys += labels ? cells[c] >> 12 : std::uint32_t(tables.vertexCount[cells[c] & 255u]);
+        }
+        return keys;
+    };
+    std::vector<glm::uvec4> texels(std::size_t(extent.x) * std::size_t(extent.y));
+    for (std::uint32_t y = 0; y < extent.y; ++y) {
+        for (std::uint32_t x = 0; x < extent.x; ++x) {
+            glm::uvec4& out = texels[std::size_t(y) * extent.x + x];
+            for (int c = 0; c < 4; ++c) {
+                out[c] = keysOfTexel(2u * glm::uvec2(x, y) + glm::uvec2(c & 1, c >> 1));
+            }
+        }
+    }
+    return texels;
 }
 
 std::vector<glm::uvec4> HistoPyramid::readVertexLevel(std::uint32_t level) const

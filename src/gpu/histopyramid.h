@@ -22,8 +22,9 @@
 // Compact integer levels: counts grow by 4x per level, so each level uses the narrowest
 // unsigned format that holds 15 * 4^l: the base RGBA8UI (cases; RGBA16UI cell codes for label
 // maps, whose cells count at most 8 triangles), levels 1-2 RGBA8UI, 3-6 RGBA16UI, 7+ RGBA32UI.
-// Levels of one format are the mip levels of one texture, so traversal needs four samplers per
-// pyramid whatever its height.
+// The triangle pyramid stores no level 1 (kFirstStoredTriangleLevel): 1.48 bytes per cell for
+// both pyramids instead of 1.73. Levels of one format are the mip levels of one texture, so
+// traversal needs four samplers per pyramid whatever its height.
 //
 // GL side effects of build() and writeRecord(): bind their framebuffers, programs, vertex
 // arrays, the array buffer and the transform-feedback buffer, enable GL_RASTERIZER_DISCARD for
@@ -46,6 +47,11 @@ namespace isoview::gpu {
 
 inline constexpr int kFirst16BitLevel = 3;
 inline constexpr int kFirst32BitLevel = 7;
+// Level 1 of the triangle pyramid is not stored: a level-1 texel's four counts are the keys of
+// four base texels, which traversal sums from their cases (common/histopyramid_traverse.glsl).
+// That saves a quarter byte per cell; the vertex pyramid, whose counts per cell take more work,
+// keeps its level 1.
+inline constexpr std::uint32_t kFirstStoredTriangleLevel = 2;
 // Levels a pyramid may have: a base of up to 32768 texels a side (the traversal is unrolled up
 // to it).
 inline constexpr std::uint32_t kMaxPyramidLevels = 16;
@@ -120,7 +126,8 @@ public:
     std::optional<Counts> pollCounts() const;
 
     // The texels of one level within its extent, row by row (for tests and debugging): of the
-    // triangle pyramid, or of the vertex pyramid (levels >= 1). Waits for the GPU.
+    // triangle pyramid (level 1 summed here from the base, as traversal does), or of the vertex
+    // pyramid (levels >= 1). Waits for the GPU.
     std::vector<glm::uvec4> readLevel(std::uint32_t level) const;
     std::vector<glm::uvec4> readVertexLevel(std::uint32_t level) const;
 
@@ -148,13 +155,13 @@ private:
     PyramidLayout m_layout;
     GLenum m_baseFormat = GL_RGBA8UI;
     Texture m_base;
-    Texture m_levels8;
+    Texture m_levels8; // from level 2 (kFirstStoredTriangleLevel)
     Texture m_levels16;
     Texture m_levels32;
     Texture m_vertexLevels8; // the vertex pyramid's levels 1.., same sizes and formats
     Texture m_vertexLevels16;
     Texture m_vertexLevels32;
-    GLint m_mips8 = 0;
+    GLint m_mips8 = 0; // levels 1.. in 8 bits (the triangle pyramid stores one fewer)
     GLint m_mips16 = 0;
     GLint m_mips32 = 0;
     std::vector<Framebuffer> m_framebuffers; // one per level (both pyramids from level 1)

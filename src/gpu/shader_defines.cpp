@@ -42,6 +42,23 @@ std::string engineShaderDefines(SamplerKind volumeSampler, bool labels)
         s << " HP_DESCEND(" << level << ", " << sampler << ", " << lod << ")";
     }
     s << "\n";
+    // The triangle pyramid stores its 8-bit levels from kFirstStoredTriangleLevel: its steps end
+    // there, its 8-bit mips count from it (common/histopyramid_traverse.glsl takes the last step).
+    const auto triangleStep = [&](int level) {
+        const auto [sampler, lod] = samplerOf(level);
+        const bool eightBit = level < kFirst16BitLevel;
+        s << " HP_DESCEND(" << level << ", " << sampler << ", "
+          << (eightBit ? level - int(kFirstStoredTriangleLevel) : lod) << ")";
+    };
+    s << "#define HP_TRIANGLE_DESCEND_LEVELS(S8, S16, S32)";
+    for (int level = int(kMaxPyramidLevels) - 1; level >= int(kFirstStoredTriangleLevel); --level)
+        triangleStep(level);
+    s << "\n";
+    s << "#define HP_TRIANGLE_DESCEND_BLOCK_LEVELS(S8, S16, S32)";
+    for (int level = int(PyramidLayout::kBlockLevel); level >= int(kFirstStoredTriangleLevel);
+         --level)
+        triangleStep(level);
+    s << "\n";
     s << "#define HP_ASCEND_ABOVE_BLOCK_LEVELS(S8, S16, S32)";
     for (int level = int(PyramidLayout::kBlockLevel) + 1; level < int(kMaxPyramidLevels); ++level) {
         const auto [sampler, lod] = samplerOf(level);
