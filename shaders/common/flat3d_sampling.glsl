@@ -74,10 +74,22 @@ float fieldAt(ivec2 texel, float label)
 #endif
 }
 
-// z0 - 1 <= p.z <= z0 + 2
-float fetchNearSlice(ivec2 tiles[4], int z0, ivec3 p, float label)
+// The flat tiles of slices z0 - 1 .. z0 + 2 (clamped to the volume) as four values, not an
+// array: software rasterisers turn a per-lane array index into memory gathers, a choice among
+// four values into three selects.
+struct EdgeTiles {
+    ivec2 t0, t1, t2, t3;
+};
+
+// The tile of slice z0 + dz, -1 <= dz <= 2 (coordinates clamped already keep their offset).
+ivec2 tileAt(EdgeTiles t, int dz)
 {
-    return fieldAt(tiles[p.z - z0 + 1] + p.xy, label);
+    return dz <= 0 ? (dz < 0 ? t.t0 : t.t1) : (dz == 1 ? t.t2 : t.t3);
+}
+
+float fetchNear(EdgeTiles t, int z0, ivec3 p, float label)
+{
+    return fieldAt(tileAt(t, p.z - z0) + p.xy, label);
 }
 
 // span: index distance between the two samples (2 inside, 1 at a border, 0 on a one-voxel axis)
@@ -91,11 +103,11 @@ EdgeSamples sampleEdge(ivec3 p0, int axis, float label)
     ivec3 last = u_volumeDims - 1;
     ivec3 e = ivec3(equal(ivec3(0, 1, 2), ivec3(axis)));
     ivec3 p1 = p0 + e;
-    ivec2 tiles[4];
     // The slices are consecutive: one tile position by division, the others stepped from it
     // (integer division runs lane by lane on software rasterisers).
     int zFirst = clamp(p0.z - 1, 0, last.z);
     ivec2 firstTile = ivec2(zFirst % u_volumeTilesPerRow, zFirst / u_volumeTilesPerRow);
+    ivec2 tiles[4];
     for (int i = 0; i < 4; ++i) {
         ivec2 tile = firstTile + ivec2(clamp(p0.z - 1 + i, 0, last.z) - zFirst, 0);
         for (int k = 0; k < 3; ++k) { // at most 3 slices on, with at least one tile per row
@@ -103,14 +115,15 @@ EdgeSamples sampleEdge(ivec3 p0, int axis, float label)
         }
         tiles[i] = tile * u_volumeDims.xy;
     }
+    EdgeTiles t = EdgeTiles(tiles[0], tiles[1], tiles[2], tiles[3]);
 
     EdgeSamples s;
-    s.v0 = fetchNearSlice(tiles, p0.z, p0, label);
-    s.v1 = fetchNearSlice(tiles, p0.z, p1, label);
+    s.v0 = fieldAt(t.t1 + p0.xy, label);
+    s.v1 = fetchNear(t, p0.z, p1, label);
     ivec3 before = max(p0 - e, ivec3(0));
     ivec3 after = min(p1 + e, last);
-    float vBefore = fetchNearSlice(tiles, p0.z, before, label);
-    float vAfter = fetchNearSlice(tiles, p0.z, after, label);
+    float vBefore = fetchNear(t, p0.z, before, label);
+    float vAfter = fetchNear(t, p0.z, after, label);
     s.g0[axis] = centralDifference(vBefore, s.v1, s.v0, p1[axis] - before[axis]);
     s.g1[axis] = centralDifference(s.v0, vAfter, s.v1, after[axis] - p0[axis]);
     for (int k = 1; k <= 2; ++k) {
@@ -120,10 +133,10 @@ EdgeSamples sampleEdge(ivec3 p0, int axis, float label)
         ivec3 hi0 = min(p0 + f, last);
         ivec3 lo1 = max(p1 - f, ivec3(0));
         ivec3 hi1 = min(p1 + f, last);
-        s.g0[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo0, label),
-                                    fetchNearSlice(tiles, p0.z, hi0, label), s.v0, hi0[a] - lo0[a]);
-        s.g1[a] = centralDifference(fetchNearSlice(tiles, p0.z, lo1, label),
-                                    fetchNearSlice(tiles, p0.z, hi1, label), s.v1, hi1[a] - lo1[a]);
+        s.g0[a] = centralDifference(fetchNear(t, p0.z, lo0, label), fetchNear(t, p0.z, hi0, label),
+                                    s.v0, hi0[a] - lo0[a]);
+        s.g1[a] = centralDifference(fetchNear(t, p0.z, lo1, label), fetchNear(t, p0.z, hi1, label),
+                                    s.v1, hi1[a] - lo1[a]);
     }
     if (!isFiniteValue(s.v0)) s.g0 = vec3(0.0);
     if (!isFiniteValue(s.v1)) s.g1 = vec3(0.0);

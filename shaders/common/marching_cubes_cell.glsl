@@ -33,6 +33,24 @@ ivec3 cornerOffset(int corner)
     return ivec3(corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
 }
 
+// Edge numbering (extraction/marching_cubes_tables.h): edge 4a + k runs along axis a, its lower
+// corner has the other two axes' bits from k (lower axis first). As arithmetic, not tables:
+// ALU ops cost software rasterisers less than per-lane table reads.
+ivec3 edgeLowerOffset(int edge)
+{
+    int a = edge >> 2;
+    int b0 = edge & 1;
+    int b1 = (edge >> 1) & 1;
+    return ivec3(a == 0 ? 0 : b0, a == 0 ? b0 : (a == 1 ? 0 : b1), a == 2 ? 0 : b1);
+}
+
+// The edge along axis a whose lower corner is at offset o (o[a] == 0) from the cell's first.
+int edgeFromLowerOffset(int a, ivec3 o)
+{
+    int k = a == 0 ? (o.y | (o.z << 1)) : (a == 1 ? (o.x | (o.z << 1)) : (o.x | (o.y << 1)));
+    return 4 * a + k;
+}
+
 // (n / d, n % d) for 0 <= n < 2^22 and d > 0, without integer division, which software
 // rasterisers run lane by lane: the float quotient is off by at most one, then corrected.
 ivec2 divMod(int n, int d)
@@ -95,9 +113,7 @@ BaseSlot baseSlotOf(ivec3 cell)
 }
 
 // Edge ownership (src/extraction/edge_ownership.h): the crossed edges of each case, the edges a
-// cell owns by which far faces of the grid it touches.
-const uint kCrossedEdges[256] = uint[256](MC_CROSSED_EDGES);
-const uint kOwnedEdges[8] = uint[8](MC_OWNED_EDGES);
+// cell owns by which far faces of the grid it touches; computed, not looked up (see below).
 
 // Set bits of a 12-bit mask (bitCount needs GLSL 4.00).
 uint edgeCount(uint mask)
@@ -127,9 +143,18 @@ uint keyCount(uint code)
 #else
 #define HP_KEYS_PER_TRIANGLE 3u
 #define HP_SLOTS_PER_EDGE 1u
+// The edges whose corners the case puts on different sides, by bit arithmetic (ALU ops cost
+// software rasterisers less than per-lane table reads): x edges join corners c and c + 1 for
+// c = 0, 2, 4, 6; y edges c and c + 2 for c = 0, 1, 4, 5; z edges c and c + 4 for c = 0..3.
 uint crossedEdgesOf(uint caseIndex)
 {
-    return kCrossedEdges[caseIndex];
+    uint x = (caseIndex ^ (caseIndex >> 1u)) & 0x55u;
+    x = (x | (x >> 1u)) & 0x33u;
+    x = (x | (x >> 2u)) & 0x0Fu;
+    uint y = (caseIndex ^ (caseIndex >> 2u)) & 0x33u;
+    y = (y | (y >> 2u)) & 0x0Fu;
+    uint z = (caseIndex ^ (caseIndex >> 4u)) & 0x0Fu;
+    return x | (y << 4u) | (z << 8u);
 }
 uint keyCount(uint caseIndex)
 {
@@ -140,8 +165,13 @@ uint keyCount(uint caseIndex)
 // The crossed edges a cell owns: one welded vertex each, in ascending edge order.
 uint ownedCrossedEdges(ivec3 cell, uint caseIndex)
 {
-    bvec3 far = equal(cell, u_cellCount - 1);
-    return crossedEdgesOf(caseIndex) & kOwnedEdges[int(far.x) | (int(far.y) << 1) | (int(far.z) << 2)];
+    // A cell owns the edges at its lower corner and, on the grid's far faces, those whose lower
+    // corner lies only on far faces: per axis, edge k of 4 has the other axes' bits of k.
+    uvec3 f = uvec3(equal(cell, u_cellCount - 1));
+    uint xs = 1u | (f.y << 1u) | (f.z << 2u) | ((f.y & f.z) << 3u);
+    uint ys = 1u | (f.x << 1u) | (f.z << 2u) | ((f.x & f.z) << 3u);
+    uint zs = 1u | (f.x << 1u) | (f.y << 2u) | ((f.x & f.y) << 3u);
+    return crossedEdgesOf(caseIndex) & (xs | (ys << 4u) | (zs << 8u));
 }
 
 // Welded vertices owned by the four cells of a base texel whose first cell is `first`.

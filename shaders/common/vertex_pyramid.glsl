@@ -15,8 +15,6 @@ uniform usampler2D u_vp8;
 uniform usampler2D u_vp16;
 uniform usampler2D u_vp32;
 
-const int kEdgeAt[24] = int[24](MC_EDGE_AT); // [axis * 8 + lower corner] -> edge, -1: none
-
 uvec4 vpCounts(int level, ivec2 p)
 {
     if (level >= HP_FIRST_32BIT_LEVEL) return texelFetch(u_vp32, p, level - HP_FIRST_32BIT_LEVEL);
@@ -131,11 +129,11 @@ uvec3 vertexIndicesOfEdges(ivec3 cell, ivec3 edges)
     uint cases[3];
     for (int k = 0; k < 3; ++k) {
         int edge = edges[k];
-        int axis = edge / 4;
-        ivec3 lower = cell + cornerOffset(kEdgeLowerCorner[edge]);
+        int axis = edge >> 2;
+        ivec3 lower = cell + edgeLowerOffset(edge);
         owners[k] = min(lower, u_cellCount - 1);
         ivec3 o = lower - owners[k];
-        int ownerEdge = kEdgeAt[axis * 8 + (o.x | (o.y << 1) | (o.z << 2))];
+        int ownerEdge = edgeFromLowerOffset(axis, o);
         if (k > 0 && owners[k] == owners[0]) {
             firsts[k] = firsts[0];
             cases[k] = cases[0];

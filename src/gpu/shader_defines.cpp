@@ -1,6 +1,5 @@
 #include "gpu/shader_defines.h"
 
-#include "extraction/edge_ownership.h"
 #include "extraction/marching_cubes_tables.h"
 #include "extraction/pyramid_layout.h"
 #include "gpu/extraction_record.h"
@@ -88,19 +87,6 @@ std::string engineShaderDefines(SamplerKind volumeSampler, bool labels)
     for (std::size_t c = 0; c < tables.vertexCount.size(); ++c) {
         s << (c ? "," : "") << int(tables.vertexCount[c]) << "u";
     }
-    s << "\n";
-    // Edge ownership (extraction/edge_ownership.h): crossed edges per case, owned edges per
-    // far-face combination, and the edge along an axis from a lower corner (-1: none).
-    s << "#define MC_CROSSED_EDGES ";
-    for (std::uint32_t c = 0; c < 256; ++c)
-        s << (c ? "," : "") << mc::crossedEdgeMask(c) << "u";
-    s << "\n#define MC_OWNED_EDGES ";
-    for (std::uint32_t f = 0; f < 8; ++f)
-        s << (f ? "," : "") << mc::ownedEdgeMask(f) << "u";
-    s << "\n#define MC_EDGE_AT ";
-    for (int axis = 0; axis < 3; ++axis)
-        for (int corner = 0; corner < 8; ++corner)
-            s << (axis + corner ? "," : "") << mc::edgeAt(axis, corner);
     s << "\n";
     // Each case's 15 triangle edges as 4-bit fields, edges 0-7 then 8-14 in two uints: a
     // constant array lookup costs far less than a case-table texel fetch on software rasterisers.
