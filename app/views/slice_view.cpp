@@ -22,6 +22,12 @@ constexpr int kMargin = 4; // widget pixels around the slice
 // view; with software GL that takes the cores the frame renders on. 30 repaints a second still
 // follow the slider. (The contour() accessor is current at once: only the painting waits.)
 constexpr qint64 kContourRepaintIntervalMs = 33;
+// Where a contour change costs more (a 512 x 512 CT: extraction and stroking 20-30 ms a view),
+// the interval grows to this many times what the last change cost, so the three views together
+// keep the GUI thread at most about half busy during a drag and input stays answered; the last
+// change of a drag is always painted (the owed repaint), so nothing is left stale.
+constexpr qint64 kContourWorkShare = 6;
+constexpr qint64 kMaxContourRepaintIntervalMs = 250;
 // The dark outline under every contour, and how much wider than the contour it is (pixels).
 const QColor kContourHalo(0, 0, 0, 190);
 constexpr double kContourHaloWidth = 2.5;
@@ -124,6 +130,7 @@ SliceView::SliceView(SliceOrientation orientation, QWidget* parent)
     setMouseTracking(true);
     setMinimumSize(120, 120);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_contourRepaintIntervalMs = kContourRepaintIntervalMs;
     m_contourRepaint.setSingleShot(true);
     connect(&m_contourRepaint, &QTimer::timeout, this, &SliceView::repaintContoursNow);
 }
@@ -231,11 +238,11 @@ void SliceView::scheduleContourRepaint()
 {
     if (m_contourRepaint.isActive()) return; // the owed repaint will show this change too
     const qint64 since = m_sinceContourRepaint.isValid() ? m_sinceContourRepaint.elapsed()
-                                                         : kContourRepaintIntervalMs;
-    if (since >= kContourRepaintIntervalMs)
+                                                         : m_contourRepaintIntervalMs;
+    if (since >= m_contourRepaintIntervalMs)
         repaintContoursNow();
     else
-        m_contourRepaint.start(int(kContourRepaintIntervalMs - since));
+        m_contourRepaint.start(int(m_contourRepaintIntervalMs - since));
 }
 
 void SliceView::repaintContoursNow()
@@ -478,11 +485,19 @@ void SliceView::paintEvent(QPaintEvent*)
     p.resetTransform();
     p.setRenderHint(QPainter::Antialiasing);
 
+    QElapsedTimer contourWork;
+    contourWork.start();
     refreshStaleContours();
     const qreal dpr = devicePixelRatioF();
-    if (m_contourLayerVersion != m_contoursVersion || m_contourLayer.size() != size() * dpr ||
-        m_contourLayer.devicePixelRatio() != dpr)
-        paintContourLayer();
+    const bool layerStale = m_contourLayerVersion != m_contoursVersion ||
+                            m_contourLayer.size() != size() * dpr ||
+                            m_contourLayer.devicePixelRatio() != dpr;
+    if (layerStale) paintContourLayer();
+    if (layerStale) {
+        m_contourRepaintIntervalMs =
+            std::clamp(kContourWorkShare * contourWork.elapsed(), kContourRepaintIntervalMs,
+                       kMaxContourRepaintIntervalMs);
+    }
     p.drawImage(QPointF(0, 0), m_contourLayer);
 
     // The crosshair: the other two views' planes through this one.

@@ -185,6 +185,7 @@ private:
     WindowLevel m_dragStartWindow;
     QElapsedTimer m_sinceContourRepaint;
     QTimer m_contourRepaint; // single shot: the repaint a throttled contour change still owes
+    qint64 m_contourRepaintIntervalMs = 0; // grows with what a contour change costs to paint
 };
 
 } // namespace isoview::app
