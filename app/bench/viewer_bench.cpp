@@ -272,6 +272,13 @@ int main(int argc, char** argv)
         seenFrames = view->lastFrameStats().framesRendered;
         const qint64 now = clock.nsecsElapsed();
         const auto& stats = view->lastFrameStats();
+        // Every frame: the next value once the screen shows the last one. A frame still showing
+        // an earlier value (the load's, racing the first setting) would otherwise set a second
+        // value while the first is in flight, and every later frame would lag one behind.
+        if (phase == Phase::EveryFrame && !offered.empty() &&
+            (!stats.renderedIsovalue || std::abs(*stats.renderedIsovalue - offered.back().first) >
+                                            1e-12 * std::max(1.0, std::abs(offered.back().first))))
+            return;
         if (lastSwap < 0) phaseCpuStart = threadCpuMs();
         if (lastSwap >= 0) {
             intervals.push_back(double(now - lastSwap) / 1e6);
