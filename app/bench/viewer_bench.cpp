@@ -217,6 +217,10 @@ int main(int argc, char** argv)
         offered.emplace_back(value, clock.nsecsElapsed());
         panel->setIsovalue(value);
     };
+    // A frame's isovalue against a value set (the renderer keeps it to rounding).
+    const auto sameValue = [](double a, double b) {
+        return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b));
+    };
     qint64 lastSwap = -1;
     std::uint64_t seenFrames = 0;
     int frame = 0;
@@ -276,8 +280,7 @@ int main(int argc, char** argv)
         // an earlier value (the load's, racing the first setting) would otherwise set a second
         // value while the first is in flight, and every later frame would lag one behind.
         if (phase == Phase::EveryFrame && !offered.empty() &&
-            (!stats.renderedIsovalue || std::abs(*stats.renderedIsovalue - offered.back().first) >
-                                            1e-12 * std::max(1.0, std::abs(offered.back().first))))
+            (!stats.renderedIsovalue || !sameValue(*stats.renderedIsovalue, offered.back().first)))
             return;
         if (lastSwap < 0) phaseCpuStart = threadCpuMs();
         if (lastSwap >= 0) {
@@ -287,9 +290,8 @@ int main(int argc, char** argv)
         if (stats.renderedIsovalue) {
             // The setting of the value on screen (every value is set once).
             const double shown = *stats.renderedIsovalue;
-            const auto it = std::find_if(offered.rbegin(), offered.rend(), [&](const auto& o) {
-                return std::abs(o.first - shown) <= 1e-12 * std::max(1.0, std::abs(shown));
-            });
+            const auto it = std::find_if(offered.rbegin(), offered.rend(),
+                                         [&](const auto& o) { return sameValue(o.first, shown); });
             if (it != offered.rend()) ages.push_back(double(now - it->second) / 1e6);
         }
         lastSwap = now;
