@@ -18,6 +18,7 @@
 #include "gpu/stored_surface_mesh.h"
 #include "gpu/surface_bricks.h"
 #include "gpu/surface_layer_cache.h"
+#include "gpu/surface_preview.h"
 #include "gpu/volume_raycaster.h"
 #include "gpu/weighted_blended_transparency.h"
 
@@ -105,7 +106,8 @@ struct SceneRenderer::Impl {
     std::shared_ptr<const VolumeSeries> series;
 
     explicit Impl(const Options& options)
-        : surface(IsosurfaceExtractor::Options{options.limitToGl33}), labels(options.limitToGl33),
+        : surface(IsosurfaceExtractor::Options{options.limitToGl33}),
+          preview(IsosurfaceExtractor::Options{options.limitToGl33}), labels(options.limitToGl33),
           memoryBudget(options.memoryBudgetBytes), cullHiddenBackFaces(options.cullHiddenBackFaces),
           maxTextureSize(
               options.maxTextureSize != 0
@@ -116,6 +118,12 @@ struct SceneRenderer::Impl {
 
     // The passes borrow the volume; it is replaced only after both have moved to a new one.
     SurfaceBricks surface;
+    // The live surface at half resolution (FrameParams::previewLiveSurface), of sceneVolume
+    // (the scene's volume: the uploaded one, or its time point), and whether the last frame
+    // drew it.
+    SurfacePreview preview;
+    std::shared_ptr<const Volume> sceneVolume;
+    bool previewShown = false;
     LabelSurfaces labels;         // the scene's label map, when it has one
     std::uint64_t memoryBudget;   // Options::memoryBudgetBytes
     bool cullHiddenBackFaces;     // Options::cullHiddenBackFaces
@@ -209,8 +217,9 @@ struct SceneRenderer::Impl {
     }
 
     // Pass 3: the stored layers that are stale, then the live isovalue if the pyramid does not
-    // hold it (a drag of the live one extracts only it).
-    void extractIfChanged()
+    // hold it (a drag of the live one extracts only it); in a preview frame the live isovalue
+    // goes to the half-resolution preview instead, and the pyramid keeps what it holds.
+    void extractIfChanged(bool previewLive = false)
     {
         if (!surface.hasVolume()) return;
         if (labels.needsExtraction()) { // once per label map and crop
@@ -219,6 +228,17 @@ struct SceneRenderer::Impl {
         }
         const bool storing = stored.stale(layers, liveId);
         const std::optional<double> requested = shownLiveIsovalue();
+        if (previewLive) {
+            const bool live = requested && preview.isovalue() != requested;
+            if (!storing && !live) return;
+            TimedPass timed(timers, GpuTimers::Extract);
+            if (storing) {
+                stored.storeStale(layers, liveId, surface, pyramidIsovalue);
+                if (pyramidIsovalue != renderedIsovalue) renderedIsovalue.reset();
+            }
+            if (live) preview.extract(*requested);
+            return;
+        }
         const bool live = requested && (requested != renderedIsovalue || storing);
         if (!storing && !live) return;
         TimedPass timed(timers, GpuTimers::Extract);
@@ -256,7 +276,11 @@ struct SceneRenderer::Impl {
             if (!layer.visible || (layer.opacity < kOpaqueFrom) != translucent) continue;
             const float opacity = translucent ? std::max(layer.opacity, 0.0f) : 1.0f;
             const SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
-            if (isLive(layer)) {
+            if (isLive(layer) && previewShown) {
+                // Never culled: the halved volume's surface may be open on a crop face where
+                // the full one is closed.
+                preview.draw(draw);
+            } else if (isLive(layer)) {
                 if (!renderedIsovalue) continue;
                 ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
                 surface.draw(draw);
@@ -427,6 +451,7 @@ void SceneRenderer::setTimePoint(std::shared_ptr<const VolumeSeries> series, std
     // Same grid and type: surfaces, crop, transfer function and label map all stay; what was
     // extracted from the last time point's values is not.
     d.raycaster.setVolume(d.surface.raycastVolume());
+    d.preview.release();
     d.renderedIsovalue.reset();
     d.markStoredStale();
     d.stored.clearMeshes();
@@ -459,6 +484,7 @@ void SceneRenderer::Impl::placeVolume(const Volume& volume, const std::function<
         throw admission.systemOutOfMemory();
     }
     raycaster.setVolume(surface.raycastVolume()); // cannot throw after prepare()
+    preview.release();
     if (const auto limit = admission.meshByteLimit(surface.memoryUse()))
         surface.setMeshByteLimit(*limit);
     volumeIndexToPhysical = volume.geometry().indexToPhysical();
@@ -539,6 +565,7 @@ void SceneRenderer::setScene(const Scene& scene)
         d.transferFunction = scene.transferFunction;
     }
     d.labels.setLayer(scene.labels);
+    d.sceneVolume = scene.volume;
     d.mode = scene.renderMode;
     d.orientationMarker = scene.orientationMarker;
     SlicePlaneSettings planes;
@@ -556,6 +583,7 @@ CapturedSurface SceneRenderer::capture(std::uint32_t surfaceId)
     Impl& d = *m_impl;
     CapturedSurface captured;
     if (d.liveId == surfaceId) {
+        if (d.previewShown) d.extractIfChanged(); // the full surface, not the preview
         if (!d.renderedIsovalue) return {};
         captured.mesh = d.surface.capture();
         captured.isovalue = *d.renderedIsovalue;
@@ -600,9 +628,12 @@ void SceneRenderer::render(const FrameParams& params)
             // the planes.
             d.slicePlanes.draw(d.surface.raycastVolume(), d.volumeDims,
                                params.projection * params.view, d.slicePlaneSettings);
-            // Pass 3: the extraction of what changed.
-            d.extractIfChanged();
             const bool surface = drawsSurfaces(d.mode);
+            // Pass 3: the extraction of what changed (the live surface's preview in a preview
+            // frame; made on its first use).
+            d.previewShown = params.previewLiveSurface && surface && d.shownLiveIsovalue() &&
+                             d.preview.prepare(d.sceneVolume, d.surface.crop(), d.maxTextureSize);
+            d.extractIfChanged(d.previewShown);
             const bool volume = drawsVolume(d.mode);
             // Passes 4 to 6: the opaque surfaces, the volume up to their depth, the translucent
             // surfaces over both.
@@ -630,9 +661,14 @@ void SceneRenderer::extractSurface()
     m_impl->extractIfChanged();
 }
 
+bool SceneRenderer::livePreviewShown() const
+{
+    return m_impl->previewShown;
+}
+
 std::optional<double> SceneRenderer::renderedIsovalue() const
 {
-    return m_impl->renderedIsovalue;
+    return m_impl->previewShown ? m_impl->preview.isovalue() : m_impl->renderedIsovalue;
 }
 
 std::uint64_t SceneRenderer::liveExtractions() const
@@ -668,17 +704,19 @@ std::vector<LabelSurface> SceneRenderer::captureLabels()
 
 std::uint32_t SceneRenderer::vertexCount()
 {
+    if (m_impl->previewShown) return m_impl->preview.vertexCount();
     return m_impl->renderedIsovalue ? m_impl->surface.vertexCount() : 0;
 }
 
 std::optional<std::uint32_t> SceneRenderer::pollVertexCount() const
 {
+    if (m_impl->previewShown) return m_impl->preview.pollVertexCount();
     return m_impl->surface.pollVertexCount();
 }
 
 std::optional<std::string> SceneRenderer::surfaceError() const
 {
-    if (!m_impl->renderedIsovalue) return std::nullopt;
+    if (!m_impl->renderedIsovalue || m_impl->previewShown) return std::nullopt;
     return m_impl->surface.meshError();
 }
 
@@ -686,6 +724,10 @@ GpuMemoryUse SceneRenderer::memoryUse() const
 {
     GpuMemoryUse use = m_impl->surface.memoryUse();
     use.meshBytes += m_impl->stored.meshBytes();
+    const GpuMemoryUse preview = m_impl->preview.memoryUse();
+    use.volumeTextureBytes += preview.volumeTextureBytes;
+    use.pyramidBytes += preview.pyramidBytes;
+    use.meshBytes += preview.meshBytes;
     const GpuMemoryUse labels = m_impl->labels.memoryUse();
     use.volumeTextureBytes += labels.volumeTextureBytes;
     use.pyramidBytes += labels.pyramidBytes;

@@ -82,6 +82,11 @@ struct FrameParams {
     // The crop box's edges and face handles, over the frame (off by default): the handles'
     // hover state is the view's, not the scene's.
     CropBoxOverlay cropBox;
+    // Draw the live surface from the volume at half the resolution (gpu/surface_preview.h), not
+    // extracting the full one: for the frames of an isovalue drag when the full surface is slow
+    // (a large CT on a software rasteriser). Volumes under SurfacePreview::kMinVoxels, and
+    // volumes the GPU cannot halve, get the full surface. Captures always take the full one.
+    bool previewLiveSurface = false;
 };
 
 // A surface's welded mesh as the GPU extracted it, with the isovalue and crop box it was
@@ -197,7 +202,8 @@ public:
     void extractSurface();
 
     // One surface of the scene (its id) as last extracted, with the isovalue and crop it was
-    // extracted at: the live one from the pyramid, another from its stored copy. An empty mesh
+    // extracted at: the live one from the pyramid (at full resolution: after a preview frame it
+    // is extracted first), another from its stored copy. An empty mesh
     // before its first extraction, or for a hidden or unknown surface. Waits for the GPU.
     // Throws GlError if the GPU fails.
     CapturedSurface capture(std::uint32_t surfaceId);
@@ -214,7 +220,10 @@ public:
     // labels, those with triangles). Waits for the GPU.
     std::vector<LabelSurface> captureLabels();
 
-    // The calls below mean the live surface.
+    // The calls below mean the live surface, as the last render() drew it: at half the
+    // resolution after a frame with FrameParams::previewLiveSurface that drew the preview.
+    // Whether the last render() drew the live surface's half-resolution preview.
+    bool livePreviewShown() const;
     // Its isovalue (real units) as last extracted: what is on screen.
     std::optional<double> renderedIsovalue() const;
     // How many times it has been extracted since the renderer was made: a new isovalue once

@@ -3,8 +3,8 @@
 // of it, the step and resolution levers leave the image alone, the marker points where the
 // axes point, one extraction serves any number of isovalue changes, a surface beyond the memory
 // budget says why it is not drawn, odd sizes, every sampler type, the GL state the host had
-// before a frame, a transparent background, and the intensity projections (MIP, MinIP, average)
-// pixel by pixel.
+// before a frame, a transparent background, the intensity projections (MIP, MinIP, average)
+// pixel by pixel, and a drag's half-resolution preview.
 #include "core/error.h"
 #include "extraction/cpu_marching_cubes.h"
 #include "gpu/gl_loader.h"
@@ -16,6 +16,7 @@
 #include "support/gl_test_context.h"
 #include "support/scene_fixtures.h"
 #include "support/synthetic_volumes.h"
+#include "volume/volume_slab.h"
 
 #include <epoxy/gl.h>
 #include <glm/gtc/matrix_transform.hpp>
@@ -659,6 +660,57 @@ TEST_F(SceneRendererTest, IntensityProjectionsShowEachRaysMaximumMinimumOrMeanTh
         }
         EXPECT_GT(compared, std::size_t(kImageSize.x * kImageSize.y / 2));
     }
+}
+
+// A preview frame (FrameParams::previewLiveSurface) draws the surface of the volume halved by
+// 2 x 2 x 2 means, the CPU reference's triangles of halfResolution(), where the full surface
+// lies, and extracts nothing at full resolution; a capture still takes the full surface at the
+// newest isovalue, and a frame without the flag draws it.
+TEST_F(SceneRendererTest, APreviewFrameDrawsTheHalvedVolumesSurfaceAndCapturesTheFullOne)
+{
+    VolumeGeometry geometry;
+    geometry.spacing = glm::dvec3(48.0 / 128.0); // 128^3 voxels (the least with a preview) in view
+    const auto sphere =
+        std::make_shared<const Volume>(makeSphere({128, 128, 128}, kCenter, 16.0f, geometry));
+    SceneRenderer renderer;
+    renderer.setVolume(*sphere);
+    Scene scene = frontScene(0.0, RenderMode::Surface);
+    scene.volume = sphere;
+    renderer.setScene(scene);
+    FrameParams p = frontView();
+    const RgbaFrame full = renderFrame(renderer, p, kImageSize);
+    ASSERT_FALSE(renderer.livePreviewShown());
+    const std::uint64_t extractions = renderer.liveExtractions();
+
+    showIsovalue(renderer, scene, 2.0);
+    p.previewLiveSurface = true;
+    renderFrame(renderer, p, kImageSize);
+    ASSERT_TRUE(renderer.livePreviewShown());
+    EXPECT_EQ(renderer.renderedIsovalue(), 2.0);
+    EXPECT_EQ(renderer.liveExtractions(), extractions) << "the full surface waits";
+    const Volume half = halfResolution(*sphere);
+    EXPECT_EQ(renderer.vertexCount(),
+              3 * extractIsosurfaceCpu(half, StoredValue(2.0f)).triangleCount());
+    // Back at isovalue 0 the preview covers the full surface's pixels: same place, same size.
+    showIsovalue(renderer, scene, 0.0);
+    const RgbaFrame preview = renderFrame(renderer, p, kImageSize);
+    EXPECT_LT(countDifferent(preview, full, 60), std::size_t(kImageSize.x * kImageSize.y / 50));
+    EXPECT_EQ(captureLive(renderer, scene).triangleCount(),
+              extractIsosurfaceCpu(*sphere, StoredValue(0.0f)).triangleCount());
+
+    p.previewLiveSurface = false;
+    renderFrame(renderer, p, kImageSize);
+    EXPECT_FALSE(renderer.livePreviewShown());
+    EXPECT_EQ(renderer.vertexCount(),
+              3 * extractIsosurfaceCpu(*sphere, StoredValue(0.0f)).triangleCount());
+    // A small volume gets no preview: its full surface is drawn.
+    const auto small = std::make_shared<const Volume>(makeSphere({32, 32, 32}, kCenter, 10.0f));
+    renderer.setVolume(*small);
+    scene.volume = small;
+    renderer.setScene(scene);
+    p.previewLiveSurface = true;
+    renderFrame(renderer, p, kImageSize);
+    EXPECT_FALSE(renderer.livePreviewShown());
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 // Volume and VolumeGeometry: type names and sizes, constructor validation, the stored range,
-// and the index -> physical maps for anisotropic, mirrored geometry.
+// the index -> physical maps for anisotropic, mirrored geometry, and the half-resolution copy
+// (2 x 2 x 2 means at the blocks' centres).
 #include "core/error.h"
 #include "volume/volume.h"
+#include "volume/volume_slab.h"
 
 #include <gtest/gtest.h>
 
@@ -170,6 +172,54 @@ TEST(VolumeGeometry, ObliqueRotationIsNotMirroredButFlipIs)
     EXPECT_FALSE(geometry.isMirrored());
     geometry.direction[2] = -geometry.direction[2]; // slices ordered against the normal
     EXPECT_TRUE(geometry.isMirrored());
+}
+
+// Each halved voxel is its block's mean (padding and NaN left out, rounded for integers) and
+// lies at the block's centre, on a tilted, sheared stack too; odd last slices are dropped.
+TEST(Volume, HalfResolutionAveragesBlocksAtTheirCentres)
+{
+    const glm::uvec3 dims{6, 4, 5};
+    std::vector<std::int16_t> values(std::size_t(dims.x) * dims.y * dims.z);
+    for (std::size_t n = 0; n < values.size(); ++n)
+        values[n] = std::int16_t(n % 7 * 10);
+    values[0] = -2000; // padding, in the first block
+    VolumeGeometry geometry;
+    geometry.spacing = {0.5, 0.7, 2.0};
+    geometry.direction = glm::dmat3(0.0, 1.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0);
+    for (std::uint32_t k = 0; k < dims.z; ++k) // uneven, sheared slices
+        geometry.sliceOrigins.emplace_back(3.0 + 0.2 * k, -1.0, k * k * 0.5);
+    Volume fine(dims, ScalarType::Int16, bytesOf(values), geometry, {2.0, -5.0});
+    VolumeMetadata metadata;
+    metadata.paddingValue = -2000.0;
+    fine.setMetadata(metadata);
+
+    const Volume half = halfResolution(fine);
+    ASSERT_EQ(half.dims(), glm::uvec3(3, 2, 2));
+    EXPECT_EQ(half.type(), ScalarType::Int16);
+    EXPECT_EQ(half.rescale().slope, 2.0);
+    for (std::uint32_t k = 0; k < 2; ++k)
+        for (std::uint32_t j = 0; j < 2; ++j)
+            for (std::uint32_t i = 0; i < 3; ++i) {
+                double sum = 0.0;
+                int count = 0;
+                glm::dvec3 centre(0.0);
+                for (std::uint32_t c = 0; c < 8; ++c) {
+                    const glm::uvec3 v(2 * i + (c & 1), 2 * j + (c >> 1 & 1), 2 * k + (c >> 2));
+                    centre += fine.geometry().toPhysical(glm::dvec3(v)) / 8.0;
+                    const float value = fine.valueAt(v.x, v.y, v.z);
+                    if (value == -2000.0f) continue;
+                    sum += value;
+                    ++count;
+                }
+                EXPECT_EQ(half.valueAt(i, j, k), float(std::llround(sum / count)))
+                    << i << " " << j << " " << k;
+                const glm::dvec3 at = half.geometry().toPhysical(glm::dvec3(i, j, k));
+                for (int a = 0; a < 3; ++a)
+                    EXPECT_NEAR(at[a], centre[a], 1e-9) << i << " " << j << " " << k;
+            }
+    EXPECT_THROW(
+        halfResolution(Volume({3, 8, 8}, ScalarType::UInt8, std::vector<std::byte>(3 * 8 * 8))),
+        Error);
 }
 
 } // namespace
