@@ -429,6 +429,7 @@ void MainWindow::createMenus()
     QMenu* standard = m_viewMenu->addMenu(tr("Standard &Views"));
     standard->addActions(m_standardViewActions);
     m_viewMenu->addAction(m_markerAction);
+    m_viewMenu->addAction(m_view->surfacePreviewAction());
     QMenu* time = m_viewMenu->addMenu(tr("&Time Points"));
     time->addActions(m_timeBar->menuActions());
     m_viewMenu->addSeparator();
@@ -810,10 +811,12 @@ void MainWindow::onFrameStats(const FrameStats& stats)
     // Volume rendering and the projections draw no surface: no triangle count or surface times (the
     // last surface's figures stayed on).
     const bool surface = drawsSurfaces(m_scene->scene().renderMode);
-    m_triangleLabel->setText(!surface ? QString()
-                             : stats.triangles
-                                 ? tr("%1 triangles").arg(formatCount(*stats.triangles))
-                                 : tr("... triangles"));
+    m_triangleLabel->setText(
+        !surface ? QString()
+        : stats.triangles && stats.surfacePreview
+            ? tr("%1 triangles (half resolution while dragging)").arg(formatCount(*stats.triangles))
+        : stats.triangles ? tr("%1 triangles").arg(formatCount(*stats.triangles))
+                          : tr("... triangles"));
     QStringList timing;
     if (surface && stats.gpu.extractMs)
         timing << tr("pyramid %1 ms").arg(*stats.gpu.extractMs, 0, 'f', 1);

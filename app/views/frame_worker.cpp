@@ -345,6 +345,7 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     frame->orientationMarker = scene.orientationMarker;
     frame->crop = s.renderer->crop();
     frame->isovalue = s.renderer->renderedIsovalue();
+    frame->livePreview = s.renderer->livePreviewShown();
     frame->liveExtractions = s.renderer->liveExtractions();
     frame->labelExtractions = s.renderer->labelExtractions();
     frame->labelError = s.labelError;

@@ -54,6 +54,8 @@ struct RenderedFrame {
     double requestedIsovalue = 0.0;              // the request's live isovalue (real units)
     const Volume* volume = nullptr; // the request's scene's (identity only: a time point's)
     std::optional<double> isovalue; // of the surface in the image (real units)
+    // Its live surface is the half-resolution preview of a drag (params.previewLiveSurface).
+    bool livePreview = false;
     std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
     QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
     VoxelBox crop;        // the cells the surface in the image keeps

@@ -12,6 +12,7 @@
 #include <QEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QSettings>
 #include <QWheelEvent>
 #include <algorithm>
 #include <array>
@@ -88,6 +89,29 @@ ViewportWidget::ViewportWidget(SceneModel* scene, QWidget* parent) : QWidget(par
     connect(&m_refineTimer, &QTimer::timeout, this, [this] {
         if (m_drag == Drag::None && drawsVolume(m_scene->scene().renderMode))
             postFrameRequest(true);
+    });
+    // A drag's preview surface makes way for the full one once the isovalue rests.
+    m_surfaceRefineTimer.setSingleShot(true);
+    m_surfaceRefineTimer.setInterval(int(FramePolicy::kDragGapNs / 1'000'000));
+    connect(&m_surfaceRefineTimer, &QTimer::timeout, this, [this] {
+        if (m_framePolicy.previewSurface(m_clock.nsecsElapsed())) {
+            m_surfaceRefineTimer.start(); // changes came meanwhile
+        } else if (!m_requestPosted) {
+            postFrameRequest(false);
+        }
+    });
+    m_previewAction = new QAction(tr("Coarse Surface While &Dragging"), this);
+    m_previewAction->setObjectName("surfacePreviewAction");
+    m_previewAction->setCheckable(true);
+    m_previewAction->setStatusTip(
+        tr("While an isovalue is dragged on a volume whose surface is slow to draw, show the "
+           "surface at half resolution; the full surface follows when the drag pauses"));
+    m_previewAction->setChecked(QSettings().value("view/surfacePreview", true).toBool());
+    m_framePolicy.setSurfacePreviewAllowed(m_previewAction->isChecked());
+    connect(m_previewAction, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue("view/surfacePreview", on);
+        m_framePolicy.setSurfacePreviewAllowed(on);
+        if (!on && m_shown && m_shown->livePreview) scheduleFrame();
     });
     // The heap keeps what frames free while they follow each other (core/heap_reuse.h); a view
     // still for a few seconds gives it back, hundreds of MB on large meshes drawn by llvmpipe.
@@ -246,7 +270,7 @@ bool ViewportWidget::showsCurrentSurface() const
 {
     const std::optional<double> shown = renderedIsovalue();
     const Scene& scene = m_scene->scene();
-    return shown && std::abs(*shown - scene.liveIsovalue()) < 1e-9 &&
+    return shown && !m_shown->livePreview && std::abs(*shown - scene.liveIsovalue()) < 1e-9 &&
            m_shown->crop == scene.cropBox() && m_shown->volume == scene.volume.get() &&
            lastFrameStats().triangles.has_value();
 }
@@ -415,6 +439,7 @@ void ViewportWidget::scheduleFrame()
 {
     m_refineTimer.stop();
     m_heapTrimTimer.stop();
+    m_surfaceRefineTimer.stop();
     if (volumeUploaded() && !m_requestPosted) {
         m_requestPosted = true;
         QCoreApplication::postEvent(this, new QEvent(frameRequestEventType()),
@@ -450,6 +475,8 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     const VolumeQuality quality = m_framePolicy.volumeQuality(m_drag != Drag::None);
     params.volumeResolutionScale = fullResolution ? 1.0f : quality.resolutionScale;
     params.volumeStepVoxels = fullResolution ? 0.5f : quality.stepVoxels;
+    params.previewLiveSurface =
+        !fullResolution && m_framePolicy.previewSurface(m_clock.nsecsElapsed());
     request.fullResolution = fullResolution;
     return request;
 }
@@ -468,6 +495,15 @@ void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& fr
     if (drawsVolume(m_scene->scene().renderMode) && scale < 1.0f && m_drag == Drag::None &&
         !m_requestPosted)
         m_refineTimer.start();
+    // A drag's preview is followed by the full surface; a full frame that extracted a new
+    // isovalue says whether drags need previews.
+    if (frame->livePreview && !m_requestPosted) {
+        m_surfaceRefineTimer.start();
+    } else if (!frame->livePreview && frame->liveExtractions != m_liveExtractions &&
+               drawsSurfaces(frame->renderMode)) {
+        m_framePolicy.fullSurfaceFrameTook(frame->renderMs);
+    }
+    m_liveExtractions = frame->liveExtractions;
     m_heapTrimTimer.start();
     emit frameShown();
 }
@@ -479,7 +515,7 @@ void ViewportWidget::showFrame(const std::shared_ptr<const RenderedFrame>& frame
     // newest value; frames of values the user has already moved past do not end it.
     if (frame->requestedIsovalue == m_scene->scene().liveIsovalue())
         m_framePolicy.frameTookIsovalue();
-    m_framePolicy.frameSwapped(m_clock.nsecsElapsed(), frame->isovalue);
+    m_framePolicy.frameSwapped(m_clock.nsecsElapsed(), frame->isovalue, frame->livePreview);
     // A full-resolution refinement frame says nothing about the adaptive resolution's cost.
     FrameGpuTimes times = frame->gpuTimes;
     if (frame->fullResolution) times.volumeMs.reset();

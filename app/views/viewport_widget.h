@@ -20,6 +20,7 @@
 #include "scene_model.h"
 #include "volume/volume.h"
 
+#include <QAction>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPointer>
@@ -124,9 +125,9 @@ public:
     // The isovalue (real units) of the live surface on screen.
     std::optional<double> renderedIsovalue() const;
     // Whether the frame on screen shows the live surface of the scene's volume (time point) at
-    // its isovalue and crop, its
-    // triangle count known: a frame requested before a change can still arrive after it (a
-    // session sets its crop once its volume, at its isovalue, is loaded).
+    // its isovalue and crop, at full resolution (not a drag's preview), its triangle count
+    // known: a frame requested before a change can still arrive after it (a session sets its
+    // crop once its volume, at its isovalue, is loaded).
     bool showsCurrentSurface() const;
     // Whether the frame on screen was rendered from the scene's volume (its time point), in
     // any mode: its surfaces were extracted from it.
@@ -139,6 +140,10 @@ public:
     // The volume rendering resolution of the frame on screen (fraction of the view's), or
     // nullopt before the first frame.
     std::optional<float> shownVolumeResolution() const;
+    // View > Coarse Surface While Dragging (checkable, remembered): an isovalue drag shows the
+    // live surface at half resolution when full frames are slow (FramePolicy::previewSurface),
+    // and the full surface once the drag pauses.
+    QAction* surfacePreviewAction() const { return m_previewAction; }
     // The GL renderer string, once the context exists.
     QString rendererName() const { return m_rendererName; }
     // The view as shown (the last frame, overlays included).
@@ -226,9 +231,12 @@ private:
     QElapsedTimer m_clock;
     // A frame request event is posted and not yet handled (scheduleFrame).
     bool m_requestPosted = false;
-    QTimer m_refineTimer;      // the full-resolution volume frame once the view is still
-    QTimer m_heapTrimTimer;    // gives the frames' freed heap back once the view is still
-    BackgroundTask m_heapTrim; // ... off the GUI thread
+    QTimer m_refineTimer;        // the full-resolution volume frame once the view is still
+    QTimer m_heapTrimTimer;      // gives the frames' freed heap back once the view is still
+    QTimer m_surfaceRefineTimer; // the full surface once an isovalue drag pauses
+    QAction* m_previewAction = nullptr;
+    std::uint64_t m_liveExtractions = 0; // of the last frame shown
+    BackgroundTask m_heapTrim;           // ... off the GUI thread
 
     std::shared_ptr<const RenderedFrame> m_shown; // the frame on screen
     QString m_labelErrorShown; // the last label map error said (RenderedFrame::labelError)

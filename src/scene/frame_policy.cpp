@@ -13,6 +13,20 @@ constexpr FramePolicy::Nanoseconds kFpsWindow = 1'000'000'000;
 void FramePolicy::isovalueChanged(Nanoseconds now)
 {
     if (!m_oldestPendingChange) m_oldestPendingChange = now;
+    m_changeBefore = m_lastChange;
+    m_lastChange = now;
+}
+
+void FramePolicy::fullSurfaceFrameTook(double ms)
+{
+    m_fullSurfaceFrameMs = ms;
+}
+
+bool FramePolicy::previewSurface(Nanoseconds now) const
+{
+    return m_previewAllowed && m_fullSurfaceFrameMs > kPreviewAboveMs && m_lastChange &&
+           m_changeBefore && *m_lastChange - *m_changeBefore < kDragGapNs &&
+           now - *m_lastChange < kDragGapNs;
 }
 
 void FramePolicy::frameTookIsovalue()
@@ -21,8 +35,10 @@ void FramePolicy::frameTookIsovalue()
     m_oldestPendingChange.reset();
 }
 
-void FramePolicy::frameSwapped(Nanoseconds now, std::optional<double> renderedIsovalue)
+void FramePolicy::frameSwapped(Nanoseconds now, std::optional<double> renderedIsovalue,
+                               bool preview)
 {
+    m_stats.surfacePreview = preview;
     ++m_stats.framesRendered;
     m_frameTimes.push_back(now);
     while (!m_frameTimes.empty() && now - m_frameTimes.front() > kFpsWindow)

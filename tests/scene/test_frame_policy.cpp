@@ -1,6 +1,7 @@
 // The viewer's frame policy without a window: latency from the oldest waiting isovalue change,
 // frames per second over the last second, the pyramid time kept across frames without a
-// rebuild, polls bounded per frame, and the volume resolution steered by the ray-casting time.
+// rebuild, polls bounded per frame, the volume resolution steered by the ray-casting time, and
+// the half-resolution surface of a drag when full frames are slow.
 #include "scene/frame_policy.h"
 
 #include <gtest/gtest.h>
@@ -124,6 +125,35 @@ TEST(FramePolicy, TheSameRayCastingTimeTwiceAdaptsOnce)
     b.gpuResults(3,
                  times(std::nullopt, std::nullopt, 240.0)); // the same frame's result polled again
     EXPECT_FLOAT_EQ(a.volumeQuality(false).resolutionScale, b.volumeQuality(false).resolutionScale);
+}
+
+TEST(FramePolicy, SurfacePreviewOnlyDuringADragWhenFullFramesAreSlow)
+{
+    FramePolicy policy;
+    const auto drag = [&](FramePolicy::Nanoseconds from) {
+        policy.isovalueChanged(from);
+        policy.isovalueChanged(from + 30 * kMs);
+    };
+    drag(0);
+    EXPECT_FALSE(policy.previewSurface(40 * kMs)) << "no full frame measured yet";
+    policy.fullSurfaceFrameTook(FramePolicy::kPreviewAboveMs - 1.0);
+    EXPECT_FALSE(policy.previewSurface(40 * kMs)) << "full frames fast enough";
+    policy.fullSurfaceFrameTook(400.0);
+    EXPECT_TRUE(policy.previewSurface(40 * kMs));
+    // The drag stops: the full surface once the changes pause for the gap.
+    EXPECT_FALSE(policy.previewSurface(30 * kMs + FramePolicy::kDragGapNs));
+    // A lone change (a click on the histogram) is no drag.
+    policy.isovalueChanged(2000 * kMs);
+    EXPECT_FALSE(policy.previewSurface(2010 * kMs));
+    policy.setSurfacePreviewAllowed(false);
+    drag(3000 * kMs);
+    EXPECT_FALSE(policy.previewSurface(3040 * kMs)) << "the user turned it off";
+    policy.setSurfacePreviewAllowed(true);
+    EXPECT_TRUE(policy.previewSurface(3040 * kMs));
+    policy.frameSwapped(3100 * kMs, 42.0, true);
+    EXPECT_TRUE(policy.stats().surfacePreview);
+    policy.frameSwapped(3500 * kMs, 42.0);
+    EXPECT_FALSE(policy.stats().surfacePreview);
 }
 
 } // namespace
