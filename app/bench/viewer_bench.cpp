@@ -1,5 +1,6 @@
 // isoview-viewer-bench [PATH] [--iso VALUE] [--frames N] [--size WxH] [--view WxH]
 //                      [--layout 2x2|1x3|3d] [--mode surface|volume|both|mip|minip|average]
+//                      [--no-preview]
 // isoview-viewer-bench [PATH] --labels FILE [--label-table FILE] [--after MS] [--size WxH] ...
 // isoview-viewer-bench PATH --play N [--iso VALUE] [--view WxH] [--layout ...] [--mode ...]
 // Measures what a user feels while dragging the isovalue, in the real window (MainWindow, the
@@ -7,14 +8,18 @@
 // 1. "every frame": the isovalue changes once per frame (a new value as soon as the previous
 //    frame is swapped), sweeping +-10% around VALUE: frames per second and the delay from the
 //    change to the swap of the frame that shows it.
-// 2. "drag at 200 Hz": a timer offers a new value every 5 ms, as mouse moves do; frames per
+// 2. "drag at 200 Hz": a timer offers a new value every 5 ms, as mouse moves do (and then,
+//    "after the drag", how long after the last value the full surface showing it arrives: after
+//    a drag's previews it waits for the pause); frames per
 //    second and the delay from the oldest value not yet on screen to the swap of the frame that
 //    shows the newest one (during a long drag no frame shows the newest value, so this grows
 //    with the drag); and how freely the GUI thread runs meanwhile: the intervals between the
 //    timer's ticks (median, 95th percentile, max). Frames render on their own thread, so these
 //    stay near 5 ms however long a frame takes; a GUI thread blocked by a frame would show the
 //    frame time here.
-// Both print the median age of the surface on screen: at each swap, how long ago the isovalue
+// Both count the frames that showed the half-resolution surface of a drag (View > Coarse
+// Surface While Dragging, on unless --no-preview; only when full frames are slow) and print the
+// median age of the surface on screen: at each swap, how long ago the isovalue
 // it shows was set. That is what a user dragging the slider sees: how far the surface lags the
 // thumb. And the GUI thread's CPU time per frame: on a machine without a GPU the window's own
 // work (events, repaints, text) runs on the cores the renderer needs. And the GUI thread's
@@ -119,8 +124,11 @@ int main(int argc, char** argv)
     QCommandLineOption playOption(
         "play", "Play PATH, a series of volumes on one grid, for N steps at the fastest rate.",
         "N");
+    QCommandLineOption noPreviewOption(
+        "no-preview",
+        "Turn View > Coarse Surface While Dragging off: every frame at full resolution.");
     parser.addOptions({isoOption, framesOption, sizeOption, viewOption, layoutOption, modeOption,
-                       labelsOption, labelTableOption, afterOption, playOption});
+                       labelsOption, labelTableOption, afterOption, playOption, noPreviewOption});
     parser.process(app);
     const double centre = parser.value(isoOption).toDouble();
     const int frames = std::max(5, parser.value(framesOption).toInt());
@@ -168,6 +176,8 @@ int main(int argc, char** argv)
     window.resize(*windowSize);
     window.show();
     auto* view = window.viewport();
+    // Always set: the setting is remembered (in the bench's own settings, not the viewer's).
+    view->surfacePreviewAction()->setChecked(!parser.isSet(noPreviewOption));
     // Grows or shrinks the window by what the 3D view lacks or has over --view.
     const auto fitView = [&] {
         if (!viewSize) return;
@@ -207,7 +217,8 @@ int main(int argc, char** argv)
         return centre * (0.9 + 0.2 * tri) + (i % 2) * 1e-3 + unique;
     };
 
-    enum class Phase { Loading, EveryFrame, Drag, Done } phase = Phase::Loading;
+    enum class Phase { Loading, EveryFrame, Drag, Settling, Done } phase = Phase::Loading;
+    qint64 dragStopped = 0; // when the drag's last value was set
     std::vector<double> intervals, latencies, ages;
     QElapsedTimer clock;
     clock.start();
@@ -224,6 +235,7 @@ int main(int argc, char** argv)
     qint64 lastSwap = -1;
     std::uint64_t seenFrames = 0;
     int frame = 0;
+    int previewFrames = 0; // of the phase's, drawn from the half-resolution surface
     int step = 0;
     QTimer dragTimer;
     dragTimer.setInterval(5);
@@ -248,9 +260,9 @@ int main(int argc, char** argv)
         for (double dt : intervals)
             fps.push_back(1000.0 / dt);
         std::printf("%-16s frames %zu  median fps %.1f  median frame %.1f ms  median latency "
-                    "%.1f ms  median age %.1f ms  GUI CPU %.2f ms/frame",
+                    "%.1f ms  median age %.1f ms  GUI CPU %.2f ms/frame  preview frames %d",
                     name, intervals.size(), median(fps), median(intervals), median(latencies),
-                    median(ages), guiCpuPerFrame);
+                    median(ages), guiCpuPerFrame, previewFrames);
         if (!ticks.empty()) {
             std::sort(ticks.begin(), ticks.end());
             std::printf("  GUI ticks %zu  median %.1f ms  p95 %.1f ms  max %.1f ms", ticks.size(),
@@ -265,6 +277,7 @@ int main(int argc, char** argv)
         latencies.clear();
         ages.clear();
         frame = 0;
+        previewFrames = 0;
         lastSwap = -1;
     };
 
@@ -276,6 +289,17 @@ int main(int argc, char** argv)
         seenFrames = view->lastFrameStats().framesRendered;
         const qint64 now = clock.nsecsElapsed();
         const auto& stats = view->lastFrameStats();
+        if (phase == Phase::Settling) {
+            // The full surface of the drag's last value, after the previews.
+            if (stats.surfacePreview || !stats.renderedIsovalue ||
+                !sameValue(*stats.renderedIsovalue, offered.back().first))
+                return;
+            std::printf("after the drag   full surface on screen %.1f ms after the last value\n",
+                        double(now - dragStopped) / 1e6);
+            phase = Phase::Done;
+            QTimer::singleShot(0, &app, &QApplication::quit);
+            return;
+        }
         // Every frame: the next value once the screen shows the last one. A frame still showing
         // an earlier value (the load's, racing the first setting) would otherwise set a second
         // value while the first is in flight, and every later frame would lag one behind.
@@ -284,6 +308,7 @@ int main(int argc, char** argv)
             return;
         if (lastSwap < 0) phaseCpuStart = threadCpuMs();
         if (lastSwap >= 0) {
+            if (stats.surfacePreview) ++previewFrames;
             intervals.push_back(double(now - lastSwap) / 1e6);
             if (stats.isovalueLatencyMs) latencies.push_back(*stats.isovalueLatencyMs);
         }
@@ -303,9 +328,17 @@ int main(int argc, char** argv)
                 return;
             }
             dragTimer.stop();
+            dragStopped = offered.back().second;
             report("drag at 200 Hz");
-            phase = Phase::Done;
-            QTimer::singleShot(0, &app, &QApplication::quit);
+            phase = Phase::Settling;
+            if (!stats.surfacePreview && stats.renderedIsovalue &&
+                sameValue(*stats.renderedIsovalue, offered.back().first)) {
+                std::printf("after the drag   full surface on screen %.1f ms after the last "
+                            "value\n",
+                            double(now - dragStopped) / 1e6);
+                phase = Phase::Done;
+                QTimer::singleShot(0, &app, &QApplication::quit);
+            }
             return;
         }
         if (phase == Phase::EveryFrame) offer(valueAt(++step));

@@ -62,7 +62,9 @@ constexpr std::string_view kHelp =
     "Measures the GPU engine headless (EGL) on each VOLUME (any file or folder the loaders open)\n"
     "for isovalues swept over ISO +- 10% (ISO in the volume's real units): the HistoPyramid\n"
     "build, a frame, a frame for a new isovalue and the mesh capture, in milliseconds (median,\n"
-    "min, max), the triangles at ISO, cells classified per second and GPU bytes per voxel.\n"
+    "min, max), the triangles at ISO, cells classified per second and GPU bytes per voxel;\n"
+    "for volumes of 2M voxels or more also a new isovalue's frame drawn from the half-\n"
+    "resolution surface the viewer shows while an isovalue is dragged (preview_ms).\n"
     "VOLUME may also be blob:N or blob:N:uint16, the synthetic N^3 blob made in memory (its\n"
     "surface at 127.5, or 32767.5 for uint16; blob:256 is the HPMC side-by-side's volume).\n"
     "\n"
@@ -210,6 +212,10 @@ struct VolumeFigures {
     // The CPU time of those drag frames' calls (no glFinish in between): extractSurface (the
     // active blocks and the passes' submission) and render (the rest of the frame's commands).
     Summary cpuExtract, cpuRender;
+    // A drag's frame drawn from the half-resolution preview (FrameParams::previewLiveSurface)
+    // and its triangles at ISO; none for volumes that get no preview.
+    std::optional<Summary> previewFrame;
+    std::uint32_t previewTriangles = 0;
     isoview::gpu::GpuMemoryUse memory;
 };
 
@@ -223,7 +229,10 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
     f.iso = iso;
     const auto loadStart = Clock::now();
     const std::optional<bench::BlobSpec> blob = bench::parseBlobSpec(path);
-    const Volume volume = blob ? bench::makeBlob(*blob) : io::loadVolume(path);
+    // Shared: the scene names it, as the viewer's does (the preview is made from it).
+    const auto shared =
+        std::make_shared<const Volume>(blob ? bench::makeBlob(*blob) : io::loadVolume(path));
+    const Volume& volume = *shared;
     f.loadMs = msSince(loadStart);
     f.dims = volume.dims();
     f.type = std::string(scalarTypeName(volume.type()));
@@ -239,7 +248,7 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
     renderer.setVolume(volume);
     const gpu::FrameParams params = framing(volume, target);
     // One surface, surfaces only, no orientation marker: every triangle rasterised, nothing else.
-    Scene scene = Scene::withSurface(nullptr, iso);
+    Scene scene = Scene::withSurface(shared, iso);
     scene.orientationMarker = false;
     const auto show = [&](double isovalue) {
         scene.setLiveIsovalue(isovalue);
@@ -302,7 +311,24 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
     show(iso);
     renderer.extractSurface();
     f.triangles = renderer.vertexCount() / 3;
-    f.memory = renderer.memoryUse();
+    f.memory = renderer.memoryUse(); // before the preview's
+
+    // The same drag's frames from the half-resolution preview (the first one makes it).
+    gpu::FrameParams previewParams = params;
+    previewParams.previewLiveSurface = true;
+    renderer.render(previewParams);
+    if (renderer.livePreviewShown()) {
+        f.previewTriangles = renderer.vertexCount() / 3;
+        std::vector<double> previewFrame;
+        for (int r = 0; r < runs; ++r) {
+            t = Clock::now();
+            show(iso - (runs > 1 ? spread : 0.0) + (r + 0.75) * step);
+            renderer.render(previewParams);
+            gpu::finishGpuWork();
+            previewFrame.push_back(msSince(t));
+        }
+        f.previewFrame = summarize(previewFrame);
+    }
     f.build = summarize(build);
     f.render = summarize(render);
     f.frame = summarize(frame);
@@ -329,6 +355,11 @@ void printTable(const VolumeFigures& f)
     print("capture_ms", f.capture);
     if (f.gpuExtract) print("gpu_extract", *f.gpuExtract);
     if (f.gpuSurface) print("gpu_surface", *f.gpuSurface);
+    if (f.previewFrame) {
+        print("preview_ms", *f.previewFrame);
+        std::printf("  preview     a drag's frame at half resolution, %u triangles at iso\n",
+                    f.previewTriangles);
+    }
     std::printf("  fps         drag %.1f  static %.1f (frames back to back, one glFinish)\n",
                 f.dragFps, f.staticFps);
     std::printf("  cpu_ms      drag frame: extract %.3f  render %.3f (medians of the calls)\n",
@@ -357,6 +388,8 @@ json toJson(const VolumeFigures& f)
             {"capture_ms", toJson(f.capture)},
             {"gpu_extract_ms", f.gpuExtract ? toJson(*f.gpuExtract) : json(nullptr)},
             {"gpu_surface_ms", f.gpuSurface ? toJson(*f.gpuSurface) : json(nullptr)},
+            {"preview_frame_ms", f.previewFrame ? toJson(*f.previewFrame) : json(nullptr)},
+            {"preview_triangles", f.previewTriangles},
             {"drag_fps", f.dragFps},
             {"cpu_extract_ms", toJson(f.cpuExtract)},
             {"cpu_render_ms", toJson(f.cpuRender)},
