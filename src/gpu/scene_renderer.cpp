@@ -631,9 +631,16 @@ void SceneRenderer::render(const FrameParams& params)
             const bool surface = drawsSurfaces(d.mode);
             // Pass 3: the extraction of what changed (the live surface's preview in a preview
             // frame; made on its first use).
+            // (The scene's volume is the uploaded one: the viewer asks for no frame before.)
             d.previewShown = params.previewLiveSurface && surface && d.shownLiveIsovalue() &&
+                             d.sceneVolume && d.sceneVolume->dims() == d.volumeDims &&
                              d.preview.prepare(d.sceneVolume, d.surface.crop(), d.maxTextureSize);
             d.extractIfChanged(d.previewShown);
+            if (d.previewShown && d.preview.meshError()) {
+                // A preview whose mesh does not fit: the full surface rather than none.
+                d.previewShown = false;
+                d.extractIfChanged();
+            }
             const bool volume = drawsVolume(d.mode);
             // Passes 4 to 6: the opaque surfaces, the volume up to their depth, the translucent
             // surfaces over both.

@@ -82,6 +82,11 @@ std::uint32_t SurfacePreview::vertexCount()
     return m_bricks && m_isovalue ? m_bricks->vertexCount() : 0;
 }
 
+std::optional<std::string> SurfacePreview::meshError() const
+{
+    return m_bricks ? m_bricks->meshError() : std::nullopt;
+}
+
 void SurfacePreview::release()
 {
     m_bricks.reset();

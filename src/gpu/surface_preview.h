@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace isoview::gpu {
 
@@ -47,6 +48,8 @@ public:
     std::optional<double> isovalue() const { return m_isovalue; }
     std::optional<std::uint32_t> pollVertexCount() const;
     std::uint32_t vertexCount();
+    // Why its last extract is not drawn (its mesh buffers could not grow), nullopt if it is.
+    std::optional<std::string> meshError() const;
     // Frees what it holds on the GPU (a new volume or time point: made again when asked).
     void release();
     GpuMemoryUse memoryUse() const;
