@@ -4,6 +4,8 @@
 // directly rather than through Volume::valueAt's switch.
 #include "volume/label_statistics.h"
 
+#include "volume/scalar_dispatch.h"
+
 #include <algorithm>
 #include <bitset>
 #include <cmath>
@@ -99,20 +101,6 @@ template <class T> void accumulate(const Volume& volume, Accumulators& acc)
     }
 }
 
-template <class F> void dispatch(ScalarType type, F&& f)
-{
-    switch (type) {
-    case ScalarType::UInt8: return f(std::uint8_t{});
-    case ScalarType::Int8: return f(std::int8_t{});
-    case ScalarType::UInt16: return f(std::uint16_t{});
-    case ScalarType::Int16: return f(std::int16_t{});
-    case ScalarType::UInt32: return f(std::uint32_t{});
-    case ScalarType::Int32: return f(std::int32_t{});
-    case ScalarType::Float32: return f(float{});
-    case ScalarType::Float64: return f(double{});
-    }
-}
-
 } // namespace
 
 const LabelInfo* LabelStatistics::find(std::uint32_t label) const
@@ -135,7 +123,7 @@ LabelStatistics analyseLabels(const Volume& volume)
     Accumulators acc;
     const bool perSlice = volume.geometry().hasSliceOrigins();
     if (perSlice) acc.volumeMm3.assign(kMaxLabel + 1, 0.0);
-    dispatch(volume.type(), [&](auto tag) { accumulate<decltype(tag)>(volume, acc); });
+    withScalarType(volume.type(), [&](auto tag) { accumulate<decltype(tag)>(volume, acc); });
 
     LabelStatistics stats;
     stats.backgroundVoxels = acc.count[0];
@@ -168,7 +156,7 @@ bool looksLikeLabelMap(const Volume& volume)
         std::min<std::size_t>(1024, std::max<std::size_t>(1, volume.voxelCount() / 100));
 
     bool looks = true;
-    dispatch(volume.type(), [&](auto tag) {
+    withScalarType(volume.type(), [&](auto tag) {
         using T = decltype(tag);
         const std::byte* base = volume.bytes();
         std::bitset<kMaxLabel + 1> seen;

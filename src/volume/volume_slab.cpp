@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/parallel_for.h"
+#include "volume/scalar_dispatch.h"
 
 #include <cmath>
 #include <cstdint>
@@ -122,32 +123,9 @@ Volume halfResolution(const Volume& volume)
     std::vector<std::byte> bytes(std::size_t(out.x) * out.y * out.z * scalarSize(volume.type()));
     const std::optional<double> padding = volume.metadata().paddingValue;
     parallelFor(out.z, 1, [&](std::size_t begin, std::size_t end) {
-        switch (volume.type()) {
-        case ScalarType::UInt8:
-            averageBlocks<std::uint8_t>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        case ScalarType::Int8:
-            averageBlocks<std::int8_t>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        case ScalarType::UInt16:
-            averageBlocks<std::uint16_t>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        case ScalarType::Int16:
-            averageBlocks<std::int16_t>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        case ScalarType::UInt32:
-            averageBlocks<std::uint32_t>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        case ScalarType::Int32:
-            averageBlocks<std::int32_t>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        case ScalarType::Float32:
-            averageBlocks<float>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        case ScalarType::Float64:
-            averageBlocks<double>(volume, out, padding, bytes.data(), begin, end);
-            break;
-        }
+        withScalarType(volume.type(), [&](auto zero) {
+            averageBlocks<decltype(zero)>(volume, out, padding, bytes.data(), begin, end);
+        });
     });
     // Voxel (i, j, k) sits at the centre of its block: fine index 2i + 0.5 on each axis.
     const VolumeGeometry& fine = volume.geometry();
