@@ -30,7 +30,9 @@
 # --ct: after the blob's rounds, as many interleaved rounds (isoview, VTK frame, VTK extraction)
 # on the 512x512x140 int16 CT stand-in (packaging/make-resampled-ct.py, made if missing) at its
 # skin, -400 HU (2,420,170 triangles, isoview's and VTK's), C frames per run (--ct-frames,
-# default 8: on llvmpipe a frame there is ~0.45 s in isoview, ~1.3 s in VTK). No HPMC: uint8 only.
+# default 8: on llvmpipe a frame there is ~0.45 s in isoview, ~1.3 s in VTK), and isoview's drag
+# frame at half resolution (isoview-bench's preview_ms: what the window shows while the isovalue
+# is dragged where full frames are slow). No HPMC: uint8 only.
 # Prints every round and the median of the per-round ratios; --out appends a Markdown table
 # (date, commit, renderer, figures) to FILE.md (docs/benchmarks/ keeps them), and a second one
 # for the CT with --ct.
@@ -105,15 +107,19 @@ import statistics, sys
 print("%.3f" % statistics.median(float(x) for x in sys.stdin))'
 }
 
-# isoview VOLUME ISO RUNS: sets iso_build iso_render iso_frame iso_triangles renderer
+# isoview VOLUME ISO RUNS: sets iso_build iso_render iso_frame iso_triangles iso_preview
+# (the half-resolution drag frame, "—" for volumes without one) renderer
 isoview() {
     local json renderer_now
     json="$("$bench" --json --size 1280x720 --runs "$3" "$1" "$2")"
-    read -r iso_build iso_render iso_frame iso_triangles renderer_now <<<"$(/usr/bin/python3 -c '
+    read -r iso_build iso_render iso_frame iso_triangles iso_preview renderer_now \
+        <<<"$(/usr/bin/python3 -c '
 import json, sys
 r = json.load(sys.stdin); v = r["volumes"][0]
-print("%.1f %.1f %.1f %d %s" % (v["build_ms"]["median"], v["render_ms"]["median"],
-      v["frame_ms"]["median"], v["triangles"], r["renderer"].replace(" ", "_")))' <<<"$json")"
+p = v.get("preview_frame_ms")
+print("%.1f %.1f %.1f %d %s %s" % (v["build_ms"]["median"], v["render_ms"]["median"],
+      v["frame_ms"]["median"], v["triangles"], "%.1f" % p["median"] if p else "—",
+      r["renderer"].replace(" ", "_")))' <<<"$json")"
     renderer="${renderer_now//_/ }"
 }
 
@@ -250,12 +256,13 @@ if [ "$ct" -eq 1 ]; then
         extract_ratio="$(ratio "$iso_build" "$vtk_extract")"
         ct_frame_ratios+=("$frame_ratio")
         ct_extract_ratios+=("$extract_ratio")
-        printf "CT round %d: HPMC — (uint8 only) | isoview frame %s ms (build %s, render %s) " \
+        printf "CT round %d: HPMC — (uint8 only) | isoview frame %s ms (build %s, render %s, " \
             "$r" "$iso_frame" "$iso_build" "$iso_render"
+        printf "drag frame at half resolution %s) " "$iso_preview"
         printf "| VTK frame %s ms (extract %s, render %s), ratio %s | VTK extract %s ms," \
             "$vtk_frame" "$vtk_frame_extract" "$vtk_render" "$frame_ratio" "$vtk_extract"
         printf " build ratio %s\n" "$extract_ratio"
-        ct_rows+="| $r | $iso_frame | $iso_build | $iso_render | $vtk_frame | $vtk_extract | $vtk_render | $frame_ratio | $extract_ratio |"
+        ct_rows+="| $r | $iso_frame | $iso_build | $iso_render | $iso_preview | $vtk_frame | $vtk_extract | $vtk_render | $frame_ratio | $extract_ratio |"
         ct_rows+=$'\n'
     done
 fi
@@ -349,8 +356,8 @@ if [ -n "$out" ]; then
                 "rounds interleaved (isoview, then VTK's frame and its extraction). HPMC: —" \
                 "(its demo takes uint8 volumes only)."
             echo
-            echo "| round | isoview frame | isoview build | isoview render | VTK frame | VTK extract | VTK render | frame ratio | extraction ratio |"
-            echo "|---|---|---|---|---|---|---|---|---|"
+            echo "| round | isoview frame | isoview build | isoview render | isoview drag frame, half resolution | VTK frame | VTK extract | VTK render | frame ratio | extraction ratio |"
+            echo "|---|---|---|---|---|---|---|---|---|---|"
             printf "%s" "$ct_rows"
             echo
             echo "Median ratio isoview frame / VTK frame: **$ct_frame_median**;" \
