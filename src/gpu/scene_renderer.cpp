@@ -439,6 +439,7 @@ void SceneRenderer::setTimePoint(std::shared_ptr<const VolumeSeries> series, std
     // held (nothing is freed first).
     std::optional<GpuMemoryAdmission> admission;
     if (!d.surface.isResident(volume)) admission.emplace(*volume, d.memoryFigures(false));
+    d.preview.release(); // of the time point shown before
     try {
         d.surface.setTimePoint(volume, true, d.maxTextureSize, d.residentBudget());
     } catch (const GpuMemoryError& e) {
@@ -451,7 +452,6 @@ void SceneRenderer::setTimePoint(std::shared_ptr<const VolumeSeries> series, std
     // Same grid and type: surfaces, crop, transfer function and label map all stay; what was
     // extracted from the last time point's values is not.
     d.raycaster.setVolume(d.surface.raycastVolume());
-    d.preview.release();
     d.renderedIsovalue.reset();
     d.markStoredStale();
     d.stored.clearMeshes();
@@ -476,6 +476,7 @@ void SceneRenderer::Impl::placeVolume(const Volume& volume, const std::function<
     // The driver's or the system's out-of-memory ends the same way as the check above.
     raycaster.prepare(samplerKindFor(volume.type()));
     slicePlanes.prepare(samplerKindFor(volume.type()));
+    preview.release(); // before the upload: made again from the new volume when asked
     try {
         upload();
     } catch (const GpuMemoryError& e) {
@@ -484,7 +485,6 @@ void SceneRenderer::Impl::placeVolume(const Volume& volume, const std::function<
         throw admission.systemOutOfMemory();
     }
     raycaster.setVolume(surface.raycastVolume()); // cannot throw after prepare()
-    preview.release();
     if (const auto limit = admission.meshByteLimit(surface.memoryUse()))
         surface.setMeshByteLimit(*limit);
     volumeIndexToPhysical = volume.geometry().indexToPhysical();
@@ -666,6 +666,7 @@ void SceneRenderer::render(const FrameParams& params)
 void SceneRenderer::extractSurface()
 {
     m_impl->extractIfChanged();
+    m_impl->previewShown = false; // the calls below now mean the full surface
 }
 
 bool SceneRenderer::livePreviewShown() const

@@ -198,7 +198,8 @@ public:
     void render(const FrameParams& params);
 
     // Rebuilds the pyramid for the newest isovalue if it is not extracted yet, without drawing
-    // (what render() does first). GPU work only, no wait. For headless extraction.
+    // (what render() does first). GPU work only, no wait. For headless extraction: the live
+    // surface's calls below mean the full surface after it, not a preview drawn before.
     void extractSurface();
 
     // One surface of the scene (its id) as last extracted, with the isovalue and crop it was
