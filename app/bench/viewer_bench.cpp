@@ -281,6 +281,14 @@ int main(int argc, char** argv)
         lastSwap = -1;
     };
 
+    // The full surface of the drag's last value is on screen: the last figure, then quit.
+    const auto reportSettled = [&](qint64 now) {
+        std::printf("after the drag   full surface on screen %.1f ms after the last value\n",
+                    double(now - dragStopped) / 1e6);
+        phase = Phase::Done;
+        QTimer::singleShot(0, &app, &QApplication::quit);
+    };
+
     // Connected after the view's own handler, which updates lastFrameStats() first; swaps of
     // the window that carry no new frame of the view (status bar text) are not frames.
     QObject::connect(view, &isoview::app::ViewportWidget::frameShown, [&] {
@@ -294,10 +302,7 @@ int main(int argc, char** argv)
             if (stats.surfacePreview || !stats.renderedIsovalue ||
                 !sameValue(*stats.renderedIsovalue, offered.back().first))
                 return;
-            std::printf("after the drag   full surface on screen %.1f ms after the last value\n",
-                        double(now - dragStopped) / 1e6);
-            phase = Phase::Done;
-            QTimer::singleShot(0, &app, &QApplication::quit);
+            reportSettled(now);
             return;
         }
         // Every frame: the next value once the screen shows the last one. A frame still showing
@@ -332,13 +337,8 @@ int main(int argc, char** argv)
             report("drag at 200 Hz");
             phase = Phase::Settling;
             if (!stats.surfacePreview && stats.renderedIsovalue &&
-                sameValue(*stats.renderedIsovalue, offered.back().first)) {
-                std::printf("after the drag   full surface on screen %.1f ms after the last "
-                            "value\n",
-                            double(now - dragStopped) / 1e6);
-                phase = Phase::Done;
-                QTimer::singleShot(0, &app, &QApplication::quit);
-            }
+                sameValue(*stats.renderedIsovalue, offered.back().first))
+                reportSettled(now);
             return;
         }
         if (phase == Phase::EveryFrame) offer(valueAt(++step));

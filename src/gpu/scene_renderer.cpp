@@ -228,27 +228,19 @@ struct SceneRenderer::Impl {
         }
         const bool storing = stored.stale(layers, liveId);
         const std::optional<double> requested = shownLiveIsovalue();
-        if (previewLive) {
-            const bool live = requested && preview.isovalue() != requested;
-            if (!storing && !live) return;
-            TimedPass timed(timers, GpuTimers::Extract);
-            if (storing) {
-                stored.storeStale(layers, liveId, surface, pyramidIsovalue);
-                if (pyramidIsovalue != renderedIsovalue) renderedIsovalue.reset();
-            }
-            if (live) preview.extract(*requested);
-            return;
-        }
-        const bool live = requested && (requested != renderedIsovalue || storing);
+        const bool live = requested && (previewLive ? preview.isovalue() != requested
+                                                    : requested != renderedIsovalue || storing);
         if (!storing && !live) return;
         TimedPass timed(timers, GpuTimers::Extract);
         if (storing) stored.storeStale(layers, liveId, surface, pyramidIsovalue);
-        if (requested && requested != pyramidIsovalue) {
+        if (previewLive) {
+            if (live) preview.extract(*requested);
+        } else if (requested && requested != pyramidIsovalue) {
             surface.extract(*requested);
             pyramidIsovalue = requested;
             ++liveExtractions;
         }
-        if (requested) {
+        if (requested && !previewLive) {
             renderedIsovalue = requested;
         } else if (storing) {
             renderedIsovalue.reset(); // the pyramid holds a stored layer's surface now

@@ -31,10 +31,9 @@ bool SurfacePreview::prepare(const std::shared_ptr<const Volume>& source, const 
                              std::uint32_t maxTextureSize)
 {
     if (!source || source->voxelCount() < kMinVoxels) return false;
-    if (source.get() != m_sourceAddress || m_source.lock() != source) {
+    if (m_source.lock() != source) {
         release();
         m_source = source;
-        m_sourceAddress = source.get();
         try {
             const Volume halved = halfResolution(*source);
             auto bricks = std::make_unique<SurfaceBricks>(m_options);
@@ -91,7 +90,6 @@ void SurfacePreview::release()
 {
     m_bricks.reset();
     m_source.reset();
-    m_sourceAddress = nullptr;
     m_failed = false;
     m_isovalue.reset();
 }

@@ -58,8 +58,7 @@ private:
     IsosurfaceExtractor::Options m_options;
     std::unique_ptr<SurfaceBricks> m_bricks;
     std::weak_ptr<const Volume> m_source; // identity: the preview is of this volume
-    const Volume* m_sourceAddress = nullptr;
-    bool m_failed = false; // the GPU refused this source's preview
+    bool m_failed = false;                // the GPU refused this source's preview
     std::optional<double> m_isovalue;
 };
 
