@@ -1,18 +1,10 @@
 // Triangle indices, OpenGL 4.3 path: 8 invocations per active block share the triangles of the
-// block. Its rank queries read each owner cell's first welded vertex from
-// cellFirstVertex[], which the vertex pass wrote.
+// block. Its rank queries read each owner cell's first welded vertex from the cellFirstVertex
+// the vertex pass wrote (common/vertex_pyramid.glsl).
 #define HP_CELL_FIRST_VERTEX 1
 #define HP_RANK_FROM_CELL_FIRST_VERTEX 1
 #include "common/marching_cubes_cell.glsl"
 #include "common/block_work_group.glsl"
-
-layout(std430, binding = 2) readonly restrict buffer BlockSlots {
-    uint blockSlot[];
-};
-layout(std430, binding = 5) readonly restrict buffer CellFirstVertex {
-    uint cellFirstVertex[];
-};
-
 #include "common/triangle_indices.glsl"
 
 layout(std430, binding = 0) writeonly restrict buffer SurfaceIndices {

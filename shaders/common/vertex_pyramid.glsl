@@ -82,9 +82,10 @@ VpLocation vpTraverseBlock(ivec2 blockTexel, ivec3 blockFirstCell, uint key)
 #ifdef HP_CELL_FIRST_VERTEX
 // Compute path: the vertex pass writes each cell's first welded vertex to cellFirstVertex[], 256
 // cells per active block at its slot (blockSlot[], block_starts.comp), so the index pass's rank
-// queries are two buffer reads instead of a climb up the vertex pyramid. The including pass
-// declares cellFirstVertex[] (written or read); the index pass also defines
-// HP_RANK_FROM_CELL_FIRST_VERTEX and declares blockSlot[].
+// queries are two reads instead of a climb up the vertex pyramid. The vertex pass declares
+// cellFirstVertex[]; the index pass defines HP_RANK_FROM_CELL_FIRST_VERTEX and reads both
+// through buffer textures, which software rasterisers gather as vectors where a storage buffer
+// read at a per-lane address runs lane by lane (gpu/texel_buffer_view.h).
 uint cellWithinBlock(ivec2 baseTexel, int channel)
 {
     ivec2 within = baseTexel & 7;
@@ -95,12 +96,16 @@ uint cellWithinBlock(ivec2 baseTexel, int channel)
 #ifdef HP_RANK_FROM_CELL_FIRST_VERTEX
 // The index of the first vertex a cell owns (the cell owns at least one: it owns a crossed
 // edge), and the cell's case.
+uniform usamplerBuffer u_blockSlots;      // blockSlot[]
+uniform usamplerBuffer u_cellFirstVertex; // cellFirstVertex[]
+
 uint vpFirstVertexOf(ivec3 cell, out uint caseIndex)
 {
     BaseSlot slot = baseSlotOf(cell);
     caseIndex = texelFetch(u_hpBase, slot.texel, 0)[slot.channel];
-    uint blockSlotIndex = blockSlot[slot.block];
-    return cellFirstVertex[blockSlotIndex * 256u + cellWithinBlock(slot.texel, slot.channel)];
+    uint blockSlotIndex = texelFetch(u_blockSlots, slot.block).x;
+    uint at = blockSlotIndex * 256u + cellWithinBlock(slot.texel, slot.channel);
+    return texelFetch(u_cellFirstVertex, int(at)).x;
 }
 #else
 // The index of the first vertex a cell owns, and the cell's case: a rank query climbing the

@@ -2,6 +2,7 @@
 
 #include "gpu/extraction_record.h"
 #include "gpu/gl_state.h"
+#include "gpu/texture_units.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -61,7 +62,10 @@ void ComputeExtraction::fillMesh(const LastExtract& last, const HistoPyramid::Co
 
 void ComputeExtraction::runPasses(const LastExtract& last)
 {
-    m_blockIndex.reserve(last.activeBlocks.size()); // first: when it throws, nothing has run
+    // First: when these throw, nothing has run.
+    m_blockIndex.reserve(last.activeBlocks.size());
+    HistoPyramid& pyramid = last.pyramid;
+    const GLuint blockSlotTexels = pyramid.blockSlotsTexels();
     const auto blocks = std::uint32_t(last.activeBlocks.size());
     const ShaderProgram& vertices = last.programs.vertices;
     const ShaderProgram& indices = m_programs.indices();
@@ -73,7 +77,6 @@ void ComputeExtraction::runPasses(const LastExtract& last)
         ScopedProgram use(p->id());
         glUniform1ui(p->uniform("u_activeBlockCount"), blocks);
     }
-    HistoPyramid& pyramid = last.pyramid;
     ScopedTextureUnits<units::kCount> restoreUnits(last.textures);
     pyramid.bindLevelTextures();
     ScopedIndexedBufferBinding slots(GL_SHADER_STORAGE_BUFFER, 2, pyramid.blockSlotsBuffer());
@@ -98,6 +101,9 @@ void ComputeExtraction::runPasses(const LastExtract& last)
     {
         ScopedProgram use(indices.id());
         ScopedIndexedBufferBinding output(GL_SHADER_STORAGE_BUFFER, 0, m_buffers.indexBuffer());
+        ScopedBufferTextureUnit slotTexels(units::kBlockSlots, blockSlotTexels);
+        ScopedBufferTextureUnit cellTexels(units::kCellFirstVertex,
+                                           m_blockIndex.cellFirstVertexTexels());
         dispatchGroups((blocks + kBlocksPerWorkGroup - 1) / kBlocksPerWorkGroup);
     }
     // The draw reads them as vertices and indices and its command from the record; capture

@@ -27,6 +27,8 @@ void pointSamplersAtUnits(const ShaderProgram& p)
     p.setSamplerUnit("u_vertexSource", units::kVertexReduceSource);
     p.setSamplerUnit("u_sliceOrigins", units::kSliceOrigins);
     p.setSamplerUnit("u_labelStyles", units::kLabelStyles);
+    p.setSamplerUnit("u_blockSlots", units::kBlockSlots);
+    p.setSamplerUnit("u_cellFirstVertex", units::kCellFirstVertex);
 }
 
 // Where a volume's programs are kept: by sampler kind, then slice geometry.

@@ -250,6 +250,33 @@ private:
     GLint m_old = 0;
 };
 
+// Binds a buffer texture (a GL_TEXTURE_BUFFER view of a buffer) to a texture unit for the
+// scope, leaving that unit active; restores the unit's previous buffer texture and the active
+// unit.
+class ScopedBufferTextureUnit {
+public:
+    ScopedBufferTextureUnit(int unit, GLuint texture) : m_unit(GLenum(GL_TEXTURE0 + unit))
+    {
+        glGetIntegerv(GL_ACTIVE_TEXTURE, &m_activeUnit);
+        glActiveTexture(m_unit);
+        glGetIntegerv(GL_TEXTURE_BINDING_BUFFER, &m_old);
+        glBindTexture(GL_TEXTURE_BUFFER, texture);
+    }
+    ~ScopedBufferTextureUnit()
+    {
+        glActiveTexture(m_unit);
+        glBindTexture(GL_TEXTURE_BUFFER, GLuint(m_old));
+        glActiveTexture(GLenum(m_activeUnit));
+    }
+    ScopedBufferTextureUnit(const ScopedBufferTextureUnit&) = delete;
+    ScopedBufferTextureUnit& operator=(const ScopedBufferTextureUnit&) = delete;
+
+private:
+    GLenum m_unit;
+    GLint m_activeUnit = 0;
+    GLint m_old = 0;
+};
+
 // The GL_*_BINDING query that reports what a buffer target has bound.
 inline GLenum bufferBindingQuery(GLenum target)
 {

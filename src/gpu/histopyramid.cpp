@@ -174,6 +174,15 @@ HistoPyramid::HistoPyramid(const PyramidLayout& layout, bool wideBase)
                              2 * record::kBytes + std::size_t(layout.blockTotal()) * 4);
 }
 
+GLuint HistoPyramid::blockSlotsTexels()
+{
+    if (!m_blockSlotTexels.id()) {
+        m_blockSlotTexels.attach(m_blockSlots.id(), GL_R32UI, m_layout.blockTotal(),
+                                 "slot of each active block");
+    }
+    return m_blockSlotTexels.id();
+}
+
 HistoPyramid::LevelStorage HistoPyramid::storageOf(std::uint32_t level) const
 {
     if (level == 0) return {&m_base, 0};

@@ -36,6 +36,7 @@
 #include "extraction/pyramid_layout.h"
 #include "gpu/gl_objects.h"
 #include "gpu/shader_program.h"
+#include "gpu/texel_buffer_view.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -108,6 +109,10 @@ public:
     // layout: the compute path stores each active block's place in that list there.
     GLuint activeBlocksBuffer() const { return m_activeBlocks.id(); }
     GLuint blockSlotsBuffer() const { return m_blockSlots.id(); }
+    // The slots as a buffer texture, which the compute index pass reads (units::kBlockSlots);
+    // made on the first call (the 3.3 path never asks). Throws GlError when the driver's texel
+    // buffers are too small for the layout's blocks.
+    GLuint blockSlotsTexels();
 
     // A complete framebuffer to bind around draws that rasterise nothing (transform-feedback
     // capture): GL rejects draws into an incomplete framebuffer even then, and a surfaceless
@@ -170,6 +175,7 @@ private:
     Buffer m_activeBlocks = Buffer::create(); // the blocks the last build classified
     VertexArray m_blockVertexArray = VertexArray::create(); // m_activeBlocks as attribute 0
     Buffer m_blockSlots = Buffer::create();
+    TexelBufferView m_blockSlotTexels;
     SyncFence m_recordReady;
     std::size_t m_bytes = 0;
 };

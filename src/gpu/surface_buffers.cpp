@@ -223,6 +223,8 @@ void BlockMeshIndex::reserve(std::size_t activeBlocks)
     }
     throwOnGlAllocationError("the isosurface mesh buffers' per-block index",
                              cellBytes + startBytes);
+    m_cellFirstVertexTexels.attach(m_cellFirstVertex.id(), GL_R32UI, blocks * kCellsPerBlock,
+                                   "first welded vertex per cell of the active blocks");
     m_capacity = blocks;
 }
 
@@ -230,6 +232,7 @@ void BlockMeshIndex::release()
 {
     if (m_capacity == 0) return;
     m_blockStarts = Buffer::create();
+    m_cellFirstVertexTexels.release();
     m_cellFirstVertex = Buffer::create();
     m_capacity = 0;
 }

@@ -15,6 +15,7 @@
 
 #include "extraction/iso_mesh.h"
 #include "gpu/gl_objects.h"
+#include "gpu/texel_buffer_view.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -106,18 +107,22 @@ class BlockMeshIndex {
 public:
     // Room for `activeBlocks` blocks (at least one); grows only, release() shrinks. Throws
     // GpuMemoryError when the driver is out of memory for it, GlError when it rejects it
-    // otherwise; the capacity is 0 then.
+    // otherwise (also when its texel buffers are too small for the cells); the capacity is 0
+    // then.
     void reserve(std::size_t activeBlocks);
     // Forgets the storage (a new volume or crop starts small again).
     void release();
 
     GLuint blockStarts() const { return m_blockStarts.id(); }
     GLuint cellFirstVertex() const { return m_cellFirstVertex.id(); }
+    // The same as a buffer texture, which the index pass reads (units::kCellFirstVertex).
+    GLuint cellFirstVertexTexels() const { return m_cellFirstVertexTexels.id(); }
     std::size_t bytes() const;
 
 private:
     Buffer m_blockStarts = Buffer::create();
     Buffer m_cellFirstVertex = Buffer::create();
+    TexelBufferView m_cellFirstVertexTexels;
     std::size_t m_capacity = 0; // blocks
 };
 

@@ -17,6 +17,12 @@ inline constexpr int kVp16 = 9;
 inline constexpr int kVp32 = 10;
 inline constexpr int kVertexReduceSource = 11;
 inline constexpr int kLabelStyles = 12; // a label map's colours and opacities, per label
-inline constexpr int kCount = 13;
+inline constexpr int kCount = 13;       // the 2D units above (ScopedTextureUnits binds them all)
+
+// Buffer textures of the compute index pass, past the 2D units and the raycaster's three
+// (volume_raycaster.cpp): its rank queries read the active blocks' slots and their cells' first
+// welded vertices through the texture path (gpu/texel_buffer_view.h).
+inline constexpr int kBlockSlots = 16;
+inline constexpr int kCellFirstVertex = 17;
 
 } // namespace isoview::gpu::units
