@@ -114,8 +114,21 @@ void ComputeExtraction::runPasses(const LastExtract& last)
 
 void ComputeExtraction::draw(const LastExtract& last, const SurfaceDrawParams& params)
 {
-    // Straight from the record unless the buffers might be too small for the mesh.
-    if (!m_meshComplete && !meshToDraw(last)) return;
+    // Straight from the record unless the buffers might be too small for the mesh. Then a GPU
+    // draw of a drag frame still goes from the record the first time, which draws nothing
+    // when the mesh did not fit (block_starts.comp), rather than stall the CPU on the counts
+    // every frame; the caller draws again for the whole mesh.
+    if (!m_meshComplete) {
+        const bool fromRecord = !m_softwareRasterizer && params.withoutCountWait &&
+                                !m_drawnWithoutCounts && !m_passesPending && !m_knownCounts &&
+                                !m_meshError;
+        if (fromRecord) {
+            m_drawnWithoutCounts = true;
+            m_lastDrawUnconfirmed = true;
+        } else if (!meshToDraw(last)) {
+            return;
+        }
+    }
     ScopedSurfaceDraw bound(last, m_buffers, params);
     if (m_softwareRasterizer) {
         // The compute passes have run by now on a CPU renderer (its dispatches finish before

@@ -39,6 +39,7 @@ void ExtractionPath::beginExtract()
     m_meshError.reset();
     m_knownCounts.reset();
     m_meshComplete = false;
+    m_drawnWithoutCounts = false;
 }
 
 const HistoPyramid::Counts& ExtractionPath::counts(const LastExtract& last)

@@ -73,6 +73,10 @@ public:
     // Draws the last extract into the bound framebuffer (IsosurfaceExtractor::draw). Never
     // throws.
     virtual void draw(const LastExtract& last, const SurfaceDrawParams& params) = 0;
+    // Whether the last draw went from the record without the counts, so it may lack the mesh
+    // (IsosurfaceExtractor::lastDrawUnconfirmed); forgetDraw() before each draw.
+    bool lastDrawUnconfirmed() const { return m_lastDrawUnconfirmed; }
+    void forgetDraw() { m_lastDrawUnconfirmed = false; }
 
     const std::optional<std::string>& meshError() const { return m_meshError; }
     // GPU memory the path keeps beside the mesh buffers, in bytes.
@@ -105,6 +109,10 @@ protected:
     std::optional<HistoPyramid::Counts> m_knownCounts;
     bool m_meshComplete = false;
     std::optional<std::string> m_meshError;
+    // This extract was drawn once without the counts (its next draw waits for them), and the
+    // last draw was such a draw.
+    bool m_drawnWithoutCounts = false;
+    bool m_lastDrawUnconfirmed = false;
 };
 
 // For one draw of the welded mesh: the surface program for the draw's opacity with the draw's

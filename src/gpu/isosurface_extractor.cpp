@@ -30,15 +30,17 @@ namespace {
 // The extraction path for the context: compute passes on OpenGL 4.3, transform feedback on the
 // 3.3 floor.
 std::unique_ptr<ExtractionPath> makePath(const GlCapabilities& caps,
+                                         const IsosurfaceExtractor::Options& options,
                                          const ExtractionPrograms& programs,
                                          SurfaceBuffers& buffers, GLuint emptyVertexArray)
 {
+    const bool softwareRasterizer = caps.softwareRasterizer && !options.gpuDrawPath;
     if (caps.computeExtraction) {
         return std::make_unique<ComputeExtraction>(programs, buffers, emptyVertexArray,
-                                                   caps.softwareRasterizer);
+                                                   softwareRasterizer);
     }
     return std::make_unique<FeedbackExtraction>(programs, buffers, emptyVertexArray,
-                                                caps.softwareRasterizer);
+                                                softwareRasterizer);
 }
 
 } // namespace
@@ -47,7 +49,7 @@ struct IsosurfaceExtractor::Impl {
     explicit Impl(const Options& options)
         : caps(queryCapabilities(GlFeatureLimits{options.limitToGl33})), labels(options.labels),
           programs(caps.computeExtraction, options.labels),
-          path(makePath(caps, programs, buffers, emptyVertexArray.id()))
+          path(makePath(caps, options, programs, buffers, emptyVertexArray.id()))
     {
     }
 
@@ -314,8 +316,14 @@ std::optional<std::uint32_t> IsosurfaceExtractor::pollVertexCount() const
 void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
 {
     Impl& d = *m_impl;
+    d.path->forgetDraw();
     if (!d.extracted || !d.pyramid) return;
     d.path->draw(d.last(), params);
+}
+
+bool IsosurfaceExtractor::lastDrawUnconfirmed() const
+{
+    return m_impl->path->lastDrawUnconfirmed();
 }
 
 IsoMesh IsosurfaceExtractor::capture()

@@ -6,7 +6,8 @@
 // central-difference normal), and per triangle the indices of its three vertices (a rank query
 // on the vertex pyramid). On OpenGL 4.3 these are compute passes sized on the GPU and draw() is
 // an indexed indirect draw, so no count visits the CPU unless the mesh buffers might be too
-// small; on the 3.3 floor they are transform-feedback passes run once the counts are read back.
+// small (and a drag frame's first draw does not wait even then: withoutCountWait); on the 3.3
+// floor they are transform-feedback passes run once the counts are read back.
 // capture() copies the same mesh to the CPU.
 //
 // Contract: internal to the engine (SceneRenderer is the facade). Every call, the constructor and
@@ -60,6 +61,12 @@ struct SurfaceDrawParams {
     // this far (mm) inside its own label, so two labels' coincident surfaces never fight in
     // depth: from either side the nearer label wins.
     float labelInsetMm = 0.0f;
+    // A frame of an interactive drag: on a GPU (OpenGL 4.3 path), the first draw after an
+    // extract goes from the GPU's own record, without the CPU waiting to read the counts back. The
+    // record says 0 triangles when the mesh buffers were too small for the surface, so such a draw
+    // may show nothing of it (lastDrawUnconfirmed); any later draw of the same extract waits and
+    // draws it whole. Software rasterisers have the counts at no cost and always draw it whole.
+    bool withoutCountWait = false;
 };
 
 // Appended to the engine's defines for isosurface.frag's translucent build.
@@ -74,6 +81,9 @@ public:
         // isosurface at 0.5 of its indicator, as extractLabelSurfacesCpu does), and extract()
         // is refused. Its volumes must be unsigned integers (GpuVolume of a uint8/16/32 Volume).
         bool labels = false;
+        // Draw as on a hardware GPU even on a software rasteriser: one indirect draw from the
+        // record, not flushed chunks (tests that path on llvmpipe).
+        bool gpuDrawPath = false;
     };
 
     // Compiles the pyramid programs. Throws GlError / ShaderError.
@@ -138,6 +148,10 @@ public:
     // Draws the last extract into the bound framebuffer, with the caller's depth and cull state.
     // Never throws; nothing is drawn when the mesh does not fit in GPU memory (see meshError).
     void draw(const SurfaceDrawParams& params);
+    // Whether the last draw() went without the counts (SurfaceDrawParams::withoutCountWait), so
+    // that it may have shown nothing of a surface the mesh buffers could not hold: the caller
+    // draws the frame again for the whole surface.
+    bool lastDrawUnconfirmed() const;
 
     // Why the last extract's surface is not drawn: the GPU ran out of memory growing the mesh
     // buffers to its size (the message names the bytes); nullopt otherwise. Reset by extract().

@@ -106,9 +106,12 @@ struct SceneRenderer::Impl {
     std::shared_ptr<const VolumeSeries> series;
 
     explicit Impl(const Options& options)
-        : surface(IsosurfaceExtractor::Options{options.limitToGl33}),
-          preview(IsosurfaceExtractor::Options{options.limitToGl33}), labels(options.limitToGl33),
-          memoryBudget(options.memoryBudgetBytes), cullHiddenBackFaces(options.cullHiddenBackFaces),
+        : surface(IsosurfaceExtractor::Options{.limitToGl33 = options.limitToGl33,
+                                               .gpuDrawPath = options.gpuDrawPath}),
+          preview(IsosurfaceExtractor::Options{.limitToGl33 = options.limitToGl33,
+                                               .gpuDrawPath = options.gpuDrawPath}),
+          labels(options.limitToGl33), memoryBudget(options.memoryBudgetBytes),
+          cullHiddenBackFaces(options.cullHiddenBackFaces),
           maxTextureSize(
               options.maxTextureSize != 0
                   ? std::min(options.maxTextureSize, surface.capabilities().maxTextureSize)
@@ -134,7 +137,8 @@ struct SceneRenderer::Impl {
     // The mesh is wound counter-clockwise seen from outside in index space; a mirroring
     // index -> physical map turns that clockwise on screen.
     GLenum outsideWinding = GL_CCW;
-    std::size_t culledSurfaces = 0; // opaque surfaces drawn with back faces culled, last frame
+    std::size_t culledSurfaces = 0;  // opaque surfaces drawn with back faces culled, last frame
+    bool surfaceUnconfirmed = false; // the last frame's live surface drawn without its counts
     CropBoxOutline cropOutline;
     OrientationMarker marker;
     SlicePlanes slicePlanes;
@@ -267,15 +271,16 @@ struct SceneRenderer::Impl {
         for (const SurfaceLayer& layer : layers) {
             if (!layer.visible || (layer.opacity < kOpaqueFrom) != translucent) continue;
             const float opacity = translucent ? std::max(layer.opacity, 0.0f) : 1.0f;
-            const SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
+            SurfaceDrawParams draw = drawParams(p, layer.color, opacity);
+            draw.withoutCountWait = isLive(layer) && p.liveSurfaceWithoutCountWait;
             if (isLive(layer) && previewShown) {
                 // Never culled: the halved volume's surface may be open on a crop face where
                 // the full one is closed.
-                preview.draw(draw);
+                surfaceUnconfirmed = preview.draw(draw) || surfaceUnconfirmed;
             } else if (isLive(layer)) {
                 if (!renderedIsovalue) continue;
                 ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
-                surface.draw(draw);
+                surfaceUnconfirmed = surface.draw(draw) || surfaceUnconfirmed;
             } else if (const SurfaceLayerCache::StoredLayer* entry = stored.find(layer.id)) {
                 const std::optional<double> iso = entry->isovalue;
                 ScopedCapability cull(GL_CULL_FACE, iso && cullsBackFaces(facing, *iso));
@@ -528,6 +533,11 @@ std::size_t SceneRenderer::backFaceCulledSurfaces() const
     return m_impl->culledSurfaces;
 }
 
+bool SceneRenderer::surfaceUnconfirmed() const
+{
+    return m_impl->surfaceUnconfirmed;
+}
+
 void SceneRenderer::setScene(const Scene& scene)
 {
     Impl& d = *m_impl;
@@ -610,6 +620,7 @@ void SceneRenderer::render(const FrameParams& params)
 
     d.timers.beginFrame();
     d.culledSurfaces = 0;
+    d.surfaceUnconfirmed = false;
     {
         ScopedFramebuffer framebuffer(d.target.withDepth.id());
         ScopedViewport viewport(0, 0, size.x, size.y);

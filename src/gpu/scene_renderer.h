@@ -87,6 +87,10 @@ struct FrameParams {
     // (a large CT on a software rasteriser). Volumes under SurfacePreview::kMinVoxels, and
     // volumes the GPU cannot halve, get the full surface. Captures always take the full one.
     bool previewLiveSurface = false;
+    // A frame of an interactive drag: on a GPU the live surface is drawn without the CPU
+    // waiting for its counts (SurfaceDrawParams::withoutCountWait). surfaceUnconfirmed() then
+    // says the frame may lack it, and the next frame of the same scene draws it whole.
+    bool liveSurfaceWithoutCountWait = false;
 };
 
 // A surface's welded mesh as the GPU extracted it, with the isovalue and crop box it was
@@ -116,6 +120,9 @@ public:
         // the side, qualifies). The frame is the same; llvmpipe sets up half the triangles.
         // Off only to compare against.
         bool cullHiddenBackFaces = true;
+        // Draw surfaces as on a hardware GPU even on a software rasteriser
+        // (IsosurfaceExtractor::Options::gpuDrawPath; tests that path on llvmpipe).
+        bool gpuDrawPath = false;
     };
 
     // Compiles every program. Throws GlError / ShaderError.
@@ -239,6 +246,9 @@ public:
     // GPU memory (or in what the budget leaves it); the message names the bytes. nullopt
     // otherwise.
     std::optional<std::string> surfaceError() const;
+    // Whether the last render() drew the live surface (or its preview) without its counts
+    // (FrameParams::liveSurfaceWithoutCountWait) and so may lack it: render the scene again.
+    bool surfaceUnconfirmed() const;
     // GPU memory of the volume texture, the pyramid and the stored surfaces' meshes.
     GpuMemoryUse memoryUse() const;
     // Collects the timer results that have completed since the last call (asks

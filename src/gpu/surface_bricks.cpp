@@ -191,10 +191,15 @@ void SurfaceBricks::extract(double realIsovalue)
         if (brick->hasCells) brick->extractor->extract(brick->volume->toStored(realIsovalue));
 }
 
-void SurfaceBricks::draw(const SurfaceDrawParams& params)
+bool SurfaceBricks::draw(const SurfaceDrawParams& params)
 {
-    for (auto& brick : m_bricks)
-        if (brick->hasCells) brick->extractor->draw(params);
+    bool unconfirmed = false;
+    for (auto& brick : m_bricks) {
+        if (!brick->hasCells) continue;
+        brick->extractor->draw(params);
+        unconfirmed = unconfirmed || brick->extractor->lastDrawUnconfirmed();
+    }
+    return unconfirmed;
 }
 
 std::optional<std::string> SurfaceBricks::meshError() const

@@ -76,7 +76,9 @@ public:
     unsigned openCropFaces(double realIsovalue) const;
 
     void extract(double realIsovalue);
-    void draw(const SurfaceDrawParams& params);
+    // True when a brick drew without its counts and may lack its mesh
+    // (IsosurfaceExtractor::lastDrawUnconfirmed).
+    bool draw(const SurfaceDrawParams& params);
     // Why the last extract is not (wholly) drawn: the first failing brick's meshError, or nullopt.
     std::optional<std::string> meshError() const;
     // The most the bricks' mesh buffers may take together (0: no limit but the driver's),

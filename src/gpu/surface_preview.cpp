@@ -65,9 +65,9 @@ void SurfacePreview::extract(double realIsovalue)
     m_isovalue = realIsovalue;
 }
 
-void SurfacePreview::draw(const SurfaceDrawParams& params)
+bool SurfacePreview::draw(const SurfaceDrawParams& params)
 {
-    if (m_bricks && m_isovalue) m_bricks->draw(params);
+    return m_bricks && m_isovalue && m_bricks->draw(params);
 }
 
 std::optional<std::uint32_t> SurfacePreview::pollVertexCount() const
