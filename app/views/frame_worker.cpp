@@ -346,6 +346,7 @@ std::shared_ptr<RenderedFrame> renderFrame(FrameWorker::RenderThreadState& s,
     frame->crop = s.renderer->crop();
     frame->isovalue = s.renderer->renderedIsovalue();
     frame->livePreview = s.renderer->livePreviewShown();
+    frame->surfaceUnconfirmed = s.renderer->surfaceUnconfirmed();
     frame->liveExtractions = s.renderer->liveExtractions();
     frame->labelExtractions = s.renderer->labelExtractions();
     frame->labelError = s.labelError;

@@ -56,6 +56,10 @@ struct RenderedFrame {
     std::optional<double> isovalue; // of the surface in the image (real units)
     // Its live surface is the half-resolution preview of a drag (params.previewLiveSurface).
     bool livePreview = false;
+    // Its live surface went without its counts (a GPU's drag frame) and may be missing from
+    // the image when the mesh outgrew its buffers: the view asks for the frame again when the
+    // drag rests (SceneRenderer::surfaceUnconfirmed).
+    bool surfaceUnconfirmed = false;
     std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
     QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is
     VoxelBox crop;        // the cells the surface in the image keeps

@@ -404,9 +404,11 @@ void ViewportWidget::onImageRendered(quint64 ticket,
 QImage ViewportWidget::grabView()
 {
     // Volume rendering may be on screen at reduced resolution (while dragging, or before the
-    // still view's refinement arrived): a screenshot renders it at full resolution first.
-    if (volumeUploaded() && drawsVolume(m_scene->scene().renderMode) &&
-        (!m_shown || m_shown->params.volumeResolutionScale < 1.0f)) {
+    // still view's refinement arrived), or a drag frame's surface may be unconfirmed: a
+    // screenshot renders the view at full resolution first.
+    const bool reducedVolume = drawsVolume(m_scene->scene().renderMode) &&
+                               (!m_shown || m_shown->params.volumeResolutionScale < 1.0f);
+    if (volumeUploaded() && (reducedVolume || (m_shown && m_shown->surfaceUnconfirmed))) {
         if (const auto frame = m_worker->renderNow(frameRequest(true))) showFrame(frame);
     }
     return grab().toImage(); // the frame with the axis letters over it
@@ -477,6 +479,10 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     params.volumeStepVoxels = fullResolution ? 0.5f : quality.stepVoxels;
     params.previewLiveSurface =
         !fullResolution && m_framePolicy.previewSurface(m_clock.nsecsElapsed());
+    // The view's own frames never stall on a GPU for the surface's counts; one the mesh
+    // outgrew is drawn again when the drag rests (onFrameReady). Full-resolution frames
+    // (screenshots, the view grabbed, a still volume's refinement) wait and are whole.
+    params.liveSurfaceWithoutCountWait = !fullResolution;
     request.fullResolution = fullResolution;
     return request;
 }
@@ -495,12 +501,13 @@ void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& fr
     if (drawsVolume(m_scene->scene().renderMode) && scale < 1.0f && m_drag == Drag::None &&
         !m_requestPosted)
         m_refineTimer.start();
-    // A drag's preview is followed by the full surface; a full frame that extracted a new
-    // isovalue says whether drags need previews.
-    if (frame->livePreview && !m_requestPosted) {
+    // A drag's preview, or a surface drawn without its counts, is followed by the full surface
+    // once the drag rests; a full frame that extracted a new isovalue says whether drags need
+    // previews.
+    if ((frame->livePreview || frame->surfaceUnconfirmed) && !m_requestPosted)
         m_surfaceRefineTimer.start();
-    } else if (!frame->livePreview && frame->liveExtractions != m_liveExtractions &&
-               drawsSurfaces(frame->renderMode)) {
+    if (!frame->livePreview && frame->liveExtractions != m_liveExtractions &&
+        drawsSurfaces(frame->renderMode)) {
         m_framePolicy.fullSurfaceFrameTook(frame->renderMs);
     }
     m_liveExtractions = frame->liveExtractions;
