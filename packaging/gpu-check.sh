@@ -140,13 +140,13 @@ summarise_bench() {
         $1 == "frame_ms" { frame = $3 }
         $1 == "gpu_extract" { gextract = $3 }
         $1 == "gpu_surface" { gsurface = $3 }
-        $1 == "fps" { dragfps = $3; staticfps = $5 }
+        $1 == "fps" { dragfps = $3; staticfps = $5; waitingfps = $7 }
         $1 == "gpu_bytes" { for (i = 1; i <= NF; ++i) if ($i == "=") bpv = $(i + 1);
                             for (i = 1; i <= NF; ++i) if ($i == "(pyramid") pyr = $(i + 1) }
         END {
-            if (frame == "") { printf "| %s | failed | | | | | | | | |\n", name; exit }
-            printf "| %s | %d | %.3f | %.3f | %.3f | %.0f | %.0f | %s %s | %.2f | %s / %s | %s / %s |\n",
-                name, triangles, build, render, frame, dragfps, staticfps,
+            if (frame == "") { printf "| %s | failed | | | | | | | | | |\n", name; exit }
+            printf "| %s | %d | %.3f | %.3f | %.3f | %.0f | %.0f | %.0f | %s %s | %.2f | %s / %s | %s / %s |\n",
+                name, triangles, build, render, frame, dragfps, waitingfps, staticfps,
                 (dragfps >= target ? ">=" : "<"), target, staticfps / dragfps,
                 (gextract == "" ? "-" : gextract), (gsurface == "" ? "-" : gsurface), bpv, pyr
         }' "$file"
@@ -203,6 +203,7 @@ run_check() {
         filter="$filter:GlPaths/GpuKnownAnswersTest.*:GlPaths/BrickTest.BrickedSurface*"
         filter="$filter:GlPaths/MeshBufferTest.*:GlPaths/CropTest.*:GlPaths/GpuEdgeCaseTest.*"
         filter="$filter:GlPaths/LabelExtractionTest.*:GlPaths/SurfaceLayersTest.*:PaddingOnGpu.*"
+        filter="$filter:SceneRendererTest.ADragFrameDrawnWithoutCounts*"
         local t0=$SECONDS
         ISOVIEW_SHARED_DATA_DIR="$here/data" timeout 300 "$here/bin/isoview_gpu_tests" \
             --gtest_filter="$filter" --gtest_output="json:$report/gpu_tests.json" \
@@ -219,8 +220,8 @@ run_check() {
     echo
     echo "GPU check: $renderer, frames $frame, medians of $runs isovalues (ms)"
     echo
-    echo "| volume | triangles | pyramid build | static frame | frame, new isovalue | fps, drag | fps, static | target (drag) | static / drag fps | GPU time: pyramid / surface | bytes per voxel (pyramid) |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| volume | triangles | pyramid build | static frame | frame, new isovalue | fps, drag | fps, drag waiting for counts | fps, static | target (drag) | static / drag fps | GPU time: pyramid / surface | bytes per voxel (pyramid) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
     echo "GPU = CPU reference tests: $tests_line"

@@ -15,7 +15,10 @@
 //              slider drag costs; the figure to compare with HPMC's frame
 //   capture_ms transform-feedback capture, download and weld of the whole mesh (export path)
 //   fps        drag: N new-isovalue frames back to back, one glFinish at the end (a render
-//              loop's throughput); static: the same without isovalue changes
+//              loop's throughput), drawn as the window draws them (on a GPU, without waiting
+//              for the surface's counts: FrameParams::liveSurfaceWithoutCountWait); static: the
+//              same without isovalue changes; drag-waiting: the drag with every frame waiting
+//              for its counts (the same as drag on a software rasteriser, which has them)
 //   cpu_ms     those drag frames' CPU time in extractSurface() and render() (submission only,
 //              unless the driver waits)
 //   gpu_extract, gpu_surface  GPU timer queries around the new-isovalue frames' pyramid build
@@ -209,6 +212,7 @@ struct VolumeFigures {
     // at the end: with a new isovalue each (a drag) and with none (the camera alone).
     double dragFps = 0.0;
     double staticFps = 0.0;
+    double dragWaitingFps = 0.0;
     // The CPU time of those drag frames' calls (no glFinish in between): extractSurface (the
     // active blocks and the passes' submission) and render (the rest of the frame's commands).
     Summary cpuExtract, cpuRender;
@@ -288,13 +292,15 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
         capture.push_back(msSince(t));
     }
     std::vector<double> cpuExtract, cpuRender;
+    gpu::FrameParams dragParams = params;
+    dragParams.liveSurfaceWithoutCountWait = true;
     auto t = Clock::now();
     for (int r = 0; r < runs; ++r) {
         show(iso - (runs > 1 ? spread : 0.0) + (r + 0.25) * step);
         const auto extractStart = Clock::now();
         renderer.extractSurface();
         const auto renderStart = Clock::now();
-        renderer.render(params);
+        renderer.render(dragParams);
         cpuRender.push_back(msSince(renderStart));
         cpuExtract.push_back(
             std::chrono::duration<double, std::milli>(renderStart - extractStart).count());
@@ -308,6 +314,13 @@ VolumeFigures measure(isoview::gpu::SceneRenderer& renderer,
         renderer.render(params);
     gpu::finishGpuWork();
     f.staticFps = runs / (msSince(t) / 1000.0);
+    t = Clock::now();
+    for (int r = 0; r < runs; ++r) {
+        show(iso - (runs > 1 ? spread : 0.0) + (r + 0.5) * step);
+        renderer.render(params);
+    }
+    gpu::finishGpuWork();
+    f.dragWaitingFps = runs / (msSince(t) / 1000.0);
 
     show(iso);
     renderer.extractSurface();
@@ -365,8 +378,9 @@ void printTable(const VolumeFigures& f)
                     "first %.1f ms (makes it)\n",
                     f.previewTriangles, f.previewFirstMs);
     }
-    std::printf("  fps         drag %.1f  static %.1f (frames back to back, one glFinish)\n",
-                f.dragFps, f.staticFps);
+    std::printf("  fps         drag %.1f  static %.1f  drag-waiting %.1f (frames back to back, one "
+                "glFinish)\n",
+                f.dragFps, f.staticFps, f.dragWaitingFps);
     std::printf("  cpu_ms      drag frame: extract %.3f  render %.3f (medians of the calls)\n",
                 f.cpuExtract.median, f.cpuRender.median);
     std::printf("  cells_per_s %.3g (cells / median build)\n",
@@ -400,6 +414,7 @@ json toJson(const VolumeFigures& f)
             {"cpu_extract_ms", toJson(f.cpuExtract)},
             {"cpu_render_ms", toJson(f.cpuRender)},
             {"static_fps", f.staticFps},
+            {"drag_waiting_fps", f.dragWaitingFps},
             {"cells_per_s", double(f.cells) / (f.build.median / 1000.0)},
             {"volume_bytes", f.memory.volumeTextureBytes},
             {"pyramid_bytes", f.memory.pyramidBytes},

@@ -34,6 +34,8 @@ def main():
         s = v[key]
         assert 0 < s["min"] <= s["median"] <= s["max"], (key, s)
     assert v["cells_per_s"] > 0
+    for key in ("drag_fps", "static_fps", "drag_waiting_fps"):
+        assert v[key] > 0, (key, v[key])
     total = v["volume_bytes"] + v["pyramid_bytes"]
     voxels = d[0] * d[1] * d[2]
     assert abs(v["bytes_per_voxel"] - total / voxels) < 1e-9
