@@ -56,9 +56,9 @@ struct RenderedFrame {
     std::optional<double> isovalue; // of the surface in the image (real units)
     // Its live surface is the half-resolution preview of a drag (params.previewLiveSurface).
     bool livePreview = false;
-    // Its live surface went without its counts (a GPU's drag frame) and may be missing from
-    // the image when the mesh outgrew its buffers: the view asks for the frame again when the
-    // drag rests (SceneRenderer::surfaceUnconfirmed).
+    // Its live surface went without its counts (a GPU's drag frame) and is missing from the
+    // image because the mesh outgrew its buffers: the view asks for the frame again
+    // (SceneRenderer::surfaceUnconfirmed, asked after the read-back, when the counts are in).
     bool surfaceUnconfirmed = false;
     std::optional<std::uint32_t> vertexCount; // triangle corners, when the GPU had it
     QString surfaceError; // why the live surface is not drawn (SceneRenderer), empty if it is

@@ -480,7 +480,7 @@ FrameRequest ViewportWidget::frameRequest(bool fullResolution) const
     params.previewLiveSurface =
         !fullResolution && m_framePolicy.previewSurface(m_clock.nsecsElapsed());
     // The view's own frames never stall on a GPU for the surface's counts; one the mesh
-    // outgrew is drawn again when the drag rests (onFrameReady). Full-resolution frames
+    // outgrew is drawn again (onFrameReady). Full-resolution frames
     // (screenshots, the view grabbed, a still volume's refinement) wait and are whole.
     params.liveSurfaceWithoutCountWait = !fullResolution;
     request.fullResolution = fullResolution;
@@ -501,11 +501,12 @@ void ViewportWidget::onFrameReady(const std::shared_ptr<const RenderedFrame>& fr
     if (drawsVolume(m_scene->scene().renderMode) && scale < 1.0f && m_drag == Drag::None &&
         !m_requestPosted)
         m_refineTimer.start();
-    // A drag's preview, or a surface drawn without its counts, is followed by the full surface
-    // once the drag rests; a full frame that extracted a new isovalue says whether drags need
-    // previews.
-    if ((frame->livePreview || frame->surfaceUnconfirmed) && !m_requestPosted)
-        m_surfaceRefineTimer.start();
+    // A drag's preview is followed by the full surface once the drag rests; a full frame that
+    // extracted a new isovalue says whether drags need previews.
+    if (frame->livePreview && !m_requestPosted) m_surfaceRefineTimer.start();
+    // A surface that outgrew its buffers in a frame drawn without its counts is drawn again at
+    // once: the frame's read-back has brought the counts, so this frame waits for nothing.
+    if (frame->surfaceUnconfirmed && !m_requestPosted) postFrameRequest(false);
     if (!frame->livePreview && frame->liveExtractions != m_liveExtractions &&
         drawsSurfaces(frame->renderMode)) {
         m_framePolicy.fullSurfaceFrameTook(frame->renderMs);

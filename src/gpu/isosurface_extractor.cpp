@@ -323,7 +323,12 @@ void IsosurfaceExtractor::draw(const SurfaceDrawParams& params)
 
 bool IsosurfaceExtractor::lastDrawUnconfirmed() const
 {
-    return m_impl->path->lastDrawUnconfirmed();
+    const Impl& d = *m_impl;
+    if (!d.path->lastDrawUnconfirmed()) return false;
+    // The record the draw took is this extract's (its passes ran: ComputeExtraction::draw).
+    const std::optional<HistoPyramid::Counts> counts = d.pyramid->pollCounts();
+    return !counts || counts->vertices > d.buffers.vertexCapacity() ||
+           counts->indices > d.buffers.indexCapacity();
 }
 
 IsoMesh IsosurfaceExtractor::capture()

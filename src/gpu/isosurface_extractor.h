@@ -148,9 +148,11 @@ public:
     // Draws the last extract into the bound framebuffer, with the caller's depth and cull state.
     // Never throws; nothing is drawn when the mesh does not fit in GPU memory (see meshError).
     void draw(const SurfaceDrawParams& params);
-    // Whether the last draw() went without the counts (SurfaceDrawParams::withoutCountWait), so
-    // that it may have shown nothing of a surface the mesh buffers could not hold: the caller
-    // draws the frame again for the whole surface.
+    // Whether the last draw() went without the counts (SurfaceDrawParams::withoutCountWait) and
+    // may have shown nothing of a surface the mesh buffers could not hold: the caller draws the
+    // frame again for the whole surface. Never waits: once the GPU has produced the counts (a
+    // read-back of the frame has waited for them), it says whether the mesh fitted; until then,
+    // true.
     bool lastDrawUnconfirmed() const;
 
     // Why the last extract's surface is not drawn: the GPU ran out of memory growing the mesh

@@ -137,8 +137,10 @@ struct SceneRenderer::Impl {
     // The mesh is wound counter-clockwise seen from outside in index space; a mirroring
     // index -> physical map turns that clockwise on screen.
     GLenum outsideWinding = GL_CCW;
-    std::size_t culledSurfaces = 0;  // opaque surfaces drawn with back faces culled, last frame
-    bool surfaceUnconfirmed = false; // the last frame's live surface drawn without its counts
+    std::size_t culledSurfaces = 0; // opaque surfaces drawn with back faces culled, last frame
+    // Which of the live surface's meshes the last frame drew without its counts, if one.
+    enum class LiveMesh { None, Preview, Full };
+    LiveMesh drawnWithoutCounts = LiveMesh::None;
     CropBoxOutline cropOutline;
     OrientationMarker marker;
     SlicePlanes slicePlanes;
@@ -276,11 +278,13 @@ struct SceneRenderer::Impl {
             if (isLive(layer) && previewShown) {
                 // Never culled: the halved volume's surface may be open on a crop face where
                 // the full one is closed.
-                surfaceUnconfirmed = preview.draw(draw) || surfaceUnconfirmed;
+                preview.draw(draw);
+                if (draw.withoutCountWait) drawnWithoutCounts = LiveMesh::Preview;
             } else if (isLive(layer)) {
                 if (!renderedIsovalue) continue;
                 ScopedCapability cull(GL_CULL_FACE, cullsBackFaces(facing, *renderedIsovalue));
-                surfaceUnconfirmed = surface.draw(draw) || surfaceUnconfirmed;
+                surface.draw(draw);
+                if (draw.withoutCountWait) drawnWithoutCounts = LiveMesh::Full;
             } else if (const SurfaceLayerCache::StoredLayer* entry = stored.find(layer.id)) {
                 const std::optional<double> iso = entry->isovalue;
                 ScopedCapability cull(GL_CULL_FACE, iso && cullsBackFaces(facing, *iso));
@@ -535,7 +539,13 @@ std::size_t SceneRenderer::backFaceCulledSurfaces() const
 
 bool SceneRenderer::surfaceUnconfirmed() const
 {
-    return m_impl->surfaceUnconfirmed;
+    const Impl& d = *m_impl;
+    switch (d.drawnWithoutCounts) {
+    case Impl::LiveMesh::Preview: return d.preview.drawUnconfirmed();
+    case Impl::LiveMesh::Full: return d.surface.drawUnconfirmed();
+    case Impl::LiveMesh::None: break;
+    }
+    return false;
 }
 
 void SceneRenderer::setScene(const Scene& scene)
@@ -620,7 +630,7 @@ void SceneRenderer::render(const FrameParams& params)
 
     d.timers.beginFrame();
     d.culledSurfaces = 0;
-    d.surfaceUnconfirmed = false;
+    d.drawnWithoutCounts = Impl::LiveMesh::None;
     {
         ScopedFramebuffer framebuffer(d.target.withDepth.id());
         ScopedViewport viewport(0, 0, size.x, size.y);

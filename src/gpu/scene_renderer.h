@@ -89,7 +89,7 @@ struct FrameParams {
     bool previewLiveSurface = false;
     // A frame of an interactive drag: on a GPU the live surface is drawn without the CPU
     // waiting for its counts (SurfaceDrawParams::withoutCountWait). surfaceUnconfirmed() then
-    // says the frame may lack it, and the next frame of the same scene draws it whole.
+    // says whether the frame may lack it; the next frame of the same scene draws it whole.
     bool liveSurfaceWithoutCountWait = false;
 };
 
@@ -247,7 +247,8 @@ public:
     // otherwise.
     std::optional<std::string> surfaceError() const;
     // Whether the last render() drew the live surface (or its preview) without its counts
-    // (FrameParams::liveSurfaceWithoutCountWait) and so may lack it: render the scene again.
+    // (FrameParams::liveSurfaceWithoutCountWait) and may lack it: render the scene again. Never
+    // waits; exact once the GPU has the counts (after the frame's read-back), true before.
     bool surfaceUnconfirmed() const;
     // GPU memory of the volume texture, the pyramid and the stored surfaces' meshes.
     GpuMemoryUse memoryUse() const;

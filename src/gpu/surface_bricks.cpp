@@ -191,15 +191,17 @@ void SurfaceBricks::extract(double realIsovalue)
         if (brick->hasCells) brick->extractor->extract(brick->volume->toStored(realIsovalue));
 }
 
-bool SurfaceBricks::draw(const SurfaceDrawParams& params)
+void SurfaceBricks::draw(const SurfaceDrawParams& params)
 {
-    bool unconfirmed = false;
-    for (auto& brick : m_bricks) {
-        if (!brick->hasCells) continue;
-        brick->extractor->draw(params);
-        unconfirmed = unconfirmed || brick->extractor->lastDrawUnconfirmed();
-    }
-    return unconfirmed;
+    for (auto& brick : m_bricks)
+        if (brick->hasCells) brick->extractor->draw(params);
+}
+
+bool SurfaceBricks::drawUnconfirmed() const
+{
+    return std::any_of(m_bricks.begin(), m_bricks.end(), [](const auto& brick) {
+        return brick->hasCells && brick->extractor->lastDrawUnconfirmed();
+    });
 }
 
 std::optional<std::string> SurfaceBricks::meshError() const

@@ -76,9 +76,9 @@ public:
     unsigned openCropFaces(double realIsovalue) const;
 
     void extract(double realIsovalue);
-    // True when a brick drew without its counts and may lack its mesh
-    // (IsosurfaceExtractor::lastDrawUnconfirmed).
-    bool draw(const SurfaceDrawParams& params);
+    void draw(const SurfaceDrawParams& params);
+    // Whether the last draw() may lack a brick's mesh (IsosurfaceExtractor::lastDrawUnconfirmed).
+    bool drawUnconfirmed() const;
     // Why the last extract is not (wholly) drawn: the first failing brick's meshError, or nullopt.
     std::optional<std::string> meshError() const;
     // The most the bricks' mesh buffers may take together (0: no limit but the driver's),

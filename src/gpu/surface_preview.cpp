@@ -65,9 +65,14 @@ void SurfacePreview::extract(double realIsovalue)
     m_isovalue = realIsovalue;
 }
 
-bool SurfacePreview::draw(const SurfaceDrawParams& params)
+void SurfacePreview::draw(const SurfaceDrawParams& params)
 {
-    return m_bricks && m_isovalue && m_bricks->draw(params);
+    if (m_bricks && m_isovalue) m_bricks->draw(params);
+}
+
+bool SurfacePreview::drawUnconfirmed() const
+{
+    return m_bricks && m_bricks->drawUnconfirmed();
 }
 
 std::optional<std::uint32_t> SurfacePreview::pollVertexCount() const

@@ -43,8 +43,9 @@ public:
                  std::uint32_t maxTextureSize);
     // Extracts at this isovalue unless it holds it already. After a successful prepare().
     void extract(double realIsovalue);
-    // True when the draw may lack the mesh (SurfaceBricks::draw).
-    bool draw(const SurfaceDrawParams& params);
+    void draw(const SurfaceDrawParams& params);
+    // Whether the last draw() may lack the mesh (SurfaceBricks::drawUnconfirmed).
+    bool drawUnconfirmed() const;
     // The isovalue it holds (what draw() shows), nullopt before the first extract.
     std::optional<double> isovalue() const { return m_isovalue; }
     std::optional<std::uint32_t> pollVertexCount() const;

@@ -717,9 +717,9 @@ TEST_F(SceneRendererTest, APreviewFrameDrawsTheHalvedVolumesSurfaceAndCapturesTh
 // A GPU's drag frame (FrameParams::liveSurfaceWithoutCountWait) draws the live surface from
 // the GPU's record without reading its counts back; on llvmpipe the renderer is told to take
 // that path (Options::gpuDrawPath). A mesh its buffers cannot hold yet draws nothing (never a
-// part of one) and the frame says so; the next frame of the scene draws it whole. A mesh that
-// fits is the reference image at once. A software rasteriser's own frames are never
-// unconfirmed. (Also run on GPUs by packaging/gpu-check.sh.)
+// part of one) and the frame, once read back, says so; the next frame of the scene draws it
+// whole. A mesh that fits is the reference image at once and is not unconfirmed. (Also run on
+// GPUs by packaging/gpu-check.sh.)
 TEST_F(SceneRendererTest, ADragFrameDrawnWithoutCountsIsWholeOrEmptyAndSaysSo)
 {
     const Volume sphere = makeSphere({48, 48, 48}, kCenter, 20.0f);
@@ -738,28 +738,28 @@ TEST_F(SceneRendererTest, ADragFrameDrawnWithoutCountsIsWholeOrEmptyAndSaysSo)
     };
 
     // The mesh buffers start empty: the first frame's record draws no triangle.
-    const Image empty = frameAt(gpuPath, 0.0, drag);
+    const Image empty = frameAt(gpuPath, 6.0, drag);
     EXPECT_TRUE(gpuPath.surfaceUnconfirmed());
     for (int y = 0; y < empty.height; ++y)
         for (int x = 0; x < empty.width; ++x)
             ASSERT_EQ(empty.pixel(x, y), glm::ivec4(0, 0, 0, 255)) << x << ", " << y;
-    const Image whole = frameAt(reference, 0.0, still);
+    const Image whole = frameAt(reference, 6.0, still);
     EXPECT_FALSE(reference.surfaceUnconfirmed());
-    ASSERT_GT(countDifferent(whole, empty, 0), std::size_t(kImageSize.x * kImageSize.y / 4));
+    ASSERT_GT(countDifferent(whole, empty, 0), std::size_t(kImageSize.x * kImageSize.y / 8));
 
     // The same scene again: the counts are read, the buffers grow, the surface is whole.
-    EXPECT_EQ(countDifferent(frameAt(gpuPath, 0.0, drag), whole, 0), 0u);
+    EXPECT_EQ(countDifferent(frameAt(gpuPath, 6.0, drag), whole, 0), 0u);
     EXPECT_FALSE(gpuPath.surfaceUnconfirmed());
 
     // A smaller sphere fits the grown buffers: drawn from the record, the reference image.
-    const Image smaller = frameAt(gpuPath, 6.0, drag);
-    EXPECT_TRUE(gpuPath.surfaceUnconfirmed());
-    EXPECT_EQ(countDifferent(smaller, frameAt(reference, 6.0, still), 0), 0u);
+    const Image smaller = frameAt(gpuPath, 10.0, drag);
+    EXPECT_FALSE(gpuPath.surfaceUnconfirmed()) << "read back: the counts say it fitted";
+    EXPECT_EQ(countDifferent(smaller, frameAt(reference, 10.0, still), 0), 0u);
     EXPECT_GT(countDifferent(smaller, whole, 0), 0u);
 
-    // The renderer's own path: without the counts only where they would cost a wait.
-    frameAt(reference, 3.0, drag);
-    EXPECT_EQ(reference.surfaceUnconfirmed(), !gpu::queryCapabilities().softwareRasterizer);
+    // One of nearly three times the area does not: empty again, and said so.
+    EXPECT_EQ(countDifferent(frameAt(gpuPath, -3.0, drag), empty, 0), 0u);
+    EXPECT_TRUE(gpuPath.surfaceUnconfirmed());
 }
 
 } // namespace
